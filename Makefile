@@ -110,7 +110,9 @@ build: setup
 
 install: build
 	rm -rf build/collections
-	ansible-galaxy collection install --offline -p build/collections $(ARTIFACT)
+	ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/build/collections \
+	  ansible-galaxy collection install --offline --force -p build/collections $(ARTIFACT)
+	ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/build/collections ansible-galaxy collection list s390x.network
 	@echo "installed into build/collections; use ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/build/collections"
 
 changelog-lint: setup
