@@ -84,7 +84,7 @@ lint-dev: setup
 	if [ -n "$$files" ]; then $(PY) -m compileall -q $$files && $(PY) -m pyflakes $$files; else echo "no dev python files"; fi
 
 units: setup
-	cd $(COLL_LINK) && $(CURDIR)/scripts/pytest-tier.sh unit \
+	$(CURDIR)/scripts/pytest-tier.sh unit \
 	  $(PY) -m pytest -q -p no:cacheprovider --import-mode=importlib -n 2 tests/unit
 
 test-zlab: setup
