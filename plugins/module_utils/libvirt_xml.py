@@ -1,0 +1,705 @@
+# -*- coding: utf-8 -*-
+# Copyright: s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Pure domain-XML logic for zPCI hostdevs and MacVTap (direct) interfaces.
+
+Everything here works on strings and xml.etree.ElementTree elements only: no libvirt, no sysfs.
+It builds the device XML of the IBM study (hostdev with <zpci uid fid>, interface type='direct'),
+normalises what libvirt's ``dumpxml`` prints for those devices (libvirt 9.0 wraps <zpci> in an
+``<address type='pci' domain= bus= slot= function=>``, gives interfaces a ccw address, a generated
+MAC and, while running, an alias and a target dev), keys devices (hostdev: guest FID; interface:
+source netdev + MAC), plans attach/detach/update operations, simulates them for check mode and
+renders a unified diff.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+import difflib
+import re
+import xml.etree.ElementTree as ET
+
+HOSTDEV = 'hostdev'
+INTERFACE = 'interface'
+
+UID_MIN = 0x0001
+UID_MAX = 0xFFFF
+FID_MIN = 0
+FID_MAX = 0xFFFFFFFF
+
+MACVTAP_MODES = ('bridge', 'vepa', 'private', 'passthrough')
+INTERFACE_DRIVERS = ('vhost', 'qemu')
+STATES = ('present', 'absent', 'exact')
+
+_MAC_RE = re.compile(r'^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$')
+_PCI_RE = re.compile(r'^(?:([0-9a-fA-F]{1,8}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\.([0-7])$')
+_NETDEV_RE = re.compile(r'^[^/\s:]{1,15}$')
+
+# Namespaces that appear in real domain XML, registered so that serialised text stays readable.
+for _prefix, _uri in (('qemu', 'http://libvirt.org/schemas/domain/qemu/1.0'),
+                      ('libosinfo', 'http://libosinfo.org/xmlns/libvirt/domain/1.0')):
+    ET.register_namespace(_prefix, _uri)
+
+
+class DeviceSpecError(ValueError):
+    """Bad device input; the message names the field and the allowed values."""
+
+
+class DomainXMLError(ValueError):
+    """The domain XML cannot be parsed or is inconsistent (e.g. duplicate uid/fid)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# scalar parsing and formatting
+
+def parse_number(value, field, minimum, maximum):
+    """An int, or a string that is hexadecimal (``0x605`` or ``605``: FIDs/UIDs are hex by habit).
+
+    YAML already turns an unquoted ``0x605`` into the int 1541, so strings are read as hex only.
+    """
+    if isinstance(value, bool):
+        raise DeviceSpecError('%s: expected an integer or a hex string, got %r' % (field, value))
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str):
+        text = value.strip().lower()
+        if text.startswith('0x'):
+            text = text[2:]
+        if not text or not re.match(r'^[0-9a-f]+$', text):
+            raise DeviceSpecError('%s: %r is not an integer or a hex string such as 0x605' % (field, value))
+        number = int(text, 16)
+    else:
+        raise DeviceSpecError('%s: expected an integer or a hex string, got %r' % (field, value))
+    if number < minimum or number > maximum:
+        raise DeviceSpecError('%s: 0x%x is outside 0x%04x..0x%x' % (field, number, minimum, maximum))
+    return number
+
+
+def _attr_int(text):
+    """libvirt attribute value (``0x0605``, ``0x00000605``, ``5``) -> int, None when unparsable."""
+    if text is None:
+        return None
+    text = text.strip().lower()
+    try:
+        if text.startswith('0x'):
+            return int(text[2:], 16)
+        return int(text, 10)
+    except ValueError:
+        return None
+
+
+def format_uid(uid):
+    return '0x%04x' % uid
+
+
+def format_fid(fid):
+    return '0x%08x' % fid
+
+
+def parse_pci_address(value, field):
+    """``0605:00:00.0`` (domain may be omitted: 0) -> (domain, bus, slot, function)."""
+    if not isinstance(value, str):
+        raise DeviceSpecError('%s: expected a PCI address such as 0605:00:00.0, got %r' % (field, value))
+    match = _PCI_RE.match(value.strip())
+    if not match:
+        raise DeviceSpecError('%s: %r is not a PCI address DDDD:BB:SS.F such as 0605:00:00.0' % (field, value))
+    domain = int(match.group(1), 16) if match.group(1) else 0
+    if domain > 0xFFFF:
+        raise DeviceSpecError('%s: PCI domain 0x%x is above 0xffff' % (field, domain))
+    slot = int(match.group(3), 16)
+    if slot > 0x1F:
+        raise DeviceSpecError('%s: PCI slot 0x%x is above 0x1f' % (field, slot))
+    return (domain, int(match.group(2), 16), slot, int(match.group(4)))
+
+
+def format_pci_address(address):
+    if address is None:
+        return None
+    return '%04x:%02x:%02x.%x' % address
+
+
+def normalize_mac(value, field):
+    if not isinstance(value, str) or not _MAC_RE.match(value.strip()):
+        raise DeviceSpecError('%s: %r is not a MAC address like 12:34:56:78:9a:bc' % (field, value))
+    mac = value.strip().lower()
+    if int(mac[:2], 16) & 1:
+        raise DeviceSpecError('%s: %s is a multicast address; a guest NIC needs a unicast MAC '
+                              '(first octet even)' % (field, mac))
+    if mac == '00:00:00:00:00:00':
+        raise DeviceSpecError('%s: 00:00:00:00:00:00 is not usable' % field)
+    return mac
+
+
+# ---------------------------------------------------------------------------------------------
+# desired devices from module parameters
+
+def hostdevs_from_params(items, state):
+    """Validate and complete the ``hostdevs`` option. Returns a list of dicts.
+
+    Each dict: fid, uid, address (tuple or None = resolve on the host), managed.
+    """
+    result = []
+    seen_fid = {}
+    seen_uid = {}
+    seen_addr = {}
+    for index, item in enumerate(items or []):
+        where = 'hostdevs[%d]' % index
+        if not isinstance(item, dict):
+            raise DeviceSpecError('%s: expected a dict with fid, uid, address, managed' % where)
+        if item.get('fid') is None:
+            raise DeviceSpecError('%s.fid: required (the FID, e.g. 0x605)' % where)
+        fid = parse_number(item['fid'], where + '.fid', FID_MIN, FID_MAX)
+        uid = None
+        if state != 'absent':
+            if item.get('uid') is None:
+                if fid < UID_MIN or fid > UID_MAX:
+                    raise DeviceSpecError('%s.uid: required because fid 0x%x does not fit a uid (0x0001..0xffff)'
+                                          % (where, fid))
+                uid = fid
+            else:
+                uid = parse_number(item['uid'], where + '.uid', UID_MIN, UID_MAX)
+        address = None
+        if item.get('address') is not None:
+            address = parse_pci_address(item['address'], where + '.address')
+        managed = item.get('managed')
+        managed = True if managed is None else bool(managed)
+        if fid in seen_fid:
+            raise DeviceSpecError('%s.fid: 0x%x is also given in %s; a FID can be passed through once'
+                                  % (where, fid, seen_fid[fid]))
+        seen_fid[fid] = where
+        if uid is not None:
+            if uid in seen_uid:
+                raise DeviceSpecError('%s.uid: 0x%04x is also used by %s; uids are unique per domain'
+                                      % (where, uid, seen_uid[uid]))
+            seen_uid[uid] = where
+        if address is not None:
+            if address in seen_addr:
+                raise DeviceSpecError('%s.address: %s is also given in %s'
+                                      % (where, format_pci_address(address), seen_addr[address]))
+            seen_addr[address] = where
+        result.append({'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address, 'managed': managed,
+                       'param': where})
+    return result
+
+
+def interfaces_from_params(items, state):
+    """Validate and complete the ``interfaces`` option. Returns a list of dicts.
+
+    Each dict: source, mode, mac (None = keep the existing one / let libvirt generate), model, driver.
+    """
+    result = []
+    seen_mac = {}
+    for index, item in enumerate(items or []):
+        where = 'interfaces[%d]' % index
+        if not isinstance(item, dict):
+            raise DeviceSpecError('%s: expected a dict with source, mode, mac, model, driver' % where)
+        source = item.get('source')
+        if not isinstance(source, str) or not _NETDEV_RE.match(source):
+            raise DeviceSpecError('%s.source: required, a host network interface name (at most 15 '
+                                  'characters, no "/", ":" or blanks), got %r' % (where, source))
+        mode = item.get('mode') or 'bridge'
+        if mode not in MACVTAP_MODES:
+            raise DeviceSpecError('%s.mode: %r is not one of %s' % (where, mode, ', '.join(MACVTAP_MODES)))
+        mac = None
+        if item.get('mac') is not None:
+            mac = normalize_mac(item['mac'], where + '.mac')
+            if mac in seen_mac:
+                raise DeviceSpecError('%s.mac: %s is also given in %s' % (where, mac, seen_mac[mac]))
+            seen_mac[mac] = where
+        model = item.get('model') or 'virtio'
+        if not re.match(r'^[A-Za-z0-9_.-]+$', model):
+            raise DeviceSpecError('%s.model: %r is not a libvirt NIC model name such as virtio' % (where, model))
+        driver = item.get('driver') or 'vhost'
+        if driver not in INTERFACE_DRIVERS:
+            raise DeviceSpecError('%s.driver: %r is not one of %s' % (where, driver, ', '.join(INTERFACE_DRIVERS)))
+        result.append({'kind': INTERFACE, 'source': source, 'mode': mode, 'mac': mac, 'model': model,
+                       'driver': driver, 'param': where})
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# building device XML (the study's shapes, chapters 6.1.3 and 6.2.2.4)
+
+def build_hostdev(spec):
+    """<hostdev mode='subsystem' type='pci' managed='yes'> with source address and <zpci uid fid>."""
+    if spec.get('address') is None:
+        raise DeviceSpecError('%s.address: the host PCI address of fid 0x%x is not known'
+                              % (spec.get('param', 'hostdev'), spec['fid']))
+    domain, bus, slot, function = spec['address']
+    hostdev = ET.Element('hostdev', {'mode': 'subsystem', 'type': 'pci',
+                                     'managed': 'yes' if spec['managed'] else 'no'})
+    source = ET.SubElement(hostdev, 'source')
+    ET.SubElement(source, 'address', {'domain': '0x%04x' % domain, 'bus': '0x%02x' % bus,
+                                      'slot': '0x%02x' % slot, 'function': '0x%x' % function})
+    address = ET.SubElement(hostdev, 'address', {'type': 'pci'})
+    ET.SubElement(address, 'zpci', {'uid': format_uid(spec['uid']), 'fid': format_fid(spec['fid'])})
+    return hostdev
+
+
+def build_interface(spec):
+    """<interface type='direct'> with mac (when given), source dev/mode, model and driver."""
+    interface = ET.Element('interface', {'type': 'direct'})
+    if spec.get('mac'):
+        ET.SubElement(interface, 'mac', {'address': spec['mac']})
+    ET.SubElement(interface, 'source', {'dev': spec['source'], 'mode': spec['mode']})
+    ET.SubElement(interface, 'model', {'type': spec['model']})
+    ET.SubElement(interface, 'driver', {'name': spec['driver']})
+    return interface
+
+
+def build_device(spec):
+    return build_hostdev(spec) if spec['kind'] == HOSTDEV else build_interface(spec)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading domain XML
+
+def parse_domain(text):
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise DomainXMLError('cannot parse domain XML: %s' % exc)
+    if root.tag != 'domain':
+        raise DomainXMLError('expected a <domain> document, got <%s>' % root.tag)
+    return root
+
+
+def devices_element(root):
+    devices = root.find('devices')
+    if devices is None:
+        devices = ET.SubElement(root, 'devices')
+    return devices
+
+
+def _zpci_of(element):
+    zpci = element.find('address/zpci')
+    if zpci is None:
+        return None, None
+    return _attr_int(zpci.get('uid')), _attr_int(zpci.get('fid'))
+
+
+def describe_hostdev(element):
+    """Normalised view of a PCI hostdev (None for other hostdevs).
+
+    Compared fields: fid, uid (from <address type='pci'><zpci/>), host source address, managed.
+    Ignored: the guest PCI address libvirt assigns, alias, driver, rom, boot order.
+    """
+    if element.tag != 'hostdev' or element.get('mode', 'subsystem') != 'subsystem' or element.get('type') != 'pci':
+        return None
+    uid, fid = _zpci_of(element)
+    address = None
+    src = element.find('source/address')
+    if src is not None:
+        parts = [_attr_int(src.get(name, '0')) for name in ('domain', 'bus', 'slot', 'function')]
+        if None not in parts:
+            address = tuple(parts)
+    return {'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address,
+            'managed': element.get('managed', 'no') == 'yes'}
+
+
+def describe_interface(element):
+    """Normalised view of a direct (MacVTap) interface (None for other interfaces).
+
+    Compared fields: source dev, source mode, MAC, model type, driver name.
+    Ignored: ccw/pci address, alias, target dev (macvtapN while running).
+    """
+    if element.tag != 'interface' or element.get('type') != 'direct':
+        return None
+    source = element.find('source')
+    mac = element.find('mac')
+    model = element.find('model')
+    driver = element.find('driver')
+    return {'kind': INTERFACE,
+            'source': source.get('dev') if source is not None else None,
+            # libvirt's default for a direct interface without mode is vepa
+            'mode': (source.get('mode') if source is not None else None) or 'vepa',
+            'mac': mac.get('address').lower() if mac is not None and mac.get('address') else None,
+            'model': model.get('type') if model is not None else None,
+            'driver': driver.get('name') if driver is not None else None}
+
+
+def managed_devices(root):
+    """[(element, description)] of the domain's PCI hostdevs and direct interfaces, in order."""
+    result = []
+    for element in list(devices_element(root)):
+        desc = describe_hostdev(element) if element.tag == 'hostdev' else describe_interface(element)
+        if desc is not None:
+            result.append((element, desc))
+    return result
+
+
+def device_key(desc):
+    if desc['kind'] == HOSTDEV:
+        return (HOSTDEV, desc['fid'])
+    return (INTERFACE, desc['source'], desc['mac'])
+
+
+def key_text(key):
+    if key[0] == HOSTDEV:
+        return 'hostdev fid %s' % (format_fid(key[1]) if key[1] is not None else '(none)')
+    if key[2]:
+        return 'interface %s mac %s' % (key[1], key[2])
+    return 'interface %s' % key[1]
+
+
+def public_view(desc):
+    """A description as returned to the user (addresses as text, no internal keys)."""
+    if desc['kind'] == HOSTDEV:
+        return {'kind': HOSTDEV, 'fid': desc['fid'], 'uid': desc['uid'],
+                'address': format_pci_address(desc['address']), 'managed': desc['managed']}
+    return {'kind': INTERFACE, 'source': desc['source'], 'mode': desc['mode'], 'mac': desc['mac'],
+            'model': desc['model'], 'driver': desc['driver']}
+
+
+# ---------------------------------------------------------------------------------------------
+# planning
+
+def _hostdev_differences(desired, current):
+    diffs = []
+    if desired['uid'] != current['uid']:
+        diffs.append('uid')
+    if desired['address'] != current['address']:
+        diffs.append('address')
+    if desired['managed'] != current['managed']:
+        diffs.append('managed')
+    return diffs
+
+
+def _interface_differences(desired, current):
+    return [name for name in ('mode', 'model', 'driver') if desired[name] != current[name]]
+
+
+def _patched_hostdev(element, desired):
+    """A copy of an existing hostdev with the desired fields (keeps libvirt's guest address)."""
+    new = copy.deepcopy(element)
+    new.set('managed', 'yes' if desired['managed'] else 'no')
+    source = new.find('source')
+    if source is None:
+        source = ET.SubElement(new, 'source')
+    src = source.find('address')
+    if src is None:
+        src = ET.SubElement(source, 'address')
+    domain, bus, slot, function = desired['address']
+    src.attrib.clear()
+    src.attrib.update({'domain': '0x%04x' % domain, 'bus': '0x%02x' % bus, 'slot': '0x%02x' % slot,
+                       'function': '0x%x' % function})
+    zpci = new.find('address/zpci')
+    if zpci is None:
+        address = new.find('address')
+        if address is None:
+            address = ET.SubElement(new, 'address', {'type': 'pci'})
+        zpci = ET.SubElement(address, 'zpci')
+    zpci.set('uid', format_uid(desired['uid']))
+    zpci.set('fid', format_fid(desired['fid']))
+    for alias in new.findall('alias'):
+        new.remove(alias)
+    return new
+
+
+def _patched_interface(element, desired):
+    """A copy of an existing interface with mode, model and driver name set (keeps MAC, address)."""
+    new = copy.deepcopy(element)
+    new.find('source').set('mode', desired['mode'])
+    for name, attr in (('model', 'type'), ('driver', 'name')):
+        child = new.find(name)
+        if child is None:
+            child = ET.Element(name)
+            # libvirt's order: mac, source, target, model, driver, alias, address
+            anchor = [c for c in list(new) if c.tag in ('alias', 'address', 'rom', 'boot')]
+            if anchor:
+                new.insert(list(new).index(anchor[0]), child)
+            else:
+                new.append(child)
+        child.set(attr, desired[name])
+    for alias in new.findall('alias'):
+        new.remove(alias)
+    return new
+
+
+def strip_live_only(element):
+    """Device XML as sent back to libvirt: without alias (it names a live-only identity)."""
+    new = copy.deepcopy(element)
+    for alias in new.findall('alias'):
+        new.remove(alias)
+    return new
+
+
+def portable(element):
+    """Device XML for one libvirt call that changes the definition and the running domain together.
+
+    The definition and the running domain may have given the device different guest addresses
+    (a ccw devno, a PCI slot), so the address is left out: libvirt then finds an interface by its
+    MAC and a hostdev by its host source address, and picks a free guest address when attaching.
+    A hostdev keeps ``<address type='pci'><zpci uid fid/></address>``.
+    """
+    new = strip_live_only(element)
+    for address in new.findall('address'):
+        zpci = address.find('zpci')
+        if new.tag == 'hostdev' and zpci is not None:
+            address.attrib.clear()
+            address.set('type', 'pci')
+            for child in list(address):
+                if child is not zpci:
+                    address.remove(child)
+        else:
+            new.remove(address)
+    for target in new.findall('target'):
+        new.remove(target)
+    return new
+
+
+def _op(action, desc, xml_element, current=None, fields=None):
+    return {'action': action, 'kind': desc['kind'], 'key': device_key(desc), 'device': public_view(desc),
+            'xml': to_text(xml_element), 'element': xml_element, 'current': current,
+            'fields': fields or []}
+
+
+def match_devices(root, hostdevs, interfaces):
+    """Pair desired devices with existing ones.
+
+    hostdevs by FID; interfaces with a MAC by source+MAC, then interfaces without MAC by source in
+    document order (each existing interface is used once). Returns (pairs, unmatched_existing,
+    mac_conflicts) where pairs is [(desired, element or None, description or None)].
+    """
+    existing = managed_devices(root)
+    used = set()
+    pairs = []
+    conflicts = []
+    by_fid = {}
+    for idx, (element, desc) in enumerate(existing):
+        if desc['kind'] == HOSTDEV and desc['fid'] is not None and desc['fid'] not in by_fid:
+            by_fid[desc['fid']] = idx
+    for spec in hostdevs:
+        idx = by_fid.get(spec['fid'])
+        if idx is None:
+            pairs.append((spec, None, None))
+        else:
+            used.add(idx)
+            pairs.append((spec, existing[idx][0], existing[idx][1]))
+    with_mac = [s for s in interfaces if s['mac']]
+    without_mac = [s for s in interfaces if not s['mac']]
+    for spec in with_mac:
+        found = None
+        for idx, (element, desc) in enumerate(existing):
+            if idx in used or desc['kind'] != INTERFACE or desc['mac'] != spec['mac']:
+                continue
+            if desc['source'] == spec['source']:
+                found = idx
+            else:
+                conflicts.append((spec, desc))
+            break
+        if found is None:
+            pairs.append((spec, None, None))
+        else:
+            used.add(found)
+            pairs.append((spec, existing[found][0], existing[found][1]))
+    for spec in without_mac:
+        found = None
+        for idx, (element, desc) in enumerate(existing):
+            if idx not in used and desc['kind'] == INTERFACE and desc['source'] == spec['source']:
+                found = idx
+                break
+        if found is None:
+            pairs.append((spec, None, None))
+        else:
+            used.add(found)
+            pairs.append((spec, existing[found][0], existing[found][1]))
+    unmatched = [(element, desc) for idx, (element, desc) in enumerate(existing) if idx not in used]
+    return pairs, unmatched, conflicts
+
+
+def plan(root, hostdevs, interfaces, state):
+    """Operations that bring the domain definition ``root`` to the desired state.
+
+    Returns a list of operation dicts (action attach|detach|update|replace, kind, key, device,
+    xml, element, current, fields), detaches first, then replaces and updates, then attaches.
+    """
+    if state not in STATES:
+        raise DeviceSpecError('state: %r is not one of %s' % (state, ', '.join(STATES)))
+    if state == 'absent':
+        return _plan_absent(root, hostdevs, interfaces)
+    pairs, unmatched, conflicts = match_devices(root, hostdevs, interfaces)
+    detaches, changes, attaches = [], [], []
+    for spec, desc in conflicts:
+        if state != 'exact':
+            raise DeviceSpecError(
+                '%s.mac: %s is already used by the domain\'s direct interface on %s, not %s; remove that '
+                'interface first (state absent) or use state exact'
+                % (spec['param'], spec['mac'], desc['source'], spec['source']))
+    if state == 'exact':
+        for element, desc in unmatched:
+            detaches.append(_op('detach', desc, strip_live_only(element), current=element))
+    for spec, element, desc in pairs:
+        if element is None:
+            attaches.append(_op('attach', spec, build_device(spec)))
+            continue
+        if spec['kind'] == HOSTDEV:
+            fields = _hostdev_differences(spec, desc)
+            if fields:
+                # libvirt cannot update a hostdev in place: detach the old one, attach the new one
+                changes.append(_op('replace', spec, _patched_hostdev(element, spec), current=element,
+                                   fields=fields))
+        else:
+            fields = _interface_differences(spec, desc)
+            if fields:
+                merged = dict(spec)
+                merged['mac'] = desc['mac']
+                changes.append(_op('update', merged, _patched_interface(element, spec), current=element,
+                                   fields=fields))
+    return detaches + changes + attaches
+
+
+def _plan_absent(root, hostdevs, interfaces):
+    ops = []
+    existing = managed_devices(root)
+    fids = set(spec['fid'] for spec in hostdevs)
+    for element, desc in existing:
+        if desc['kind'] == HOSTDEV and desc['fid'] in fids:
+            ops.append(_op('detach', desc, strip_live_only(element), current=element))
+        elif desc['kind'] == INTERFACE:
+            for spec in interfaces:
+                if spec['source'] == desc['source'] and (spec['mac'] is None or spec['mac'] == desc['mac']):
+                    ops.append(_op('detach', desc, strip_live_only(element), current=element))
+                    break
+    return ops
+
+
+def simulate(root, ops):
+    """A copy of ``root`` with the operations applied (for check mode and validation).
+
+    Devices libvirt would complete (guest PCI/ccw address, generated MAC) stay incomplete here.
+    """
+    new_root = copy.deepcopy(root)
+    devices = devices_element(new_root)
+    # map the original elements onto their copies by position
+    originals = list(devices_element(root))
+    copies = list(devices)
+    index = dict((id(orig), pos) for pos, orig in enumerate(originals))
+    for op in ops:
+        if op['action'] in ('detach', 'replace', 'update'):
+            pos = index.get(id(op['current']))
+            if pos is None:
+                continue
+            target = copies[pos]
+            if op['action'] == 'detach':
+                devices.remove(target)
+            else:
+                children = list(devices)
+                devices.insert(children.index(target), copy.deepcopy(op['element']))
+                devices.remove(target)
+        elif op['action'] == 'attach':
+            _insert_device(devices, copy.deepcopy(op['element']))
+    return new_root
+
+
+def _insert_device(devices, element):
+    """Insert after the last device of the same kind (libvirt groups devices by type)."""
+    same = [pos for pos, child in enumerate(list(devices)) if child.tag == element.tag]
+    if same:
+        devices.insert(same[-1] + 1, element)
+    else:
+        devices.append(element)
+
+
+# ---------------------------------------------------------------------------------------------
+# validation over a whole domain or host
+
+def check_unique(root, domain_name='the domain'):
+    """uid and fid of every <zpci> unique, host PCI addresses of hostdevs unique, MACs unique."""
+    errors = []
+    uids, fids, sources, macs = {}, {}, {}, {}
+    for element in list(devices_element(root)):
+        label = element.tag
+        uid, fid = _zpci_of(element)
+        if element.tag == 'hostdev':
+            desc = describe_hostdev(element)
+            if desc is not None and desc['address'] is not None:
+                label = 'hostdev %s' % format_pci_address(desc['address'])
+                if desc['address'] in sources:
+                    errors.append('host PCI address %s is passed through twice in %s'
+                                  % (format_pci_address(desc['address']), domain_name))
+                sources[desc['address']] = label
+        elif element.tag == 'interface':
+            mac = element.find('mac')
+            if mac is not None and mac.get('address'):
+                value = mac.get('address').lower()
+                if value in macs:
+                    errors.append('MAC %s is used by two interfaces in %s' % (value, domain_name))
+                macs[value] = label
+        if uid is not None:
+            if uid in uids:
+                errors.append('zPCI uid %s is used twice in %s (%s and %s); uids must be unique per domain'
+                              % (format_uid(uid), domain_name, uids[uid], label))
+            uids[uid] = label
+        if fid is not None:
+            if fid in fids:
+                errors.append('zPCI fid %s is used twice in %s (%s and %s); fids must be unique per domain'
+                              % (format_fid(fid), domain_name, fids[fid], label))
+            fids[fid] = label
+    return errors
+
+
+def foreign_owners(hostdevs, other_domains):
+    """Errors for desired hostdevs whose FID or host address another domain already has.
+
+    ``other_domains``: iterable of (name, parsed root).
+    """
+    errors = []
+    for name, root in other_domains:
+        for element, desc in managed_devices(root):
+            if desc['kind'] != HOSTDEV:
+                continue
+            for spec in hostdevs:
+                if desc['fid'] is not None and desc['fid'] == spec['fid']:
+                    errors.append('%s.fid: FID %s is already given to domain %s; a FID can belong to one '
+                                  'domain only' % (spec['param'], format_fid(spec['fid']), name))
+                elif spec.get('address') is not None and desc['address'] == spec['address']:
+                    errors.append('%s.address: host function %s (fid %s) is already passed through to '
+                                  'domain %s' % (spec['param'], format_pci_address(spec['address']),
+                                                 format_fid(spec['fid']), name))
+    return errors
+
+
+# ---------------------------------------------------------------------------------------------
+# text
+
+def _strip_whitespace(element):
+    if element.text is not None and not element.text.strip():
+        element.text = None
+    if element.tail is not None and not element.tail.strip():
+        element.tail = None
+    for child in element:
+        _strip_whitespace(child)
+
+
+def to_text(element):
+    """Element -> XML text, indented by two spaces (single canonical layout for diffs)."""
+    element = copy.deepcopy(element)
+    _strip_whitespace(element)
+    _indent(element)
+    return ET.tostring(element, encoding='unicode')
+
+
+def _indent(element, level=0):
+    # ElementTree.indent exists only on Python 3.9+ ElementTree; this keeps the layout identical
+    pad = '\n' + '  ' * level
+    children = list(element)
+    if children:
+        if not element.text or not element.text.strip():
+            element.text = pad + '  '
+        for child in children:
+            _indent(child, level + 1)
+            if not child.tail or not child.tail.strip():
+                child.tail = pad + '  '
+        if not children[-1].tail or not children[-1].tail.strip():
+            children[-1].tail = pad
+
+
+def unified_diff(before, after, name):
+    """Unified diff of two XML texts (already in the canonical layout)."""
+    lines = difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                 fromfile='%s (before)' % name, tofile='%s (after)' % name)
+    text = ''.join(line if line.endswith('\n') else line + '\n' for line in lines)
+    return text

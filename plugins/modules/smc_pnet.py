@@ -1,0 +1,205 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: smc_pnet
+short_description: Manage the software PNET table of SMC (smc_pnet)
+version_added: 0.1.0
+description:
+  - Manages the entries of the kernel's software PNET table with C(smc_pnet) (smc-tools). An entry
+    groups a network interface, or an RDMA (RoCE) or ISM device port, under a physical network
+    ID (PNET ID), so that SMC finds the SMC device that belongs to the interface a TCP connection uses.
+  - Resource-module style, O(config) lists entries and O(state) says what to do with them. The module
+    reads the table with C(smc_pnet) first and runs only the commands needed.
+  - The kernel can delete only all entries of a PNET ID at once, and an interface or device port can
+    belong to one PNET ID only; to change or drop one entry the module deletes its PNET ID and adds
+    that ID's other entries again (RV(commands) shows it).
+  - PNET IDs defined in the IOCDS (the hardware configuration) win over software ones. The kernel
+    ignores a software entry for a network interface whose device has a hardware PNET ID, and refuses
+    (C(smc_pnet) fails) a software entry for an RDMA or ISM device that has one. Use this module for
+    devices without a hardware PNET ID, such as virtual NICs of KVM or z/VM guests.
+  - The table lives in the kernel (per network namespace) and is empty after a reboot or after
+    C(smc) is unloaded; run the module at every boot (the C(s390x.network.smc) role does).
+author:
+  - s390x.network contributors (@s390x-network)
+extends_documentation_fragment:
+  - s390x.network.attributes
+options:
+  config:
+    description:
+      - PNET table entries.
+    type: list
+    elements: dict
+    default: []
+    suboptions:
+      pnet_id:
+        description:
+          - PNET ID, 1 to 16 characters a-z, A-Z, 0-9. The kernel stores it upper case; so does the module.
+        type: str
+        required: true
+      interface:
+        description:
+          - Network interface (for example V(enc8200), a bond or a VLAN device). Mutually exclusive with O(config[].ib_device).
+        type: str
+      ib_device:
+        description:
+          - RDMA (RoCE, for example V(mlx5_0)) or ISM device name. Mutually exclusive with O(config[].interface).
+        type: str
+      port:
+        description:
+          - Port of O(config[].ib_device), V(1) or V(2).
+          - Defaults to V(1) when O(config[].ib_device) is given.
+        type: int
+        choices: [1, 2]
+  state:
+    description:
+      - V(merged) adds the entries of O(config) (moving an interface or port that belongs to another PNET ID) and keeps all others.
+      - V(overridden) makes the table exactly O(config) (empty O(config) flushes the table).
+      - V(deleted) removes the entries of O(config); an item with only O(config[].pnet_id) removes that whole PNET ID;
+        empty O(config) flushes the table.
+      - V(gathered) changes nothing and returns the table as RV(gathered).
+    type: str
+    choices: [merged, overridden, deleted, gathered]
+    default: merged
+notes:
+  - Needs the C(smc) kernel module loaded (for example by M(s390x.network.smc_sysctl)).
+seealso:
+  - module: s390x.network.smc_sysctl
+  - module: s390x.network.smcd_info
+"""
+
+EXAMPLES = r"""
+- name: Group the guest's virtio-net interface with the RoCE port (SMC-R in a KVM guest)
+  s390x.network.smc_pnet:
+    config:
+      - pnet_id: NETA
+        interface: eth1
+      - pnet_id: NETA
+        ib_device: mlx5_0
+        port: 1
+
+- name: Exactly these entries, nothing else
+  s390x.network.smc_pnet:
+    state: overridden
+    config:
+      - {pnet_id: NETA, interface: enc8200}
+
+- name: Drop PNET ID NETB completely
+  s390x.network.smc_pnet:
+    state: deleted
+    config:
+      - pnet_id: NETB
+
+- name: Read the table
+  s390x.network.smc_pnet:
+    state: gathered
+  register: pnet
+"""
+
+RETURN = r"""
+before:
+  description: The table before the run, as O(config) items.
+  returned: when O(state) is not V(gathered)
+  type: list
+  elements: dict
+  sample: [{"pnet_id": "NETA", "interface": "eth1"}]
+after:
+  description: The table after the run (in check mode, as it would be).
+  returned: when O(state) is not V(gathered)
+  type: list
+  elements: dict
+  sample: [{"pnet_id": "NETA", "interface": "eth1"}, {"pnet_id": "NETA", "ib_device": "mlx5_0", "port": 1}]
+gathered:
+  description: The table, as O(config) items.
+  returned: when O(state=gathered)
+  type: list
+  elements: dict
+commands:
+  description: The C(smc_pnet) command lines run (or that would run, in check mode).
+  returned: always
+  type: list
+  elements: str
+  sample: ["smc_pnet -a NETA -D mlx5_0 -P 1"]
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_cmd import (
+    PnetError, argv_show, normalize_entry, parse_table, plan, to_config,
+)
+
+
+def _dump(entries):
+    return "".join("%s\n" % " ".join("%s=%s" % (k, v) for k, v in sorted(item.items())) for item in entries)
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            config=dict(type="list", elements="dict", default=[], options=dict(
+                pnet_id=dict(type="str", required=True),
+                interface=dict(type="str"),
+                ib_device=dict(type="str"),
+                port=dict(type="int", choices=[1, 2]),
+            ), mutually_exclusive=[["interface", "ib_device"]]),
+            state=dict(type="str", default="merged", choices=["merged", "overridden", "deleted", "gathered"]),
+        ),
+        supports_check_mode=True,
+    )
+    state = module.params["state"]
+    try:
+        config = [normalize_entry(dict((k, v) for k, v in item.items() if v is not None), i,
+                                  allow_bare=(state == "deleted"))
+                  for i, item in enumerate(module.params["config"] or [])]
+    except PnetError as exc:
+        module.fail_json(msg=str(exc))
+
+    tool = module.get_bin_path("smc_pnet", opt_dirs=["/usr/sbin", "/sbin"])
+    if tool is None:
+        module.fail_json(msg="smc_pnet not found: install smc-tools")
+    commands = []
+
+    def run(argv):
+        argv = [tool] + argv[1:]
+        rc, out, err = module.run_command(argv)
+        if rc != 0:
+            hint = ""
+            if "not loaded" in (err or ""):
+                hint = " (load the smc kernel module first)"
+            elif "exists" in (err or "").lower():
+                hint = (" (the interface or device port belongs to another PNET ID, or the device has a PNET ID "
+                        "from the IOCDS, which wins over software entries)")
+            module.fail_json(msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, (err or out).strip()),
+                             rc=rc, stdout=out, stderr=err, commands=commands)
+        return out
+
+    current = parse_table(run(argv_show()))
+    try:
+        to_run, after = plan(state, config, current)
+    except PnetError as exc:
+        module.fail_json(msg=str(exc))
+
+    if state == "gathered":
+        module.exit_json(changed=False, gathered=to_config(current), commands=[])
+
+    for argv in to_run:
+        commands.append(" ".join(["smc_pnet"] + argv[1:]))
+        if not module.check_mode:
+            run(argv)
+    if to_run and not module.check_mode:
+        after = parse_table(run(argv_show()))
+    result = dict(changed=bool(to_run), before=to_config(current), after=to_config(after), commands=commands)
+    if module._diff:
+        result["diff"] = dict(before=_dump(result["before"]), after=_dump(result["after"]))
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Reading qeth state from a sysfs tree in the kernel's layout plus chzdev rules; ID resolution."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError
+from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
+    capable_devices, card_type_from_ccw, device_view, read_state, resolve_id, settings_text)
+from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
+
+_SPEC = importlib.util.spec_from_file_location(
+    "qeth_fake_host_mu", os.path.join(os.path.dirname(__file__), "..", "modules", "fixtures", "qeth_fake_host.py"))
+fake = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(fake)
+
+IDS = ("0.0.8200", "0.0.8201", "0.0.8202")
+
+
+@pytest.fixture
+def host(tmp_path):
+    h = fake.FakeQethHost(tmp_path)
+    h.add_devices("0.0.8200", 6)
+    h.add_devices("0.0.bd00", 3, chpid="85", hipersockets=False)
+    return h
+
+
+def test_reader_sees_groups_and_ungrouped(host):
+    host.group(IDS)
+    host.write("0.0.8200", "layer2", "1")
+    host.write("0.0.8200", "online", "1")
+    reader = SysfsReader(host.root)
+    assert reader.group_busids() == ["0.0.8200"]
+    raw = reader.read_group("0.0.8200", extra_names=["vnicc/learning", "nosuch"])
+    assert raw["online"] == "1" and raw["state"] == "UP (LAN ONLINE)"
+    assert raw["cdevs"] == list(IDS)
+    assert raw["if_name"] == "enc8200"
+    assert raw["extra"] == {"vnicc/learning": "0", "nosuch": None}
+    assert reader.group_of_ccw("0.0.8201") == "0.0.8200"
+    assert reader.group_of_ccw("0.0.8203") is None
+    ungrouped = [i.devid for i in reader.ungrouped_qeth_ccw()]
+    assert ungrouped == ["0.0.8203", "0.0.8204", "0.0.8205", "0.0.bd00", "0.0.bd01", "0.0.bd02"]
+    info = reader.ccw_info("0.0.bd00")
+    assert info.chpids == "80/85 00 00 00 00 00 00 00" and info.cutype == "1731/01"
+    assert card_type_from_ccw(info) == "OSA"
+    assert card_type_from_ccw(reader.ccw_info("0.0.8203")) == "HiperSockets"
+    assert reader.read_group("0.0.9999") is None
+
+
+def test_if_name_from_net_dir_when_file_missing(host):
+    host.group(IDS)
+    host.write("0.0.8200", "online", "1")
+    os.unlink(os.path.join(host.sys("devices", "qeth", "0.0.8200"), "if_name"))
+    assert SysfsReader(host.root).read_group("0.0.8200")["if_name"] == "enc8200"
+
+
+def test_read_state_merges_active_and_rules(host):
+    host.group(IDS)
+    host.write("0.0.8200", "buffer_count", "64")
+    host.write_rule("0.0.8200", IDS, {"layer2": "1", "buffer_count": "128", "online": "1", "vnicc/learning": "1"})
+    host.write_rule("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"), {"online": "1"})
+    devices = read_state(SysfsReader(host.root), host.root)
+    dev = devices["0.0.8200"]
+    assert dev.exists and not dev.online
+    assert dev.active["buffer_count"] == "64"
+    assert "layer2" not in dev.active            # -1: undetermined while offline
+    assert dev.active["vnicc/learning"] == "0"   # read because the rule names it
+    assert dev.persistent["buffer_count"] == "128"
+    assert dev.card_type == "HiperSockets" and dev.info["chpid"] == "F0"
+    only_rule = devices["0.0.8203"]
+    assert not only_rule.exists and only_rule.group_id == "0.0.8203:0.0.8204:0.0.8205"
+    view = device_view(dev, scope="both")
+    assert view["buffer_count"] == 64 and view["layer2"] is None and view["online"] is False
+    assert view["persistent"] == {"online": True, "layer2": True, "buffer_count": 128, "portno": None,
+                                  "isolation": None, "attributes": {"vnicc/learning": "1"}}
+    assert device_view(dev, scope="persistent").get("buffer_count") is None
+    assert settings_text(dev.persistent) == "online=1 layer2=1 buffer_count=128 vnicc/learning=1"
+    assert settings_text(None) == "(none)"
+
+
+def test_resolve_id(host):
+    host.group(IDS)
+    reader = SysfsReader(host.root)
+    devices = read_state(reader, host.root)
+    assert resolve_id("0.0.8200", devices, reader) == ("0.0.8200", IDS)
+    assert resolve_id("8203", devices, reader) == ("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"))
+    assert resolve_id("0.0.bd00", devices, reader)[1] == ("0.0.bd00", "0.0.bd01", "0.0.bd02")
+    with pytest.raises(QethIdError, match="belongs to qeth device 0.0.8200:0.0.8201:0.0.8202"):
+        resolve_id("0.0.8202", devices, reader)
+    with pytest.raises(QethIdError, match="already in qeth device"):
+        resolve_id("0.0.8203:0.0.8204:0.0.8200", devices, reader)
+    with pytest.raises(QethIdError, match="does not exist"):
+        resolve_id("0.0.9000:0.0.9001:0.0.9002", devices, reader)
+    with pytest.raises(QethIdError, match="not an ungrouped qeth device"):
+        resolve_id("0.0.9000", devices, reader)
+    assert capable_devices(devices, reader) == ["0.0.8200:0.0.8201:0.0.8202", "0.0.8203:0.0.8204:0.0.8205",
+                                                "0.0.bd00:0.0.bd01:0.0.bd02"]
+
+
+def test_empty_host(tmp_path):
+    reader = SysfsReader(str(tmp_path))
+    assert reader.group_busids() == [] and reader.ungrouped_qeth_ccw() == []
+    assert read_state(reader, str(tmp_path)) == {}

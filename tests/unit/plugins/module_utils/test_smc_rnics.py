@@ -1,0 +1,154 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""smc_rnics argv and both output layouts.
+
+Fixtures in tests/unit/fixtures/smc_rnics were printed with bash printf and the format strings of
+smc-tools v1.8.5 (``%4x  %-5s  %-12s  %-4s   %-15s  %-4s  %-3s  %-4s  %-17s  %s``) and v1.8.4
+(``%8x  %-5s  %-12s  %-4s   %-14s %-4s  %-17s  %s``); v1.8.4_study_host.txt is the study's
+sample (chapter 6.2.2.3) in that layout, study_collapsed.txt the same as the study's text shows it.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+import subprocess
+
+import pytest
+
+from ansible_collections.s390x.network.plugins.module_utils.smc_rnics import (
+    SmcRnicsError,
+    build_argv,
+    disable_argv,
+    enable_argv,
+    error_message,
+    parse,
+)
+
+FIXTURES = os.path.join(os.path.dirname(__file__), '..', '..', 'fixtures', 'smc_rnics')
+F185 = '%4x  %-5s  %-12s  %-4s   %-15s  %-4s  %-3s  %-4s  %-17s  %s\n'
+H185 = 'FID   Power  PCI_ID        PCHID  Type             PFT   VF   PPrt  PNET_ID            Net-Dev'
+
+
+def load(name):
+    with open(os.path.join(FIXTURES, name)) as handle:
+        return handle.read()
+
+
+def row(functions, fid, port=None):
+    found = [f for f in functions if f['fid'] == fid and (port is None or f['port'] == port)]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_study_sample_old_layout():
+    layout, functions = parse(load('v1.8.4_study_host.txt'))
+    assert layout == 'v1.8.4'
+    assert functions == [{
+        'fid': 0x605, 'power': True, 'pci_id': '0605:00:00.0', 'pchid': '07c8', 'type': 'ISM', 'pft': None,
+        'vf': None, 'vfn': None, 'port': None, 'pnet_id': None, 'pnet_id_user_set': False,
+        'net_device': None, 'ib_device': None}]
+
+
+def test_study_sample_with_collapsed_blanks():
+    layout, functions = parse(load('study_collapsed.txt'))
+    assert functions[0]['pci_id'] == '0605:00:00.0' and functions[0]['pchid'] == '07c8'
+    assert functions[0]['pnet_id'] is None and functions[0]['net_device'] is None
+
+
+def test_old_layout_all():
+    dummy, functions = parse(load('v1.8.4_all.txt'))
+    assert len(functions) == 6
+    assert row(functions, 0x605)['pnet_id'] == 'NETA'
+    assert row(functions, 0x10a, 0)['net_device'] == 'ens1'
+    assert row(functions, 0x10a, 1)['pnet_id'] == 'PNETB'
+    soft = row(functions, 0x20e)
+    assert soft['pnet_id'] == 'SOFTNETID' and soft['pnet_id_user_set'] is True
+    standby = row(functions, 0x3007)
+    assert standby['power'] is False and standby['pci_id'] is None and standby['type'] is None
+
+
+def test_v185_layout():
+    layout, functions = parse(load('v1.8.5.txt'))
+    assert layout == 'v1.8.5'
+    ism = row(functions, 0x605)
+    assert (ism['pft'], ism['vf'], ism['port'], ism['pnet_id']) == ('ISM', True, None, None)
+    assert row(functions, 0x1017)['pnet_id'] == 'PNETIDLONG123456'
+    long_soft = row(functions, 0x20e)
+    assert long_soft['pnet_id'] == 'SOFTPNETIDLONG16' and long_soft['pnet_id_user_set']
+    assert long_soft['net_device'] == 'eno20' and long_soft['type'] == 'RoCE_Express3'
+    blank_type = row(functions, 0x311)
+    assert blank_type['type'] is None and blank_type['pft'] == 'ROC2' and blank_type['port'] == 0
+    netd = row(functions, 0x400)
+    assert netd['vf'] is False and netd['net_device'] is None and netd['type'] == 'Network_Express'
+    assert row(functions, 0x10a, 1)['net_device'] == 'ens1d1'
+
+
+def test_v185_all_with_standby_overflowing_fid_and_unknown_type():
+    dummy, functions = parse(load('v1.8.5_all.txt'))
+    assert row(functions, 0x606)['power'] is False
+    wide = row(functions, 0x12345)
+    assert wide['pci_id'] == '2345:00:00.0' and wide['pnet_id'] == 'PNETZ' and wide['pchid'] == '07c9'
+    unknown = row(functions, 0x700)
+    assert unknown['type'] == '1014:044b' and unknown['pft'] == '0x0b' and unknown['vf'] is False
+
+
+def test_raw_ids_layout():
+    dummy, functions = parse(load('v1.8.5_raw.txt'))
+    ism = row(functions, 0x605)
+    assert (ism['type'], ism['pft'], ism['vfn'], ism['vf']) == ('1014:04ed', '0x05', 1, True)
+    assert row(functions, 0x20e)['vfn'] == 17
+
+
+def test_ib_device_layout():
+    dummy, functions = parse(load('v1.8.5_ibdev.txt'))
+    assert row(functions, 0x10a, 2)['ib_device'] == 'mlx4_0'
+    assert row(functions, 0x10a, 2)['net_device'] is None
+    assert row(functions, 0x605)['ib_device'] is None
+
+
+def test_rows_printed_by_bash_printf_with_unusual_values():
+    """Fresh rows from the upstream format string, beyond the fixtures."""
+    rows = [('ffffffff', '1', 'ffff:00:00.0', '0fff', 'Network_Express', 'NETH', 'y', '1', 'ABCDEFGHIJKLMNOP*',
+             'enP65535p0s0'),
+            ('0', '0', '', '', '', '', '', '', '', '')]
+    text = H185 + '\n' + '-' * 100 + '\n'
+    for values in rows:
+        text += subprocess.check_output(['bash', '-c', 'printf "$0" "$@"', F185, '0x' + values[0]] +
+                                        list(values[1:])).decode()
+    dummy, functions = parse(text)
+    first = row(functions, 0xffffffff)
+    assert first['pnet_id'] == 'ABCDEFGHIJKLMNOP' and first['pnet_id_user_set'] and first['port'] == 1
+    assert first['net_device'] == 'enP65535p0s0' and first['pci_id'] == 'ffff:00:00.0'
+    assert row(functions, 0)['power'] is False
+
+
+def test_unknown_future_layout_uses_header_positions():
+    header = 'FID   Power  PCI_ID        PCHID  Type             PPrt  Net-Dev'
+    line = ' 605  1      0605:00:00.0  07c8   ISM              n/a   n/a'
+    layout, functions = parse(header + '\n' + line + '\n')
+    assert layout == 'generic'
+    assert functions[0]['pci_id'] == '0605:00:00.0' and functions[0]['type'] == 'ISM'
+
+
+@pytest.mark.parametrize('text', ['', 'Error: s390/s390x supported only\n', 'FID Power Bogus\n 605 1 x\n',
+                                  H185 + '\n' + ' 605  7      zz\n'])
+def test_garbage_is_an_error(text):
+    with pytest.raises(SmcRnicsError):
+        parse(text)
+
+
+def test_argv():
+    assert build_argv() == ['smc_rnics']
+    assert build_argv('/usr/sbin/smc_rnics', all_functions=True, raw_ids=True, ib_device=True, fid=0x605) == [
+        '/usr/sbin/smc_rnics', '-a', '-r', '-I', '605']
+    assert enable_argv(0x605) == ['smc_rnics', '-e', '605']
+    assert disable_argv(0x1017, '/sbin/smc_rnics') == ['/sbin/smc_rnics', '-d', '1017']
+
+
+def test_error_message_prefers_the_tools_words():
+    assert error_message(5, '', 'Error: FID 605 does not exist\n') == 'Error: FID 605 does not exist'
+    assert 'FID 605 is not listed' in error_message(8, '', '', 0x605)
+    assert error_message(9, '', '') == 'smc_rnics exited with code 9 and printed nothing'

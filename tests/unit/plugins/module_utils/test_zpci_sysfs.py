@@ -1,0 +1,143 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""zPCI sysfs: FID forms, slot -> PCI address resolution, attribute formats."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import importlib.util
+import os
+
+import pytest
+
+from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import (
+    ZpciSysfs,
+    classify,
+    parse_fid,
+    slot_name,
+)
+
+_spec = importlib.util.spec_from_file_location(
+    'zpci_fake_kernel', os.path.join(os.path.dirname(__file__), 'zpci_fake_kernel.py'))
+fake = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fake)
+
+
+@pytest.mark.parametrize('value, expected', [
+    (0x605, 0x605), (1541, 0x605), ('605', 0x605), ('0x605', 0x605), ('0X605', 0x605),
+    ('00000605', 0x605), (0, 0), ('ffffffff', 0xffffffff), (' 1017 ', 0x1017),
+])
+def test_parse_fid_forms(value, expected):
+    assert parse_fid(value) == expected
+
+
+@pytest.mark.parametrize('value', [-1, 0x100000000, '1g', '', None, True, '0x', '6 05', 1.5])
+def test_parse_fid_rejects(value):
+    with pytest.raises(ValueError) as err:
+        parse_fid(value)
+    assert 'FID' in str(err.value)
+
+
+def test_slot_name_is_eight_lowercase_hex_digits():
+    assert slot_name(0x605) == '00000605'
+    assert slot_name(0xABCDEF01) == 'abcdef01'
+    assert ZpciSysfs.slot_power_path(0x1017) == '/sys/bus/pci/slots/00001017/power'
+
+
+def test_classify_by_pft_then_ids():
+    assert classify(0x05) == 'ism'
+    assert classify(0x0a) == 'roce'
+    assert classify(0x02) == 'roce'
+    assert classify(0x0b) == 'nvme'
+    assert classify(None, '1014', '04ed') == 'ism'
+    assert classify(None, '15b3', '1234') == 'roce'
+    assert classify(0x33, '1014', '0999') == 'other'
+
+
+def test_list_fids_only_takes_fid_slots(tmp_path):
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x606), dict(fake.ISM, fid=0x605)])
+    os.makedirs(kernel.real('/sys/bus/pci/slots/1-2'))  # a non-s390 slot name
+    assert kernel.list_fids() == [0x605, 0x606]
+
+
+def test_standby_function_has_only_fid_and_power(tmp_path):
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605)])
+    record = kernel.read_function(0x605)
+    assert record['power'] == 'off'
+    assert record['pci_address'] is None
+    assert record['type'] is None
+    assert record['driver'] is None
+
+
+def test_reads_configured_ism_function(tmp_path):
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True, pchid=0x7c8, vfn=1,
+                                             iommu_group=3)])
+    record = kernel.read_function(0x605)
+    assert record['pci_address'] == '0605:00:00.0'
+    assert record['uid'] == 0x605
+    assert record['uid_is_unique'] is True
+    assert record['pchid'] == '07c8'
+    assert record['pft'] == 5 and record['pft_name'] == 'ISM' and record['type'] == 'ism'
+    assert record['vfn'] == 1
+    assert record['pnet_id'] is None
+    assert record['driver'] == 'ism'
+    assert record['driver_override'] is None
+    assert record['iommu_group'] == 3
+    assert record['vendor_id'] == '1014' and record['device_id'] == '04ed'
+
+
+def test_address_is_found_by_function_id_not_guessed(tmp_path):
+    # Without UID checking the domain is allocated (0000, 0001...), unrelated to the FID.
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True, uid_is_unique=0),
+                                        dict(fake.ISM, fid=0x606, power=True, uid_is_unique=0)],
+                             address_of={0x605: '0001:00:00.0', 0x606: '0000:00:00.0'})
+    assert kernel.find_address(0x605) == '0001:00:00.0'
+    assert kernel.find_address(0x606) == '0000:00:00.0'
+    assert kernel.read_function(0x605)['uid_is_unique'] is False
+
+
+def test_stale_slot_address_falls_back_to_a_scan(tmp_path):
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True)])
+    with open(kernel.real('/sys/bus/pci/slots/00000605/address'), 'w') as handle:
+        handle.write('0999:00:00\n')
+    assert kernel.find_address(0x605) == '0605:00:00.0'
+
+
+def test_roce_express_pnet_id_of_its_port(tmp_path):
+    spec = dict(fake.ROCE2, fid=0x10a, power=True, pft=0x02, port=2, pnet_ids=['NETA', 'NETB'],
+                net=['ens1d1'])
+    kernel = fake.FakeKernel(tmp_path, [spec])
+    record = kernel.read_function(0x10a)
+    assert record['type'] == 'roce' and record['pft_name'] == 'ROCE'
+    assert record['pnet_ids'] == ['NETA', 'NETB', None, None]
+    assert record['pnet_id'] == 'NETB'
+    assert record['net_devices'] == ['ens1d1']
+    assert record['driver'] == 'mlx5_core'
+
+
+def test_roce2_uses_first_field(tmp_path):
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ROCE2, fid=0x20e, power=True, port=1, pnet_ids=['NETR'])])
+    assert kernel.read_function(0x20e)['pnet_id'] == 'NETR'
+
+
+def test_override_reads_null_as_none_and_unbound_device(tmp_path):
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True, bound=False)])
+    assert kernel.driver_override('0605:00:00.0') is None
+    assert kernel.driver_of('0605:00:00.0') is None
+    kernel.write('/sys/bus/pci/devices/0605:00:00.0/driver_override', 'vfio-pci')
+    assert kernel.driver_override('0605:00:00.0') == 'vfio-pci'
+
+
+def test_real_write_reports_errno(tmp_path):
+    sysfs = ZpciSysfs(str(tmp_path))
+    with pytest.raises(Exception) as err:
+        sysfs.write('/sys/bus/pci/slots/00000605/power', '1')
+    assert err.value.errno == 2
+    os.makedirs(sysfs.real('/sys/bus/pci/slots/00000605'))
+    with open(sysfs.real('/sys/bus/pci/slots/00000605/power'), 'w') as handle:
+        handle.write('0\n')
+    sysfs.write('/sys/bus/pci/slots/00000605/power', '1')
+    with open(sysfs.real('/sys/bus/pci/slots/00000605/power')) as handle:
+        assert handle.read() == '1\n'

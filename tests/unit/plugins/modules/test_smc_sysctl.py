@@ -1,0 +1,274 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""smc_sysctl against a fake /proc/sys of two kernel profiles (RHEL 8.8 4.18 and 6.12)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import os
+from unittest import mock
+
+import pytest
+from ansible.module_utils import basic
+from ansible.module_utils.testing import patch_module_args
+
+from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
+from ansible_collections.s390x.network.plugins.modules import smc_sysctl
+
+
+class ModuleExit(Exception):
+    def __init__(self, result, failed):
+        super(ModuleExit, self).__init__(result.get("msg", ""))
+        self.result = result
+        self.failed = failed
+
+
+def _exit_json(self, **kwargs):
+    kwargs.setdefault("changed", False)
+    kwargs["warnings"] = list(getattr(self, "_test_warnings", []))
+    raise ModuleExit(kwargs, False)
+
+
+def _fail_json(self, msg, **kwargs):
+    kwargs["msg"] = msg
+    kwargs["failed"] = True
+    raise ModuleExit(kwargs, True)
+
+
+def _warn(self, warning):
+    if not hasattr(self, "_test_warnings"):
+        self._test_warnings = []
+    self._test_warnings.append(warning)
+
+
+def run_module(main, args, run_command, check_mode=False, diff=False, bin_paths=None):
+    """Run ``main`` with ``args``; ``run_command(argv) -> (rc, out, err)`` fakes the commands.
+
+    Returns the ModuleExit (``.result``, ``.failed``).
+    """
+    args = dict(args)
+    args["_ansible_check_mode"] = check_mode
+    args["_ansible_diff"] = diff
+    bin_paths = bin_paths or {}
+
+    def fake_run(self, argv, **kwargs):
+        return run_command(list(argv))
+
+    def fake_bin(self, name, required=False, opt_dirs=None):
+        return bin_paths.get(name, "/usr/sbin/%s" % name)
+
+    with patch_module_args(args), \
+            mock.patch.object(basic.AnsibleModule, "exit_json", _exit_json), \
+            mock.patch.object(basic.AnsibleModule, "fail_json", _fail_json), \
+            mock.patch.object(basic.AnsibleModule, "warn", _warn), \
+            mock.patch.object(basic.AnsibleModule, "run_command", fake_run), \
+            mock.patch.object(basic.AnsibleModule, "get_bin_path", fake_bin):
+        try:
+            main()
+        except ModuleExit as exc:
+            return exc
+    raise AssertionError("the module returned without exit_json/fail_json")
+
+
+PROFILES = {
+    "rhel8.8": {
+        "release": "4.18.0-477.10.1.el8_8.s390x",
+        "smc_keys": {},
+    },
+    "linux6.12": {
+        "release": "6.12.0-zlab",
+        "smc_keys": {"autocorking_size": "65536", "smcr_buf_type": "0", "smcr_testlink_time": "30",
+                     "wmem": "65536", "rmem": "65536", "smcr_max_links_per_lgr": "2",
+                     "smcr_max_conns_per_lgr": "255", "limit_smc_hs": "0"},
+    },
+}
+
+
+class FakeHost(object):
+    """A host's /proc/sys, /sys/module and /etc under tmp_path; modprobe creates net/smc."""
+
+    def __init__(self, tmp_path, profile, monkeypatch, smc_available=True):
+        self.root = tmp_path
+        self.profile = PROFILES[profile]
+        self.proc = tmp_path / "proc_sys"
+        (self.proc / "kernel").mkdir(parents=True)
+        (self.proc / "kernel" / "osrelease").write_text(self.profile["release"] + "\n")
+        (self.proc / "net" / "ipv4").mkdir(parents=True)
+        (self.proc / "net" / "ipv4" / "tcp_rmem").write_text("4096\t131072\t6291456\n")
+        (self.proc / "net" / "ipv4" / "tcp_wmem").write_text("4096\t16384\t4194304\n")
+        (self.proc / "net" / "core").mkdir()
+        (self.proc / "net" / "core" / "rmem_max").write_text("212992\n")
+        (self.proc / "net" / "core" / "wmem_max").write_text("212992\n")
+        self.sys_module = tmp_path / "sys_module_smc"
+        self.smc_available = smc_available
+        self.commands = []
+        self.file = str(tmp_path / "etc" / "sysctl.d" / "90-smc.conf")
+        self.modules_file = str(tmp_path / "etc" / "modules-load.d" / "smc.conf")
+        monkeypatch.setattr(sfile, "PROC_SYS", str(self.proc))
+        monkeypatch.setattr(smc_sysctl, "SYS_MODULE_SMC", str(self.sys_module))
+
+    def load(self):
+        self.sys_module.mkdir()
+        smc = self.proc / "net" / "smc"
+        smc.mkdir()
+        for key, value in self.profile["smc_keys"].items():
+            (smc / key).write_text(value + "\n")
+
+    def run_command(self, argv):
+        self.commands.append(argv)
+        if argv[0].endswith("modprobe"):
+            if not self.smc_available:
+                return 1, "", "modprobe: FATAL: Module smc not found in directory /lib/modules/x\n"
+            if "--dry-run" not in argv and not self.sys_module.exists():
+                self.load()
+            return 0, "", ""
+        raise AssertionError("unexpected command %r" % argv)
+
+    def live(self, key):
+        path = sfile.proc_path(key, str(self.proc))
+        return open(path).read().strip() if os.path.exists(path) else None
+
+    def run(self, check_mode=False, diff=True, **args):
+        args.setdefault("file", self.file)
+        args.setdefault("modules_load_file", self.modules_file)
+        return run_module(smc_sysctl.main, args, self.run_command, check_mode=check_mode, diff=diff)
+
+
+def test_rhel88_uses_tcp_defaults_and_is_idempotent(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+    first = host.run(rmem="128K", wmem="128K")
+    assert not first.failed, first.result
+    res = first.result
+    assert host.commands == [["/usr/sbin/modprobe", "smc"]]
+    assert res["changed"] is True
+    assert (res["method"], res["method_source"]) == ("tcp", "presence")
+    assert res["sysctls"] == {"net.ipv4.tcp_rmem": "4096 262144 6291456", "net.ipv4.tcp_wmem": "4096 262144 4194304"}
+    assert (res["effective_rmem"], res["effective_wmem"]) == (131072, 131072)
+    assert host.live("net.ipv4.tcp_rmem") == "4096 262144 6291456"
+    assert sorted(res["applied"]) == ["net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem"]
+    assert res["before"]["live"]["net.ipv4.tcp_rmem"] == "4096 131072 6291456"
+    assert sfile.parse(open(host.file).read()) == res["sysctls"]
+    assert open(host.modules_file).read().splitlines()[-1] == "smc"
+    assert any("every TCP socket" in w for w in res["warnings"])
+    assert len(res["diff"]) == 2
+
+    second = host.run(rmem="128K", wmem="128K")
+    assert second.result["changed"] is False
+    assert second.result["applied"] == [] and second.result["diff"] == []
+    assert host.commands == [["/usr/sbin/modprobe", "smc"]]  # already loaded: no second modprobe
+
+
+def test_linux612_uses_net_smc_and_settings(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    res = host.run(rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
+    assert res["method"] == "net.smc"
+    assert res["sysctls"] == {"net.smc.rmem": "131072", "net.smc.wmem": "262144",
+                              "net.smc.smcr_testlink_time": "10", "net.smc.limit_smc_hs": "1"}
+    assert host.live("net.smc.rmem") == "131072" and host.live("net.smc.limit_smc_hs") == "1"
+    assert host.live("net.ipv4.tcp_rmem") == "4096\t131072\t6291456"  # TCP untouched
+    assert (res["effective_rmem"], res["effective_wmem"]) == (131072, 262144)
+    assert res["warnings"] == []
+    # drift: someone changes the live value and edits the file
+    (host.proc / "net" / "smc" / "rmem").write_text("65536\n")
+    with open(host.file, "a") as handle:
+        handle.write("net.smc.autocorking_size = 1\n")
+    check = host.run(check_mode=True, rmem="128K", wmem="256K",
+                     settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
+    assert check["changed"] is True and check["applied"] == ["net.smc.rmem"]
+    assert host.live("net.smc.rmem") == "65536"  # check mode changed nothing
+    assert "autocorking_size" in check["diff"][0]["before"] and "autocorking_size" not in check["diff"][0]["after"]
+    fixed = host.run(rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
+    assert fixed["changed"] is True and host.live("net.smc.rmem") == "131072"
+    assert "autocorking_size" not in open(host.file).read()
+
+
+def test_check_mode_before_smc_is_loaded_decides_from_the_release(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    res = host.run(check_mode=True, rmem="1M", wmem="1M", protocol="smcd").result
+    assert res["changed"] is True
+    assert (res["method"], res["method_source"]) == ("net.smc", "osrelease")
+    assert host.commands == [["/usr/sbin/modprobe", "--dry-run", "smc"]]
+    assert not os.path.exists(host.file) and not host.sys_module.exists()
+    assert res["effective_rmem"] == 1048576
+    assert res["not_present"] == ["net.smc.rmem", "net.smc.wmem"]
+
+
+def test_capped_and_rounded_warnings(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    res = host.run(rmem="2M", wmem=100000).result
+    assert res["effective_rmem"] == 1048576 and res["effective_wmem"] == 131072
+    assert any("at most 1M" in w for w in res["warnings"])
+    assert any("rounds it up to 128K" in w for w in res["warnings"])
+
+
+@pytest.mark.parametrize("args,msg", [
+    ({"rmem": 10}, "below the SMC minimum"),
+    ({"rmem": "2G"}, "above the largest value"),
+    ({"rmem": "128K", "settings": {"turbo": 1}}, "unknown key"),
+    ({"settings": {"smcr_max_conns_per_lgr": 300}}, "range 16..255"),
+    ({"settings": {"rmem": 131072}}, "use the rmem option"),
+    ({"rmem": "128K", "tcp_rmem_min": "1M"}, "tcp_rmem_min"),
+])
+def test_bad_input_changes_nothing(tmp_path, monkeypatch, args, msg):
+    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+    out = host.run(**args)
+    assert out.failed and msg in out.result["msg"]
+    assert host.commands == [] and not os.path.exists(host.file)
+    assert host.live("net.ipv4.tcp_rmem") == "4096\t131072\t6291456"
+
+
+def test_kernel_without_smc(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "rhel8.8", monkeypatch, smc_available=False)
+    res = host.run(rmem="128K", wmem="128K").result
+    assert (res["method"], res["method_source"]) == ("tcp", "osrelease")
+    assert res["smc_loaded"] is False
+    assert any("cannot load smc" in w for w in res["warnings"])
+    required = host.run(rmem="128K", require_smc=True)
+    assert required.failed and "cannot load smc" in required.result["msg"]
+
+
+def test_state_absent_removes_the_files(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    host.run(rmem="128K")
+    res = host.run(state="absent").result
+    assert res["changed"] is True and not os.path.exists(host.file) and not os.path.exists(host.modules_file)
+    assert host.run(state="absent").result["changed"] is False
+
+
+def test_effective_without_sizes_reports_the_current_values(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+    res = host.run(settings={}).result
+    # RHEL 8 defaults: 131072/2 -> 64 KiB, 16384/2 -> 16 KiB, as the study's chapter 7.3 shows
+    assert (res["effective_rmem"], res["effective_wmem"]) == (65536, 16384)
+    assert res["sysctls"] == {}
+
+
+def test_core_mem_max_for_per_application_buffers(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    res = host.run(rmem="128K", core_rmem_max="1M", core_wmem_max=524288).result
+    assert res["sysctls"]["net.core.rmem_max"] == "1048576"
+    assert host.live("net.core.rmem_max") == "1048576" and host.live("net.core.wmem_max") == "524288"
+    bad = host.run(core_rmem_max="3G")
+    assert bad.failed and "core_rmem_max" in bad.result["msg"]
+
+
+def test_kernel_refusing_a_value_is_reported(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    host.load()
+
+    def refuse(key, value, proc_sys=None):
+        raise OSError(22, "Invalid argument")
+    monkeypatch.setattr(sfile, "write_live", refuse)
+    out = host.run(rmem="128K")
+    assert out.failed
+    assert "net.smc.rmem = 131072" in out.result["msg"] and "EINVAL" in out.result["msg"]
+
+
+def test_forced_method_that_the_kernel_ignores_is_warned_about(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    res = host.run(rmem="128K", method="tcp").result
+    assert res["method"] == "tcp" and res["method_source"] == "option"
+    assert res["sysctls"] == {"net.ipv4.tcp_rmem": "4096 262144 6291456"}
+    assert any("will not follow" in w for w in res["warnings"])
