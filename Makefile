@@ -17,7 +17,7 @@ export ANSIBLE_COLLECTIONS_PATH := $(COLL_ROOT)
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PATH := $(VENV)/bin:$(PATH)
 
-.PHONY: get-pip-cache help setup venv apt-deps collection-link env sanity lint lint-dev units test test-zlab \
+.PHONY: get-pip-cache help setup venv apt-deps collection-link env sanity lint lint-dev units test test-zlab test-molecule \
         build install demo clean changelog-lint
 
 help:
@@ -93,6 +93,15 @@ test-zlab: setup
 	    $(PY) -m pytest -q -p no:cacheprovider zlab/tests/conformance; \
 	else echo "tier zlab-conformance: not present yet"; fi
 
+# Molecule scenarios on the emulated lab (each brings its own CPC up and down with zlab).
+MOLECULE_SCENARIOS ?= $(sort $(filter-out resources,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
+test-molecule: setup zlab-image
+	@set -e; for s in $(MOLECULE_SCENARIOS); do \
+	  echo "=== molecule scenario $$s"; start=$$(date +%s); \
+	  molecule test -s $$s; \
+	  echo "=== molecule scenario $$s passed in $$(( $$(date +%s) - start )) s"; \
+	done
+
 # Every tier that exists, cheapest first.
 test: setup
 	$(MAKE) --no-print-directory lint
@@ -100,6 +109,8 @@ test: setup
 	$(MAKE) --no-print-directory sanity
 	$(MAKE) --no-print-directory units
 	$(MAKE) --no-print-directory test-zlab
+	$(MAKE) --no-print-directory test-zlab-lab
+	$(MAKE) --no-print-directory test-molecule
 	@echo "make test: all tiers passed"
 
 VERSION := $(shell sed -n 's/^version: *//p' galaxy.yml)
@@ -118,8 +129,8 @@ install: build
 changelog-lint: setup
 	antsibull-changelog lint
 
-demo: setup
-	@echo "the main job: (see README.md)"
+demo: setup zlab-image
+	scripts/demo.sh
 
 clean:
 	rm -rf build .cache $(ARTIFACT)

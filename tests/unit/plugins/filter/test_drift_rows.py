@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+from ansible_collections.s390x.network.plugins.filter.drift_rows import drift_rows
+
+QETH = {
+    "changed": True,
+    "commands": [
+        "chzdev -a qeth 0.0.8200:0.0.8201:0.0.8202 online=0",
+        "chzdev -p qeth 0.0.8300:0.0.8301:0.0.8302 layer2=1 buffer_count=128",
+        "chzdev -e qeth 0.0.8400:0.0.8401:0.0.8402 layer2=1",
+        "chzdev -d qeth 0.0.8500:0.0.8501:0.0.8502",
+    ],
+}
+
+
+def test_qeth_commands_give_scope_per_chzdev_option():
+    rows = drift_rows({"lpar-a": {"qeth_result": QETH}})
+    assert [(r["object"], r["scope"]) for r in rows] == [
+        ("qeth 0.0.8200:0.0.8201:0.0.8202", "active"),
+        ("qeth 0.0.8300:0.0.8301:0.0.8302", "persistent"),
+        ("qeth 0.0.8400:0.0.8401:0.0.8402", "both"),
+        ("qeth 0.0.8500:0.0.8501:0.0.8502", "both"),
+    ]
+    assert rows[1]["difference"] == "layer2=1 buffer_count=128"
+    assert rows[3]["difference"] == "deconfigured"
+    assert {r["host"] for r in rows} == {"lpar-a"}
+
+
+def test_unchanged_or_skipped_results_give_no_rows():
+    hv = {
+        "a": {"qeth_result": dict(QETH, changed=False)},
+        "b": {"qeth_result": {"skipped": True, "changed": False}},
+        "c": {"unrelated": 1},
+    }
+    assert drift_rows(hv) == []
+
+
+def test_sysctl_file_and_live_differences_are_separate_rows():
+    res = {
+        "changed": True,
+        "before": {"file": {"net.smc.rmem": "65536"}, "live": {"net.smc.rmem": "65536", "net.smc.wmem": "131072"}},
+        "after": {"file": {"net.smc.rmem": "131072"}, "live": {"net.smc.rmem": "131072", "net.smc.wmem": "131072"}},
+    }
+    rows = drift_rows({"h": {"smc_sysctl_result": res}})
+    assert rows == [
+        {"host": "h", "object": "net.smc.rmem", "difference": "65536 -> 131072", "scope": "persistent"},
+        {"host": "h", "object": "net.smc.rmem", "difference": "65536 -> 131072", "scope": "active"},
+    ]
+
+
+def test_zpci_sysfs_writes_are_active_and_files_persistent():
+    res = {"changed": True, "commands": [
+        "echo 0605:00:00.0 > /sys/bus/pci/drivers_probe",
+        "write /etc/udev/rules.d/60-s390x-network-zpci.rules",
+    ]}
+    rows = drift_rows({"kvm": {"ism_passthrough_result": res}})
+    assert [r["scope"] for r in rows] == ["active", "persistent"]
+    assert rows[0]["object"] == "zpci /sys/bus/pci/drivers_probe"
+
+
+def test_libvirt_loop_results_name_the_guest_and_device():
+    res = {"changed": True, "results": [
+        {"item": {"name": "g1"}, "changed": True, "changed_devices": [
+            {"action": "attach", "live": False, "fields": [], "device": {"kind": "hostdev", "fid": 0x605}},
+            {"action": "update", "live": True, "fields": ["mode"], "device": {"kind": "interface", "source": "enc8200"}},
+        ]},
+        {"item": {"name": "g2"}, "changed": False, "changed_devices": []},
+    ]}
+    rows = drift_rows({"kvm": {"kvm_guest_network_result": res}}, ["kvm"])
+    assert rows == [
+        {"host": "kvm", "object": "guest g1 hostdev fid 0x605", "difference": "attach", "scope": "persistent"},
+        {"host": "kvm", "object": "guest g1 interface enc8200", "difference": "update (mode)", "scope": "both"},
+    ]
+
+
+def test_host_order_follows_the_hosts_argument_and_missing_hosts_are_skipped():
+    hv = {"b": {"smc_pnet_result": {"changed": True, "commands": ["smc_pnet -a NET1 -I enc8200"]}},
+          "a": {"smc_pnet_result": {"changed": True, "commands": ["smc_pnet -d NET2"]}}}
+    rows = drift_rows(hv, ["b", "a", "zz"])
+    assert [r["host"] for r in rows] == ["b", "a"]
+
+
+def test_failed_checks_are_error_rows_per_loop_item():
+    res = {"changed": False, "failed": True, "msg": "One or more items failed", "results": [
+        {"item": {"name": "g1"}, "failed": True, "msg": "enc8200 is offline"},
+        {"item": {"name": "g2"}, "changed": False},
+    ]}
+    rows = drift_rows({"kvm": {"kvm_guest_network_result": res}})
+    assert rows == [{"host": "kvm", "object": "kvm_guest_network_result g1",
+                     "difference": "check failed: enc8200 is offline", "scope": "error"}]
+
+
+def test_drift_table_aligns_columns_under_a_heading():
+    from ansible_collections.s390x.network.plugins.filter.drift_table import drift_table
+    lines = drift_table([
+        {"host": "lpar-a", "object": "qeth 0.0.8200", "scope": "active", "difference": "layer2=1"},
+        {"host": "b", "object": "net.smc.rmem", "scope": "persistent", "difference": "1 -> 2"},
+    ])
+    assert lines == [
+        "HOST    OBJECT         SCOPE       DIFFERENCE",
+        "lpar-a  qeth 0.0.8200  active      layer2=1",
+        "b       net.smc.rmem   persistent  1 -> 2",
+    ]
