@@ -45,7 +45,6 @@ def drift_table(rows):
     return [line.rstrip() for line in lines]
 
 
-
 class FilterModule(object):
     """s390x.network drift table filter."""
 

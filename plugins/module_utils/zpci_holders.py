@@ -12,7 +12,8 @@ Commands (argument formats declared here, once):
   dumpxml NAME``: running domains and their ``<hostdev type='pci'>`` source addresses.
 
 The VFIO check needs no tool: a process that has ``/dev/vfio/<iommu group>`` open (QEMU
-started by libvirt or by hand) holds every function of that group.
+started by libvirt or by hand) holds every function of that group; and vfio-pci enables a
+device (its ``enable`` attribute reads 1) only while a user has it open.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -207,6 +208,10 @@ class HolderProbe(object):
             if pids:
                 reasons.append('vfio: /dev/vfio/%s is open by pid %s' % (
                     record.get('iommu_group'), ', '.join(str(pid) for pid in pids)))
+            elif record.get('enabled'):
+                # vfio-pci enables the device only while a user has it open; that user may
+                # run in another PID namespace (a container), where /proc does not show it
+                reasons.append('vfio: the device is enabled, a VFIO user (QEMU) has it open')
         mgmt = sorted(set(record.get('net_devices') or []) & set(mgmt_interfaces or []))
         if mgmt:
             reasons.append('management connection: it carries %s' % ', '.join(mgmt))

@@ -13,6 +13,8 @@ Facts (kernel arch/s390/pci/pci_sysfs.c, drivers/pci/hotplug/s390_pci_hpc.c):
   ``uid`` (``0x%x``), ``uid_is_unique`` (``%d``), ``pchid`` (``0x%04x``, the VCHID for
   ISM), ``pft`` (``0x%02x``), ``vfn`` (``0x%04x``), ``port`` (``%d``) and the 64 byte
   EBCDIC ``util_string`` (PNET IDs). ``driver_override`` reads ``(null)`` when unset.
+* ``enable`` (``%d``, the pci_enable_device count): host drivers (ism, mlx5_core) enable the
+  device at probe; vfio-pci only while a user (QEMU) has the device open.
 * binding: write the driver name to ``driver_override``, unbind from the current
   driver (``drivers/<name>/unbind``), then write the address to ``/sys/bus/pci/drivers_probe``.
 
@@ -333,6 +335,7 @@ class ZpciSysfs(object):
             'driver': None,
             'driver_override': None,
             'iommu_group': None,
+            'enabled': None,
             'net_devices': [],
         }
         if not power:
@@ -372,6 +375,8 @@ class ZpciSysfs(object):
         record['driver'] = self.driver_of(address)
         record['driver_override'] = self.driver_override(address)
         record['iommu_group'] = self.iommu_group(address)
+        enable = attr('enable')
+        record['enabled'] = None if enable is None else enable.strip() not in ('', '0')
         record['net_devices'] = self.net_devices(address)
         return record
 

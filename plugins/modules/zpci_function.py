@@ -35,8 +35,10 @@ description:
   - "Safety: unless O(force=true) the module refuses, before changing anything, to unbind or
     power off a function that the host uses for SMC-D (C(smcd device) shows it in use or with
     link groups), that a running libvirt guest has as hostdev (C(virsh list) and the live domain
-    XML), whose VFIO group C(/dev/vfio/<group>) a process has open (QEMU without libvirt), or
-    whose network interface carries the management (SSH) connection."
+    XML), whose VFIO group C(/dev/vfio/<group>) a process has open (QEMU without libvirt), that
+    is bound to C(vfio-pci) and enabled (C(vfio-pci) enables a device only while a user has it
+    open, also one in another PID namespace), or whose network interface carries the management
+    (SSH) connection."
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -224,6 +226,12 @@ functions:
       description: IOMMU group number (C(/dev/vfio/<group>)).
       type: int
       sample: 0
+    enabled:
+      description:
+        - The device is enabled (its C(enable) attribute is not 0). Host drivers enable it at
+          probe; C(vfio-pci) only while a user such as QEMU has it open. Null in standby.
+      type: bool
+      sample: false
     net_devices:
       description: Network interfaces of the function.
       type: list

@@ -135,3 +135,14 @@ def test_failing_tools_are_warnings(tmp_path):
     assert probe.holders(RECORD) == []
     assert len(probe.warnings) == 2
     assert probe.warnings[0].startswith('smcd device failed')
+
+
+def test_holders_enabled_vfio_device_is_in_use(tmp_path):
+    # QEMU in another PID namespace: no /proc entry here, but vfio-pci enabled the device
+    probe, dummy = make_probe(tmp_path, smc_loaded=False, which=())
+    record = dict(RECORD, driver='vfio-pci', enabled=True)
+    assert probe.holders(record) == ['vfio: the device is enabled, a VFIO user (QEMU) has it open']
+    assert probe.holders(dict(record, enabled=False)) == []
+    assert probe.holders(dict(record, driver='ism')) == []     # host drivers enable at probe
+    _fake_proc(tmp_path, 42, '/dev/vfio/3')
+    assert probe.holders(record) == ['vfio: /dev/vfio/3 is open by pid 42']

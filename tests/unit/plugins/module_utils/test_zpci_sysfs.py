@@ -141,3 +141,14 @@ def test_real_write_reports_errno(tmp_path):
     sysfs.write('/sys/bus/pci/slots/00000605/power', '1')
     with open(sysfs.real('/sys/bus/pci/slots/00000605/power')) as handle:
         assert handle.read() == '1\n'
+
+
+def test_enabled_reads_the_enable_count(tmp_path):
+    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True)])
+    assert kernel.read_function(0x605)['enabled'] is None      # no enable attribute
+    enable = kernel.real('/sys/bus/pci/devices/0605:00:00.0/enable')
+    for text, expected in (('0\n', False), ('1\n', True), ('2\n', True)):
+        with open(enable, 'w') as handle:
+            handle.write(text)
+        assert kernel.read_function(0x605)['enabled'] is expected
+    assert fake.FakeKernel(tmp_path / 'standby', [dict(fake.ISM, fid=0x605)]).read_function(0x605)['enabled'] is None

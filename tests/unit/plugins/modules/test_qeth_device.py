@@ -9,6 +9,8 @@ from __future__ import annotations
 import glob
 import importlib.util
 import os
+import shutil
+import tempfile
 
 import pytest
 import yaml
@@ -87,7 +89,7 @@ def env(tmp_path, monkeypatch):
     def run_command(self, args, data=None, environ_update=None, **kw):
         state.stdin.append(data)
         if args[0].endswith("chzdev"):
-            return host.chzdev(args)
+            return state.host.chzdev(args)
         state.other_calls.append(list(args))
         if args[0].endswith("ip") and args[1:3] == ["-o", "addr"]:
             return 0, "\n".join(state.addrs) + "\n", ""
@@ -454,3 +456,59 @@ def test_diff_shows_both_scopes(env):
     assert result["diff"]["after"] == ("qeth 0.0.8200:0.0.8201:0.0.8202\n"
                                        "  active:     online=1 buffer_count=128\n"
                                        "  persistent: online=1 buffer_count=128\n")
+
+
+# -- property: from any starting state, one run converges and a second run has nothing to do ------
+
+try:
+    from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+    HAS_HYPOTHESIS = True
+except ImportError:  # pragma: no cover
+    HAS_HYPOTHESIS = False
+
+if HAS_HYPOTHESIS:
+    _OSA_IDS = ["0.0.bd00", "0.0.bd01", "0.0.bd02"]
+
+    @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(grouped=st.booleans(), online=st.booleans(),
+           cur=st.fixed_dictionaries({"layer2": st.sampled_from(["0", "1"]), "buffer_count": st.sampled_from(["64", "128"]),
+                                      "portno": st.sampled_from(["0", "1"]), "isolation": st.sampled_from(["none", "drop"])}),
+           rule=st.one_of(st.none(), st.fixed_dictionaries({"online": st.sampled_from(["0", "1"]),
+                                                            "layer2": st.sampled_from(["0", "1"]),
+                                                            "buffer_count": st.sampled_from(["64", "128"])})),
+           want=st.fixed_dictionaries({}, optional={"layer2": st.booleans(), "buffer_count": st.sampled_from([64, 128, 100]),
+                                                    "portno": st.sampled_from([0, 1]),
+                                                    "isolation": st.sampled_from(["none", "drop", "forward"])}),
+           want_online=st.booleans(), state=st.sampled_from(["merged", "replaced"]),
+           scope=st.sampled_from(["both", "active", "persistent"]))
+    def test_any_start_converges_in_one_run(env, grouped, online, cur, rule, want, want_online, state, scope):
+        root = tempfile.mkdtemp()
+        try:
+            host = fake.FakeQethHost(root)
+            env.host = host
+            env.monkeypatch.setattr(qeth_sysfs, "HOST_ROOT", root)
+            host.add_devices("0.0.bd00", 3, chpid="85", hipersockets=False)
+            if grouped:
+                host.group(_OSA_IDS)
+                for name, value in cur.items():
+                    host.write("0.0.bd00", name, value)
+                if online:
+                    host.write("0.0.bd00", "online", "1")
+            if rule is not None:
+                host.write_rule("0.0.bd00", _OSA_IDS, rule)
+            before_sysfs = dict((n, host.read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) if grouped else None
+            before_rule = host.read_rule_settings("0.0.bd00")
+            params = {"state": state, "scope": scope, "config": [dict(want, id="0.0.bd00", online=want_online)]}
+            first = run(env, params)
+            assert not first["failed"], (first.get("msg"), first.get("commands"))
+            assert first["chzdev_calls"] == first["commands"]
+            second = run(env, params)
+            assert not second["failed"], second.get("msg")
+            assert second["commands"] == [], (first["commands"], second["commands"])
+            if scope == "active":
+                assert host.read_rule_settings("0.0.bd00") == before_rule
+            if scope == "persistent":
+                now = dict((n, host.read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) if host.exists("0.0.bd00") else None
+                assert now == before_sysfs
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
