@@ -13,6 +13,10 @@ COLL_LINK   := $(COLL_ROOT)/ansible_collections/s390x/network
 STAMPS      := $(CURDIR)/.cache/stamps
 APT_PACKAGES := git graphviz rsync
 
+# Makefile fragments of the development tools (mk/zlab.mk: the emulated lab) add targets and
+# their Debian packages (ZLAB_APT_PACKAGES), so they are read before the targets below.
+-include mk/*.mk
+
 export ANSIBLE_COLLECTIONS_PATH := $(COLL_ROOT)
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PATH := $(VENV)/bin:$(PATH)
@@ -135,4 +139,3 @@ demo: setup zlab-image
 clean:
 	rm -rf build .cache $(ARTIFACT)
 
--include mk/*.mk

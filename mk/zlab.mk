@@ -1,0 +1,44 @@
+# zlab: the emulated IBM Z CPC (see zlab/README.md).
+# Included by the main Makefile, which defines VENV and PY; the defaults below
+# let `make -f mk/zlab.mk TARGET` work on its own too.
+VENV ?= .venv
+PY ?= $(VENV)/bin/python
+ZLAB ?= $(VENV)/bin/zlab
+ZLAB_LAB ?= inventories/lab
+ZLAB_LAB_NAME ?= lab
+# Debian packages the lab needs on the controller (this machine).
+ZLAB_APT_PACKAGES ?= mmdebstrap fuse3 libfuse3-3 iproute2 openssh-client util-linux procps
+
+.PHONY: zlab-deps zlab-install zlab-image lab-up lab-down lab-status test-zlab-lab zlab-bench
+
+# Installs the apt packages once (apt-get update only when something is missing).
+zlab-deps:
+	@missing=""; for p in $(ZLAB_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "zlab-deps: installing$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "zlab-deps: all present"; fi
+
+# Editable install of the zlab distribution into the venv (console script .venv/bin/zlab).
+zlab-install:
+	@test -x $(ZLAB) || $(PY) -m pip install -q -e zlab
+
+zlab-image: setup zlab-deps zlab-install
+	$(ZLAB) image build
+
+lab-up: setup zlab-image
+	$(ZLAB) up $(ZLAB_LAB) --name $(ZLAB_LAB_NAME)
+
+lab-down: zlab-install
+	$(ZLAB) down $(ZLAB_LAB_NAME)
+
+lab-status: zlab-install
+	$(ZLAB) status --all
+
+test-zlab-lab: zlab-image
+	$(PY) -m pytest zlab/tests/lab -q
+
+zlab-bench: zlab-image
+	$(PY) benchmarks/zlab_up.py

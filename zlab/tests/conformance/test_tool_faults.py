@@ -1,0 +1,25 @@
+"""Every emulated tool consults zlab.kernel.consume_tool_fault first (zlab fault HOST tool ...)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from zlab import kernel
+from zlab.tools import TOOLS
+
+
+def run(h, tool, *args):
+    e = h.env
+    e["LC_ALL"] = "C"
+    return subprocess.run([sys.executable, "-m", "zlab.tools." + tool] + list(args),
+                          capture_output=True, text=True, env=e, timeout=120)
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_injected_tool_fault_wins_once(host, tool):
+    kernel.add_tool_fault(host.state_dir, tool, 42, count=1, stderr="%s: injected failure" % tool)
+    r = run(host, tool, "--version" if tool not in ("lsmod", "driverctl") else "list-devices")
+    assert (r.returncode, r.stdout, r.stderr) == (42, "", "%s: injected failure\n" % tool)
+    r = run(host, tool, "--version" if tool not in ("lsmod", "driverctl") else "list-devices")
+    assert r.returncode != 42

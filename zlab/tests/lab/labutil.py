@@ -1,0 +1,56 @@
+"""Helpers of the lab tests (run zlab, run in a host, run ansible)."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))))
+LAB_INVENTORY = os.path.join(REPO, "inventories", "lab")
+LAB_NAME = "t-lab"
+BIN = os.path.dirname(sys.executable)
+ZLAB = [sys.executable, "-m", "zlab.cli"]
+
+
+def skip_reason():
+    if os.geteuid() != 0:
+        return "lab tests need root"
+    for tool in ("unshare", "nsenter", "ip", "mmdebstrap"):
+        if shutil.which(tool) is None:
+            return "%s is missing (make zlab-deps)" % tool
+    if not os.path.exists("/dev/fuse"):
+        return "no /dev/fuse"
+    return None
+
+
+def zlab(*args, check=True, timeout=300, lab=LAB_NAME):
+    cmd = ZLAB + (["--lab", lab] if lab else []) + list(args)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    if check and proc.returncode != 0:
+        raise AssertionError("%s -> %d\nstdout: %s\nstderr: %s" % (
+            " ".join(args), proc.returncode, proc.stdout, proc.stderr))
+    return proc
+
+
+def in_host(host, script, check=True, lab=LAB_NAME):
+    """bash -c SCRIPT inside a lab host."""
+    return zlab("exec", host, "--", "/bin/bash", "-c", script, check=check, lab=lab)
+
+
+def port_open(ip, port=22, timeout=1.0):
+    try:
+        with socket.create_connection((ip, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+
+def ansible(inventory, *args, timeout=180):
+    env = dict(os.environ, ANSIBLE_HOST_KEY_CHECKING="False", ANSIBLE_FORCE_COLOR="0",
+               ANSIBLE_NOCOLOR="1", ANSIBLE_DEPRECATION_WARNINGS="False")
+    return subprocess.run([os.path.join(BIN, "ansible"), "-i", inventory] + list(args),
+                          capture_output=True, text=True, timeout=timeout, env=env,
+                          check=False, cwd=REPO)

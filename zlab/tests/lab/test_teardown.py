@@ -1,0 +1,82 @@
+"""`zlab down` removes everything, also after a crash, for an inventory outside the repository."""
+
+import os
+import signal
+import subprocess
+import time
+
+from labutil import LAB_NAME, in_host, zlab
+
+INVENTORY = """\
+all:
+  children:
+    lpars:
+      hosts:
+        solo:
+"""
+CPC = """\
+cpc:
+  name: TINY
+  machine: z15
+  uid_checking: [LP1]
+  partitions:
+    - {name: LP1, host: solo}
+  hipersockets:
+    - {chpid: "E1", frame_size: 16K, devices: {first: "7000", count: 3}, partitions: [LP1]}
+"""
+
+
+def leftovers(name):
+    ns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    mounts = open("/proc/self/mountinfo", encoding="utf-8").read()
+    procs = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    if ("/var/lib/zlab/%s/" % name).encode() in f.read():
+                        procs.append(pid)
+            except OSError:
+                pass
+    return {"netns": [l for l in ns.splitlines() if l.startswith("zlab-%s-" % name)],
+            "mounts": [l for l in mounts.splitlines() if "/var/lib/zlab/%s/" % name in l],
+            "procs": procs, "dir": os.path.exists("/var/lib/zlab/" + name)}
+
+
+EMPTY = {"netns": [], "mounts": [], "procs": [], "dir": False}
+
+
+def test_builtin_lab_left_nothing(images):  # runs after test_lab.py's module teardown
+    assert leftovers(LAB_NAME) == EMPTY
+
+
+def test_down_after_crash_leaves_nothing(images, tmp_path):
+    inv = tmp_path / "tiny"
+    (inv / "group_vars" / "all").mkdir(parents=True)
+    (inv / "hosts.yml").write_text(INVENTORY)
+    (inv / "group_vars" / "all" / "cpc.yml").write_text(CPC)
+    zlab("up", str(inv), "--name", "t-crash", lab=None)
+    try:
+        assert in_host("solo", "ls /sys/bus/ccw/devices", lab="t-crash").stdout.split() == [
+            "0.0.7000", "0.0.7001", "0.0.7002"]
+        in_host("solo", "chzdev -e qeth 0.0.7000 && ip link show enc7000", lab="t-crash")
+        assert leftovers("t-crash")["netns"]
+        # crash: the host's init dies and the lab's record is lost
+        from zlab.host import Lab  # pylint: disable=import-outside-toplevel
+        crashed = Lab.load("t-crash")
+        uplink = "zlab%d" % crashed.slot
+        assert subprocess.run(["ip", "link", "show", uplink], capture_output=True).returncode == 0
+        pid1 = crashed.hosts["solo"]["pid"]
+        from zlab.host import pid_alive, processes_in_netns  # pylint: disable=import-outside-toplevel
+        inside = processes_in_netns([crashed.hosts["solo"]["netns"]])
+        assert len(inside) >= 3  # init, FUSE daemon, sshd
+        os.kill(pid1, signal.SIGKILL)
+        os.unlink("/var/lib/zlab/t-crash/lab.json")
+        time.sleep(0.2)
+    finally:
+        zlab("down", "t-crash", lab=None)
+    assert leftovers("t-crash") == EMPTY
+    assert [p for p in inside if pid_alive(p)] == []
+    # idempotent
+    assert zlab("down", "t-crash", lab=None).returncode == 0
+    assert subprocess.run(["ip", "link", "show", uplink], capture_output=True).returncode != 0

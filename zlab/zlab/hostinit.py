@@ -1,0 +1,291 @@
+"""PID 1 of an emulated host (runs inside the host, Debian's python3, stdlib only).
+
+Started by the lab after pivot_root into the host's overlay root with /proc, /run/zlab/realsys,
+/run/zlab/realproc, /opt/zlab (the repository's zlab/, read-only), /run/zlab/kernel (the kernel
+state dir) and /run/zlab/lab (the lab's files for this host: config.json, logs, ready marker)
+mounted. It boots the host: device emulator (FUSE) over /sys and parts of /proc, tool wrappers,
+persistent configuration (udev rules, modules-load.d, sysctl.d via zlab.kernel.apply_persistent),
+SSH host keys, sshd, libvirtd on KVM hosts; then reaps children until it is killed.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+LAB = "/run/zlab/lab"
+STATE = "/run/zlab/kernel"
+FS = "/run/zlab/fs"
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+TOOLS = ["chzdev", "lszdev", "znetconf", "lsqeth", "smc_rnics", "smcd", "smcr", "smc_pnet",
+         "smcss", "smc_run", "lspci", "modprobe", "lsmod", "modinfo", "driverctl",
+         "insmod", "rmmod", "depmod"]
+# where Debian (or the upstream Makefiles) put them besides /usr/sbin
+ALSO_IN_BIN = {"smc_rnics", "smcd", "smcr", "smc_pnet", "smcss", "smc_run", "lspci", "lsmod"}
+
+WRAPPER = """#!/usr/bin/python3
+# zlab tool wrapper (emulated {name})
+import os, sys
+sys.path.insert(0, "/opt/zlab")
+os.environ.setdefault("ZLAB_STATE_DIR", "/run/zlab/kernel")
+from zlab.tools.{module} import main
+sys.exit(main())
+"""
+
+
+def log(msg):
+    sys.stderr.write("[zlab-init %.3f] %s\n" % (time.time(), msg))
+    sys.stderr.flush()
+
+
+def sh(cmd, check=True, **kw):
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, **kw)
+    if proc.returncode != 0:
+        msg = "%s -> %d: %s" % (" ".join(cmd), proc.returncode, proc.stderr.strip())
+        if check:
+            raise RuntimeError(msg)
+        log(msg)
+    return proc
+
+
+def write(path, text, mode=None):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    if mode is not None:
+        os.chmod(path, mode)
+
+
+def wait_for(pred, timeout, what):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return
+        time.sleep(0.05)
+    raise RuntimeError("timeout waiting for " + what)
+
+
+def setup_identity(cfg):
+    name = cfg["name"]
+    write("/etc/hostname", name + "\n")
+    hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
+    for h, ip in sorted(cfg.get("lab_hosts", {}).items()):
+        hosts += "%s\t%s\n" % (ip, h)
+    write("/etc/hosts", hosts)
+    for path, text in sorted((cfg.get("files") or {}).items()):
+        if os.path.islink(path):
+            os.unlink(path)  # Debian's /etc/os-release -> ../usr/lib/os-release
+        write(path, text)
+    write("/etc/environment", "PATH=%s\nZLAB_STATE_DIR=%s\n" % (PATH, STATE))
+    os.makedirs("/root/.ssh", mode=0o700, exist_ok=True)
+    write("/root/.ssh/authorized_keys", cfg["authorized_key"] + "\n", 0o600)
+    if not os.path.exists("/etc/ssh/ssh_host_ed25519_key"):
+        sh(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", "/etc/ssh/ssh_host_ed25519_key"])
+    if not os.path.exists("/etc/machine-id") or os.path.getsize("/etc/machine-id") == 0:
+        write("/etc/machine-id", os.urandom(16).hex() + "\n")
+
+
+def install_tools():
+    """/usr/sbin/<tool> wrappers for every emulated tool the tools helper provides."""
+    tooldir = "/opt/zlab/zlab/tools"
+    installed = []
+    for name in TOOLS:
+        module = name.replace("-", "_")
+        if not os.path.isfile(os.path.join(tooldir, module + ".py")):
+            continue
+        text = WRAPPER.format(name=name, module=module)
+        targets = ["/usr/sbin/" + name]
+        if name in ALSO_IN_BIN:
+            targets.append("/usr/bin/" + name)
+        for t in targets:
+            if os.path.islink(t) or os.path.exists(t):
+                os.unlink(t)
+            write(t, text, 0o755)
+        installed.append(name)
+    if installed:
+        # kmod's own links would shadow the shims in /sbin on merged-usr: keep one implementation
+        for name in ("modprobe", "lsmod", "modinfo", "insmod", "rmmod", "depmod"):
+            if name in installed:
+                for d in ("/sbin", "/bin"):
+                    p = os.path.join(d, name)
+                    if os.path.islink(p) and not os.path.realpath(p).startswith("/usr/"):
+                        os.unlink(p)
+    return installed
+
+
+UNAME_PY = '''"""zlab: the host's Python sees the emulated s390x kernel in os.uname() (so platform,
+Ansible's ansible_architecture/ansible_kernel and the modules' version checks agree with
+/proc/sys/kernel/osrelease of the kernel profile). ctypes.util (which maps the machine to
+ldconfig's ABI to find shared libraries) and ZLAB_REAL_UNAME=1 processes see the real one."""
+import os as _os
+import sys as _sys
+
+_real_uname = _os.uname
+
+
+def _zlab_uname():
+    r = _real_uname()
+    try:
+        caller = _sys._getframe(1).f_globals.get("__name__", "")
+    except ValueError:
+        caller = ""
+    if caller == "ctypes.util":
+        return r
+    try:
+        with open("/proc/sys/kernel/osrelease", encoding="ascii") as f:
+            release = f.read().strip() or r.release
+    except OSError:
+        release = r.release
+    return _os.uname_result((r.sysname, r.nodename, release, r.version, "s390x"))
+
+
+if _os.environ.get("ZLAB_REAL_UNAME") != "1":
+    _os.uname = _zlab_uname
+'''
+
+UNAME_SH = """#!/bin/sh
+# zlab: uname of the emulated s390x kernel (release from /proc/sys/kernel/osrelease)
+rel=$(cat /proc/sys/kernel/osrelease 2>/dev/null)
+/usr/bin/uname "$@" | sed -e "s/@REAL@/${rel:-@REAL@}/g" -e "s/x86_64/s390x/g"
+"""
+
+
+def install_uname():
+    """s390x in `uname -m` and Python's os.uname(), the profile's release everywhere."""
+    with open("/run/zlab/realproc/sys/kernel/osrelease", encoding="ascii") as f:
+        real = f.read().strip()
+    import glob  # pylint: disable=import-outside-toplevel
+    for site in glob.glob("/usr/local/lib/python3*/dist-packages") or [
+            "/usr/local/lib/python3.11/dist-packages"]:
+        write(os.path.join(site, "_zlab_uname.py"), UNAME_PY)
+        write(os.path.join(site, "zlab-uname.pth"), "import _zlab_uname\n")
+    write("/usr/local/bin/uname", UNAME_SH.replace("@REAL@", real.replace(".", "\\.")), 0o755)
+
+
+def start_emulator(cfg):
+    """Start `python3 -m zlab.fusefs` and bind its outputs over /sys and /proc (contract)."""
+    os.makedirs(FS, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH="/opt/zlab", ZLAB_STATE_DIR=STATE, PATH=PATH,
+               ZLAB_REAL_UNAME="1")
+    with open(os.path.join(LAB, "fuse.out"), "ab") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "zlab.fusefs", "--state-dir", STATE, "--mountpoint", FS,
+             "--real-sys", "/run/zlab/realsys", "--real-proc-sys-net",
+             "/run/zlab/realproc/sys/net"],
+            env=env, stdout=out, stderr=out, stdin=subprocess.DEVNULL, cwd="/")
+    wait_for(lambda: os.path.isdir(FS + "/sys/bus") or proc.poll() is not None, 30,
+             "the FUSE daemon")
+    if proc.poll() is not None:
+        raise RuntimeError("zlab.fusefs exited with %s (see fuse.out)" % proc.returncode)
+    sh(["mount", "--bind", FS + "/sys", "/sys"])
+    skipped = []
+    for src, dst in (("proc_sys_net", "/proc/sys/net"), ("proc_modules", "/proc/modules"),
+                     ("osrelease", "/proc/sys/kernel/osrelease")):
+        if not os.path.exists(os.path.join(FS, src)):
+            skipped.append(src)
+        elif not os.path.exists(dst):
+            # procfs cannot get new entries: a machine kernel without CONFIG_MODULES has no
+            # /proc/modules to cover (lsmod/modprobe shims still work through zlab.kernel)
+            skipped.append(dst)
+        else:
+            sh(["mount", "--bind", os.path.join(FS, src), dst])
+    return proc, skipped
+
+
+def apply_persistent():
+    """What udev/systemd would do at boot from the persistent files under /."""
+    sys.path.insert(0, "/opt/zlab")
+    import zlab.kernel as kernel  # pylint: disable=import-outside-toplevel
+    sysctls = kernel.apply_persistent(STATE, "/") or []
+    if isinstance(sysctls, dict):
+        sysctls = sorted(sysctls.items())
+    for item in sysctls:
+        key, value = (item if isinstance(item, (list, tuple)) else
+                      (item.get("name") or item.get("key"), item.get("value")))
+        sh(["sysctl", "-q", "-w", "%s=%s" % (key, value)], check=False)
+    return len(sysctls)
+
+
+def apply_plain_sysctls():
+    """Without the emulator: the real procps behaviour at boot (net.* only in this netns)."""
+    sh(["sysctl", "-q", "--system"], check=False)
+
+
+def start_sshd():
+    os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
+    sh(["/usr/sbin/sshd", "-E", os.path.join(LAB, "sshd.log")])
+
+
+def start_libvirtd(cfg):
+    for d in ("/run/libvirt", "/var/log/libvirt", "/var/lib/libvirt/qemu", "/var/cache/libvirt"):
+        os.makedirs(d, exist_ok=True)
+    sh(["/usr/sbin/libvirtd", "-d"], env=dict(os.environ, PATH=PATH))
+    wait_for(lambda: os.path.exists("/run/libvirt/libvirt-sock"), 30, "libvirtd")
+    for guest, xml in sorted(cfg.get("domains", {}).items()):
+        have = sh(["virsh", "-q", "dominfo", guest], check=False)
+        if have.returncode == 0:
+            continue
+        path = "/run/zlab/lab/domain-%s.xml" % guest
+        write(path, xml)
+        sh(["virsh", "-q", "define", path])
+
+
+def boot(cfg):
+    """The boot sequence (runs in a child of PID 1 so that PID 1 keeps reaping orphans, e.g.
+    the qemu probes libvirtd daemonizes)."""
+    ready = os.path.join(LAB, "ready")
+    failed = os.path.join(LAB, "failed")
+    emulated = cfg.get("emulator", False)
+    try:
+        sh(["hostname", cfg["name"]])
+        setup_identity(cfg)
+        notes = {}
+        if emulated:
+            notes["tools"] = install_tools()
+            install_uname()
+            _fuse, notes["not_covered"] = start_emulator(cfg)
+            notes["sysctls"] = apply_persistent()
+        else:
+            apply_plain_sysctls()
+        if cfg.get("role") == "kvm_host":
+            start_libvirtd(cfg)
+        start_sshd()
+        write(ready, json.dumps(notes) + "\n")
+        log("ready " + json.dumps(notes))
+        return 0
+    except Exception as exc:  # pylint: disable=broad-except
+        write(failed, "%s\n" % exc)
+        log("boot failed: %s" % exc)
+        return 1
+
+
+def main():
+    os.environ["PATH"] = PATH
+    os.environ["ZLAB_REAL_UNAME"] = "1"  # hostinit and what it starts see the real machine
+    with open(os.path.join(LAB, "config.json"), encoding="utf-8") as f:
+        cfg = json.load(f)
+
+    def stop(signum, frame):  # pylint: disable=unused-argument
+        sys.exit(0)  # PID 1 exits: the kernel ends every process of the host
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    pid = os.fork()
+    if pid == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os._exit(boot(cfg))  # pylint: disable=protected-access
+    while True:  # PID 1: reap everything
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            time.sleep(1)
+        except InterruptedError:
+            continue
+
+
+if __name__ == "__main__":
+    main()

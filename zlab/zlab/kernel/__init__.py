@@ -1,0 +1,308 @@
+"""zlab.kernel: the emulated s390 kernel of one host (state store + semantics).
+
+Public API (module functions, ``state_dir`` first; see docs/dev/zlab-contract.md):
+
+    boot(state_dir, spec)                     fresh IPL state (spec: HostSpec or dict)
+    apply_persistent(state_dir, host_root)    udev/systemd boot processing -> [(sysctl, value)]
+    modules_loaded, load_module, unload_module
+    pnet_list, pnet_add, pnet_del, pnet_flush
+    smc_stats, smc_stats_set, smcd_devices, linkgroups, linkgroups_set, smc_sockets,
+    smc_sockets_set, smc_sysctl
+    add_write_fault, add_tool_fault, consume_tool_fault
+    set_pci_functions(state_dir, list_of_pci_dicts)
+    sysfs_read / sysfs_write / sysfs_listdir / sysfs_readlink / sysfs_exists (host paths such as
+        "/sys/devices/qeth/0.0.8200/online" or "/proc/sys/net/smc/rmem"; OSError(errno) as the
+        kernel returns it)
+    view(state_dir, real_sys=None, real_proc_sys_net=None) -> KernelView
+
+Never do file I/O on the emulated /sys while holding a kernel transaction (the FUSE daemon needs
+the same lock to serve writes).
+"""
+
+import copy
+import os
+
+from .. import profiles
+from . import core, persist, store
+from .core import ModuleError
+from .spec import HostSpec, norm_busid
+from .view import KernelView
+
+__all__ = [
+    "HostSpec", "KernelView", "ModuleError", "boot", "apply_persistent", "modules_loaded",
+    "load_module", "unload_module", "pnet_list", "pnet_add", "pnet_del", "pnet_flush",
+    "smc_stats", "smc_stats_set", "smcd_devices", "linkgroups", "linkgroups_set", "smc_sockets",
+    "smc_sockets_set", "smc_sysctl", "add_write_fault", "add_tool_fault", "consume_tool_fault",
+    "set_pci_functions", "set_pci_holder", "sysfs_read", "sysfs_write", "sysfs_listdir",
+    "sysfs_readlink", "sysfs_exists", "view", "state", "profile", "norm_busid", "set_host_paths",
+    "module_present",
+]
+
+
+def _spec_dict(spec):
+    if isinstance(spec, HostSpec):
+        return spec.to_dict()
+    return HostSpec.from_dict(spec).to_dict()
+
+
+def _tx(state_dir):
+    return store.transaction(state_dir)
+
+
+class _Mutate:
+    """Transaction that also runs netdev hooks queued by the change after commit."""
+
+    def __init__(self, state_dir):
+        self.state_dir = state_dir
+        self.cm = store.transaction(state_dir)
+
+    def __enter__(self):
+        st = self.cm.__enter__()
+        st["_state_dir"] = self.state_dir
+        self.st = st
+        return st
+
+    def __exit__(self, et, ev, tb):
+        self.st.pop("_state_dir", None)
+        res = self.cm.__exit__(et, ev, tb)
+        hooks = core.take_hooks()
+        if et is None:
+            core.run_hooks(hooks)
+        return res
+
+
+def view(state_dir, real_sys=None, real_proc_sys_net=None, log=None):
+    return KernelView(state_dir, real_sys=real_sys, real_proc_sys_net=real_proc_sys_net, log=log)
+
+
+def state(state_dir):
+    """A copy of the whole state (read-only use: status, tests)."""
+    return store.load(state_dir)
+
+
+def profile(state_dir):
+    return profiles.get(store.load(state_dir)["spec"]["kernel_profile"])
+
+
+def set_host_paths(state_dir, real_proc_sys_net=None):
+    """Recorded by the FUSE daemon: where the host's real /proc/sys/net is (for tcp_*mem)."""
+    with _tx(state_dir) as st:
+        if real_proc_sys_net:
+            st.setdefault("host", {})["real_proc_sys_net"] = real_proc_sys_net
+
+
+def boot(state_dir, spec):
+    """Fresh state of a freshly IPLed host: everything (devices, modules, sysctls, PNET table,
+    statistics, faults) is discarded except the host paths the daemon recorded. Runs no hooks:
+    the netdevs of the previous boot went away with the host's network namespace."""
+    sd = _spec_dict(spec)
+    os.makedirs(state_dir, exist_ok=True)
+    with store.locked(state_dir):
+        old = None
+        if os.path.exists(store.state_path(state_dir)):
+            try:
+                old = store.load(state_dir)
+            except (OSError, ValueError):
+                old = None
+        st = core.new_state(sd, old)
+        st["_state_dir"] = state_dir
+        core.boot_actions(st)
+        st.pop("_state_dir", None)
+        core.take_hooks()
+        store.save(state_dir, st)
+    return st
+
+
+def apply_persistent(state_dir, host_root, real_sys=None):
+    """Boot-time processing of persistent config under ``host_root``. Returns the non-emulated
+    sysctls as [(key, value)] for the lab to apply with the real sysctl; the per-item failures
+    are kept in state['persist']['skipped']."""
+    other, _log = persist.apply(view(state_dir, real_sys=real_sys), host_root)
+    return other
+
+
+# ---- modules ---------------------------------------------------------------------------------
+
+def modules_loaded(state_dir):
+    """[{'name', 'refcnt', 'holders', 'params', 'size'}] most recently loaded first (loadable
+    modules only; built-ins are in profile(state_dir)['modules'])."""
+    return core.modules_loaded(store.load(state_dir))
+
+
+def load_module(state_dir, name, params=None):
+    """modprobe NAME [params]: True if loaded now, False if already loaded or built in.
+    Raises ModuleError(reason='not_found')."""
+    with _Mutate(state_dir) as st:
+        return core.load_module(st, name, params=params)
+
+
+def unload_module(state_dir, name):
+    """modprobe -r / rmmod NAME. Raises ModuleError(reason in not_found|builtin|not_loaded|in_use)."""
+    with _Mutate(state_dir) as st:
+        return core.unload_module(st, name)
+
+
+def module_present(state_dir, name):
+    return core.module_present(store.load(state_dir), name)
+
+
+# ---- SMC -----------------------------------------------------------------------------------
+
+def pnet_list(state_dir):
+    return copy.deepcopy(store.load(state_dir)["pnet"])
+
+
+def pnet_add(state_dir, pnet_id, eth=None, ib=None, port=None):
+    with _tx(state_dir) as st:
+        core.pnet_add(st, pnet_id, eth=eth, ib=ib, port=port)
+
+
+def pnet_del(state_dir, pnet_id):
+    with _tx(state_dir) as st:
+        core.pnet_del(st, pnet_id)
+
+
+def pnet_flush(state_dir):
+    with _tx(state_dir) as st:
+        core._need_smc(st)
+        st["pnet"] = []
+
+
+def smc_stats(state_dir, proto="SMCD"):
+    """{'SMCD': {63 counters named as smcd stats json}, 'CLNT_HS_ERR_CNT', 'SRV_HS_ERR_CNT',
+    'CLNT_FBACK_CNT', 'SRV_FBACK_CNT', 'FBACK_RSN': {'clnt': [[code, count]], 'srv': [...]}}"""
+    proto = proto.upper()
+    return copy.deepcopy(store.load(state_dir)["smc_stats"][proto])
+
+
+def smc_stats_set(state_dir, proto, values):
+    """Tests/drift: merge ``values`` (same layout as smc_stats, partial allowed)."""
+    proto = proto.upper()
+    with _tx(state_dir) as st:
+        cur = st["smc_stats"][proto]
+        for k, v in values.items():
+            if isinstance(v, dict) and isinstance(cur.get(k), dict):
+                cur[k].update(v)
+            else:
+                cur[k] = v
+
+
+def smcd_devices(state_dir):
+    return core.smcd_devices(store.load(state_dir))
+
+
+def linkgroups(state_dir, proto="SMCD"):
+    return copy.deepcopy(store.load(state_dir)["linkgroups"][proto.upper()])
+
+
+def linkgroups_set(state_dir, proto, groups):
+    with _tx(state_dir) as st:
+        st["linkgroups"][proto.upper()] = list(groups)
+
+
+def smc_sockets(state_dir):
+    return copy.deepcopy(store.load(state_dir)["smc_sockets"])
+
+
+def smc_sockets_set(state_dir, sockets):
+    with _tx(state_dir) as st:
+        st["smc_sockets"] = list(sockets)
+
+
+def smc_sysctl(state_dir):
+    """Current net.smc.* values, or None when smc is not loaded."""
+    return copy.deepcopy(store.load(state_dir).get("smc_sysctl"))
+
+
+# ---- faults --------------------------------------------------------------------------------
+
+def _fault_key(state_dir, path):
+    tp = "/" + path.strip("/")
+    try:
+        cpath, _node = view(state_dir).resolve(tp)
+        return cpath
+    except OSError:
+        from .vfs import tree_path
+        return tree_path(tp)
+
+
+def add_write_fault(state_dir, path, errno_, count=1):
+    """The next ``count`` writes to ``path`` (host path, e.g. /sys/devices/qeth/0.0.8200/online,
+    links resolved) fail with ``errno_``."""
+    key = _fault_key(state_dir, path)
+    with _tx(state_dir) as st:
+        st["faults"]["write"][key] = {"errno": int(errno_), "count": int(count)}
+    return key
+
+
+def add_tool_fault(state_dir, tool, exit_code, count=1, stderr="", after=0):
+    """The next ``count`` runs of ``tool`` exit with ``exit_code``, after ``after`` runs that
+    work normally (e.g. the second chzdev call of a module: ``after=1``)."""
+    with _tx(state_dir) as st:
+        st["faults"]["tool"][tool] = {"exit_code": int(exit_code), "count": int(count),
+                                      "stderr": stderr, "after": int(after)}
+
+
+def consume_tool_fault(state_dir, tool):
+    """Tools call this first: returns (exit_code, stderr) of a pending fault (and consumes one),
+    or None."""
+    try:
+        st0 = store.load(state_dir)
+    except (OSError, ValueError):
+        return None
+    if tool not in st0.get("faults", {}).get("tool", {}):
+        return None
+    with _tx(state_dir) as st:
+        f = st["faults"]["tool"].get(tool)
+        if not f:
+            return None
+        if f.get("after", 0) > 0:
+            f["after"] -= 1
+            return None
+        f["count"] -= 1
+        if f["count"] <= 0:
+            del st["faults"]["tool"][tool]
+        return f["exit_code"], f.get("stderr", "")
+
+
+# ---- guests -----------------------------------------------------------------------------------
+
+def set_pci_functions(state_dir, functions):
+    """Guest start: replace the guest's PCI functions (list of HostSpec pci dicts); each appears
+    configured at domain = uid and is probed (ism binds when present)."""
+    with _Mutate(state_dir) as st:
+        core.set_pci_functions(st, functions)
+
+
+def set_pci_holder(state_dir, fid, holder):
+    """KVM host side of pass-through: mark FID as held by guest ``holder`` (None releases).
+    While held, slot power 0 and unbinding from vfio-pci fail with EBUSY. Raises ENODEV if the
+    function is not configured. Returns the PCI address."""
+    with _tx(state_dir) as st:
+        ent = st["pci"].get(str(int(fid)))
+        if ent is None or not ent["configured"] or ent["removed"]:
+            raise core.oserr(core.errno.ENODEV, "FID 0x%x not configured" % int(fid))
+        ent["held_by"] = holder
+        return ent["addr"]
+
+
+# ---- path access ------------------------------------------------------------------------------
+
+def sysfs_read(state_dir, path, real_sys=None):
+    return view(state_dir, real_sys=real_sys).read(path)
+
+
+def sysfs_write(state_dir, path, data, real_sys=None):
+    return view(state_dir, real_sys=real_sys).write(path, data)
+
+
+def sysfs_listdir(state_dir, path, real_sys=None):
+    return view(state_dir, real_sys=real_sys).listdir(path)
+
+
+def sysfs_readlink(state_dir, path, real_sys=None):
+    return view(state_dir, real_sys=real_sys).readlink(path)
+
+
+def sysfs_exists(state_dir, path, real_sys=None):
+    return view(state_dir, real_sys=real_sys).exists(path)

@@ -1,0 +1,1120 @@
+"""Kernel state semantics operating on the state dict (pure Python, no I/O except hooks/tcp_mem).
+
+Every function that changes state takes the state dict ``st`` (inside a store.transaction) and
+raises OSError(errno) exactly where the kernel's store function would return -errno. Checks come
+before changes so a failed call leaves the state untouched.
+"""
+
+import errno
+import os
+import re
+import subprocess
+import threading
+
+from .. import profiles
+from .spec import busid_devno
+
+FORMAT = 1
+
+# ---------------------------------------------------------------------------------------------
+# errors
+
+def oserr(code, what=""):
+    return OSError(code, os.strerror(code) + (": " + what if what else ""))
+
+
+class ModuleError(OSError):
+    """reason: not_found | builtin | in_use | not_loaded"""
+
+    def __init__(self, code, reason, name, detail=""):
+        OSError.__init__(self, code, "%s: %s%s" % (reason, name, (" " + detail) if detail else ""))
+        self.reason = reason
+        self.module = name
+        self.detail = detail
+
+
+# ---------------------------------------------------------------------------------------------
+# pending hooks: netdev-up/-down commands run after the transaction committed
+
+_pending = threading.local()
+
+
+def queue_hook(st, args):
+    lst = getattr(_pending, "hooks", None)
+    if lst is None:
+        lst = _pending.hooks = []
+    lst.append((st.get("_state_dir"), list(args)))
+
+
+def take_hooks():
+    lst = getattr(_pending, "hooks", None) or []
+    _pending.hooks = []
+    return lst
+
+
+def run_hooks(hooks, log=None):
+    """Run queued hooks ``STATE_DIR/hooks/<name> args...``; missing hook files are skipped."""
+    for state_dir, args in hooks:
+        if not state_dir:
+            continue
+        path = os.path.join(state_dir, "hooks", args[0])
+        if not os.access(path, os.X_OK):
+            continue
+        try:
+            res = subprocess.run([path] + [str(a) for a in args[1:]], capture_output=True,
+                                 text=True, timeout=60, check=False)
+            if res.returncode != 0 and log:
+                log("hook %s %s failed rc=%d: %s" % (args[0], " ".join(map(str, args[1:])),
+                                                       res.returncode, res.stderr.strip()))
+        except (OSError, subprocess.SubprocessError) as exc:
+            if log:
+                log("hook %s failed: %s" % (args[0], exc))
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+def profile_of(st):
+    return profiles.get(st["spec"]["kernel_profile"])
+
+
+def kernel_version(st):
+    return tuple(profile_of(st)["version"])
+
+
+def ifname_for(busid):
+    css, ssid, devno = busid.split(".")
+    if css == "0" and ssid == "0":
+        return "enc%x" % int(devno, 16)
+    return "enc%s.%s.%s" % (css, ssid, devno)
+
+
+MTU_BY_FRAME = {"16K": 8192, "24K": 16384, "40K": 32768, "64K": 57344}
+INBUF_BY_FRAME = {"16K": "16k", "24K": "24k", "40K": "40k", "64K": "64k"}
+CU_BY_TYPE = {"IQD": ("1731/05", "1732/05"), "OSD": ("1731/01", "1732/01"),
+              "OSX": ("1731/02", "1732/02"), "OSM": ("1731/02", "1732/03")}
+CHP_TYPE_CODE = {"IQD": "24", "OSD": "11", "OSX": "15", "OSM": "16"}
+VNICC_DEFAULTS = {"bridge_invisible": 0, "flooding": 0, "learning": 0, "learning_timeout": 600,
+                  "mcast_flooding": 0, "rx_bcast": 1, "takeover_learning": 0,
+                  "takeover_setvmac": 0}
+
+
+def read_tcp_mem1(st, which):
+    """net.ipv4.tcp_{r,w}mem[1] of the host's netns (passthrough proc), kernel default otherwise."""
+    base = (st.get("host") or {}).get("real_proc_sys_net") or os.environ.get(
+        "ZLAB_REAL_PROC_SYS_NET", "/proc/sys/net")
+    try:
+        with open(os.path.join(base, "ipv4", which), encoding="ascii") as f:
+            return int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 131072 if which == "tcp_rmem" else 16384
+
+
+# ---------------------------------------------------------------------------------------------
+# boot
+
+def empty_smc_stats():
+    keys = []
+    for pfx in ("SMC_INT_TX_BUF_", "SMC_INT_RX_BUF_", "SMC_USR_TX_BUF_", "SMC_USR_RX_BUF_"):
+        for sz in ("8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "G_1024K"):
+            keys.append(pfx + sz)
+    for d in ("TX", "RX"):
+        for k in ("BUF_SIZE_SM_PEER_CNT", "BUF_SIZE_SM_CNT", "BUF_FULL_PEER_CNT", "BUF_FULL_CNT",
+                  "BUF_REUSE_CNT", "BUF_ALLOC_CNT", "BUF_DGRADE_CNT"):
+            keys.append("SMC_INT_%s_%s" % (d, k))
+    keys += ["SMC_CLNT_V1_SUCC_CNT", "SMC_CLNT_V2_SUCC_CNT", "SMC_SRV_V1_SUCC_CNT",
+             "SMC_SRV_V2_SUCC_CNT", "SMC_SENDPAGE_CNT", "SMC_URG_DATA_CNT", "SMC_SPLICE_CNT",
+             "SMC_CORK_CNT", "SMC_NDLY_CNT", "SMC_RX_BYTES", "SMC_TX_BYTES", "SMC_RX_CNT",
+             "SMC_TX_CNT"]
+    out = {}
+    for proto in ("SMCD", "SMCR"):
+        out[proto] = {proto: {k: 0 for k in keys}, "CLNT_HS_ERR_CNT": 0, "SRV_HS_ERR_CNT": 0,
+                      "CLNT_FBACK_CNT": 0, "SRV_FBACK_CNT": 0,
+                      "FBACK_RSN": {"clnt": [], "srv": []}}
+    return out
+
+
+def new_state(spec_dict, old=None):
+    """Fresh state of a freshly IPLed host (see zlab-contract: boot)."""
+    st = {
+        "format": FORMAT,
+        "generation": (old or {}).get("generation", 0),
+        "boot_id": (old or {}).get("boot_id", 0) + 1,
+        "spec": spec_dict,
+        "host": dict((old or {}).get("host") or {}),
+        "ccw": {},
+        "qeth": {},
+        "pci": {},
+        "iommu_next": 0,
+        "modules": [],
+        "pci_dynids": {},
+        "smc_sysctl": None,
+        "pnet": [],
+        "smc_stats": empty_smc_stats(),
+        "linkgroups": {"SMCD": [], "SMCR": []},
+        "smc_sockets": [],
+        "faults": {"write": {}, "tool": {}},
+        "persist": {"blacklist": [], "options": {}, "pci_rules": [], "driverctl": {},
+                    "skipped": []},
+    }
+    for i, c in enumerate(spec_dict.get("ccw") or []):
+        st["ccw"][c["devno"]] = {
+            "chpid": c["chpid"], "chpid_type": c["chpid_type"], "frame_size": c["frame_size"],
+            "ports": c.get("ports", 1), "schid": "0.0.%04x" % i, "online": 0, "group": None,
+            "card_type": c.get("card_type"), "layer_enforced": c.get("layer_enforced"),
+        }
+    for p in spec_dict.get("pci") or []:
+        st["pci"][str(p["fid"])] = new_pci_entry(p)
+    return st
+
+
+def new_pci_entry(p):
+    return {"spec": dict(p), "configured": False, "domain": None, "addr": None, "driver": None,
+            "driver_override": None, "iommu_group": None, "removed": False, "fh": 0,
+            "held_by": None}
+
+
+def boot_actions(st):
+    """What the kernel + udev coldplug do after IPL: autoload drivers for present devices,
+    configure FIDs that the spec marks configured (e.g. guest pass-through)."""
+    if st["ccw"]:
+        load_module(st, "qeth", explicit=False)
+    before = set(loaded_names(st))
+    for key in sorted(st["pci"], key=int):
+        ent = st["pci"][key]
+        if ent["spec"].get("state") == "configured":
+            pci_configure(st, ent)
+    st["boot_autoload"] = [n for n in loaded_names(st) if n not in before]
+
+
+# ---------------------------------------------------------------------------------------------
+# modules
+
+def _catalog(st):
+    return profile_of(st)["modules"]
+
+
+def is_builtin(st, name):
+    m = _catalog(st).get(profiles.module_name(name))
+    return bool(m and m["builtin"])
+
+
+def loaded_names(st):
+    return [m["name"] for m in st["modules"]]
+
+
+def module_present(st, name):
+    """Loaded or built in."""
+    name = profiles.module_name(name)
+    return is_builtin(st, name) or name in loaded_names(st)
+
+
+def modules_loaded(st):
+    """Loaded loadable modules, most recent first, as /proc/modules lists them."""
+    out = []
+    for m in reversed(st["modules"]):
+        holders = [x["name"] for x in st["modules"]
+                   if m["name"] in _catalog(st)[x["name"]]["deps"]]
+        out.append({"name": m["name"], "refcnt": len(holders), "holders": holders,
+                    "params": dict(m.get("params") or {}), "size": m.get("size", 0)})
+    return out
+
+
+def driver_present(st, drv):
+    """Is PCI driver ``drv`` registered (its module loaded or built in)?"""
+    mod = profiles.PCI_DRIVERS.get(drv, (None,))[0]
+    return bool(mod) and module_present(st, mod)
+
+
+def _module_size(name):
+    """A plausible, stable module size (multiple of 4 KiB)."""
+    return 4096 * (4 + (sum(ord(c) * (i + 1) for i, c in enumerate(name)) % 60))
+
+
+def load_module(st, name, params=None, explicit=True):
+    """modprobe semantics: loads dependencies first; no-op if loaded or built in.
+    Raises ModuleError(ENOENT, 'not_found')."""
+    name = profiles.module_name(name)
+    cat = _catalog(st)
+    if name not in cat:
+        raise ModuleError(errno.ENOENT, "not_found", name)
+    info = cat[name]
+    if explicit and name not in st.setdefault("explicit_modules", []):
+        st["explicit_modules"].append(name)
+    if info["builtin"] or name in loaded_names(st):
+        return False
+    for dep in info["deps"]:
+        load_module(st, dep, explicit=False)
+    prm = dict(info["params"])
+    opt = (st.get("persist") or {}).get("options", {}).get(name, "")
+    prm.update(_parse_params(opt))
+    if params:
+        prm.update(params if isinstance(params, dict) else _parse_params(params))
+    st["modules"].append({"name": name, "params": prm, "size": _module_size(name)})
+    _module_loaded_effects(st, name, prm)
+    return True
+
+
+def _parse_params(text):
+    out = {}
+    for tok in str(text or "").split():
+        if "=" in tok:
+            k, v = tok.split("=", 1)
+            out[k] = v
+        else:
+            out[tok] = "Y"
+    return out
+
+
+def _module_loaded_effects(st, name, prm):
+    if name == "smc":
+        prof = profile_of(st)
+        if prof["smc_sysctls"]:
+            st["smc_sysctl"] = profiles.smc_sysctl_defaults(
+                prof, read_tcp_mem1(st, "tcp_wmem"), read_tcp_mem1(st, "tcp_rmem"))
+        else:
+            st["smc_sysctl"] = {}
+    if name == "vfio_pci" and prm.get("ids"):
+        for tok in prm["ids"].split(","):
+            m = re.match(r"^\s*([0-9a-fA-F]{1,4}):([0-9a-fA-F]{1,4})", tok)
+            if m:
+                _add_dynid(st, "vfio-pci", [int(m.group(1), 16), int(m.group(2), 16),
+                                            0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0], attach=False)
+    for drv in _catalog(st)[name]["pci_drivers"]:
+        pci_driver_attach(st, drv)
+    if _catalog(st)[name]["ccw_drivers"]:
+        for busid, dev in st["ccw"].items():
+            dev["driver"] = "qeth"
+
+
+def unload_module(st, name):
+    """modprobe -r/rmmod semantics for one module. Raises ModuleError (builtin, not_loaded,
+    in_use with the holders in .detail)."""
+    name = profiles.module_name(name)
+    cat = _catalog(st)
+    if name not in cat:
+        raise ModuleError(errno.ENOENT, "not_found", name)
+    if cat[name]["builtin"]:
+        raise ModuleError(errno.EPERM, "builtin", name)
+    if name not in loaded_names(st):
+        raise ModuleError(errno.ENOENT, "not_loaded", name)
+    holders = [m["name"] for m in st["modules"] if name in cat[m["name"]]["deps"]]
+    if holders:
+        raise ModuleError(errno.EBUSY, "in_use", name, ",".join(holders))
+    if name == "smc" and st.get("smcd_in_use"):
+        raise ModuleError(errno.EBUSY, "in_use", name)
+    for drv in cat[name]["pci_drivers"]:
+        for ent in st["pci"].values():
+            if ent["driver"] == drv:
+                ent["driver"] = None
+        st["pci_dynids"].pop(drv, None)
+    if cat[name]["ccw_drivers"]:
+        for busid in list(st["qeth"]):
+            card = st["qeth"][busid]
+            if card["online"]:
+                qeth_set_offline(st, busid)
+            _ungroup(st, busid)
+        for dev in st["ccw"].values():
+            dev["driver"] = None
+    if name == "smc":
+        st["smc_sysctl"] = None
+        st["pnet"] = []
+    st["modules"] = [m for m in st["modules"] if m["name"] != name]
+    if name in (st.get("explicit_modules") or []):
+        st["explicit_modules"].remove(name)
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# CCW / ccwgroup / qeth
+
+_ID_RE = re.compile(r"^\s*([0-9a-fA-F]{1,2})\.([0-9a-fA-F])\.([0-9a-fA-F]{1,4})")
+
+
+def _parse_ccw_id(tok):
+    """ccwgroup's __get_next_id: sscanf '%2x.%1x.%04x', at most 19 chars."""
+    if len(tok) + 1 > 20:
+        return None
+    m = _ID_RE.match(tok)
+    if not m:
+        return None
+    return "%x.%x.%04x" % (int(m.group(1), 16), int(m.group(2), 16), int(m.group(3), 16))
+
+
+def qeth_group(st, data):
+    """Write to /sys/bus/ccwgroup/drivers/qeth/group (ccwgroup_create_dev with 3 devices)."""
+    text = data.decode("latin-1") if isinstance(data, bytes) else str(data)
+    nl = text.find("\n")
+    if nl >= 0 and "," not in text[nl:]:
+        text = text[:nl]
+    parts = text.split(",")
+    ids = []
+    for i, tok in enumerate(parts):
+        if i >= 3:
+            if i == 3 and tok == "" and len(parts) == 4:
+                break  # "a,b,c," leaves an empty rest, which the kernel accepts
+            raise oserr(errno.EINVAL, "trailing data")
+        busid = _parse_ccw_id(tok)
+        if busid is None:
+            raise oserr(errno.EINVAL, "malformed bus id %r" % tok)
+        dev = st["ccw"].get(busid)
+        if dev is None or dev.get("driver") != "qeth":
+            raise oserr(errno.EINVAL, "no such ccw device %s" % busid)
+        first = st["ccw"][ids[0]] if ids else dev
+        if CU_BY_TYPE[dev["chpid_type"]] != CU_BY_TYPE[first["chpid_type"]]:
+            raise oserr(errno.EINVAL, "device types differ")
+        if dev["group"] is not None or busid in ids:
+            raise oserr(errno.EINVAL, "%s already grouped" % busid)
+        ids.append(busid)
+    if len(ids) < 3:
+        raise oserr(errno.EINVAL, "need 3 devices")
+    gid = ids[0]
+    first = st["ccw"][gid]
+    iqd = first["chpid_type"] == "IQD"
+    card = {
+        "cdevs": ids, "online": 0, "layer2": -1,
+        "buffer_count": 128 if iqd else 64,
+        "portno": 0, "isolation": "none", "prio": "disabled", "hw_trap": "disarm",
+        "bridge_role": "none", "bridge_hostnotify": 0, "bridge_reflect_promisc": "none",
+        "vnicc": dict(VNICC_DEFAULTS), "registered": False, "ever_online": False,
+        "performance_stats": 0, "blkt": {"total": 0, "inter": 0, "inter_jumbo": 0},
+        "route4": "no", "route6": "no", "sniffer": 0, "hsuid": "",
+        "layer_enforced": first.get("layer_enforced"),
+    }
+    if card["layer_enforced"] is not None:
+        card["layer2"] = int(card["layer_enforced"])
+    if not iqd:
+        card["blkt"] = {"total": 250, "inter": 5, "inter_jumbo": 15}
+    for b in ids:
+        st["ccw"][b]["group"] = gid
+    st["qeth"][gid] = card
+    return gid
+
+
+def _ungroup(st, gid):
+    card = st["qeth"].pop(gid)
+    for b in card["cdevs"]:
+        if b in st["ccw"]:
+            st["ccw"][b]["group"] = None
+            st["ccw"][b]["online"] = 0
+
+
+def qeth_ungroup(st, gid, data=b"1"):
+    card = _card(st, gid)
+    if card["online"]:
+        raise oserr(errno.EINVAL, "device is online")
+    _ungroup(st, gid)
+
+
+def _card(st, gid):
+    card = st["qeth"].get(gid)
+    if card is None:
+        raise oserr(errno.ENODEV, gid)
+    return card
+
+
+def _strip(data):
+    text = data.decode("latin-1") if isinstance(data, bytes) else str(data)
+    return text
+
+
+def kstrtouint(data, base=10, bits=32):
+    """Kernel kstrtouint: optional '+', digits (0x prefix for base 0/16), one trailing newline."""
+    s = _strip(data)
+    if s.endswith("\n"):
+        s = s[:-1]
+    if s.startswith("+"):
+        s = s[1:]
+    b = base
+    if base in (0, 16) and s[:2].lower() == "0x":
+        s = s[2:]
+        b = 16
+    elif base == 0 and len(s) > 1 and s[0] == "0":
+        b = 8
+    elif base == 0:
+        b = 10
+    if not s or not re.match(r"^[0-9a-fA-F]+$", s):
+        raise oserr(errno.EINVAL)
+    try:
+        val = int(s, b)
+    except ValueError:
+        raise oserr(errno.EINVAL)
+    if val >= (1 << bits):
+        raise oserr(errno.ERANGE)
+    return val
+
+
+def kstrtobool(data):
+    s = _strip(data)
+    if not s:
+        raise oserr(errno.EINVAL)
+    c = s[0].lower()
+    if c in "y1":
+        return True
+    if c in "n0":
+        return False
+    if c == "o" and len(s) > 1:
+        if s[1].lower() == "n":
+            return True
+        if s[1].lower() == "f":
+            return False
+    raise oserr(errno.EINVAL)
+
+
+def sysfs_streq(data, word):
+    s = _strip(data)
+    if s.endswith("\n"):
+        s = s[:-1]
+    return s == word
+
+
+def card_state(st, gid, netdev_flags=None):
+    card = st["qeth"][gid]
+    if not card["online"]:
+        return "DOWN"
+    if netdev_flags is None:
+        return "SOFTSETUP"
+    up, carrier = netdev_flags
+    if up:
+        return "UP (LAN %s)" % ("ONLINE" if carrier else "OFFLINE")
+    return "SOFTSETUP"
+
+
+def card_ifname(st, gid):
+    card = st["qeth"][gid]
+    if card["registered"]:
+        return ifname_for(gid)
+    return "(unnamed net_device)" if kernel_version(st) >= (5, 0) else ""
+
+
+def card_type_name(st, gid):
+    card = st["qeth"][gid]
+    dev = st["ccw"][gid]
+    if dev.get("card_type"):
+        return dev["card_type"]
+    if dev["chpid_type"] == "IQD":
+        return "HiperSockets"
+    if dev["chpid_type"] == "OSD":
+        return "OSD_10GIG" if card["ever_online"] else "OSD_Express"
+    if dev["chpid_type"] == "OSX":
+        return "OSX_10GIG"
+    return "OSM_1000"
+
+
+def effective_layer(st, gid):
+    card = st["qeth"][gid]
+    if card["layer2"] != -1:
+        return card["layer2"]
+    return 0 if st["ccw"][gid]["chpid_type"] == "IQD" else 1
+
+
+def qeth_set_online(st, gid):
+    card = _card(st, gid)
+    if card["online"]:
+        return
+    devs = [st["ccw"][b] for b in card["cdevs"]]
+    # The read/write channel pair must be consecutive and share the CHPID; the kernel gets an
+    # IDX ACTIVATE failure otherwise [I]: EIO.
+    if busid_devno(card["cdevs"][1]) != busid_devno(card["cdevs"][0]) + 1 or \
+            len({d["chpid"] for d in devs}) != 1:
+        raise oserr(errno.EIO, "IDX ACTIVATE failed")
+    if card["layer2"] == -1:
+        card["layer2"] = effective_layer(st, gid)
+    load_module(st, "qeth_l2" if card["layer2"] == 1 else "qeth_l3", explicit=False)
+    card["online"] = 1
+    card["ever_online"] = True
+    card["registered"] = True
+    for d in devs:
+        d["online"] = 1
+    dev = st["ccw"][gid]
+    mtu = MTU_BY_FRAME[dev["frame_size"]] if dev["chpid_type"] == "IQD" else 1500
+    queue_hook(st, ["netdev-up", gid, ifname_for(gid), dev["chpid"], card["layer2"], mtu])
+
+
+def qeth_set_offline(st, gid):
+    card = _card(st, gid)
+    if not card["online"]:
+        return
+    card["online"] = 0
+    for b in card["cdevs"]:
+        st["ccw"][b]["online"] = 0
+    queue_hook(st, ["netdev-down", gid, ifname_for(gid)])
+
+
+def qeth_store_online(st, gid, data):
+    _card(st, gid)
+    val = kstrtouint(data, 0, 64)
+    if val == 1:
+        qeth_set_online(st, gid)
+    elif val == 0:
+        qeth_set_offline(st, gid)
+    else:
+        raise oserr(errno.EINVAL)
+
+
+def _need_down(card):
+    if card["online"]:
+        raise oserr(errno.EPERM, "device is online")
+
+
+def qeth_store(st, gid, attr, data):
+    """Stores of qeth group device attributes (qeth_core_sys.c, qeth_l2_sys.c)."""
+    card = _card(st, gid)
+    dev = st["ccw"][gid]
+    ctype = dev["chpid_type"]
+    if attr == "online":
+        return qeth_store_online(st, gid, data)
+    if attr == "ungroup":
+        return qeth_ungroup(st, gid, data)
+    if attr == "buffer_count":
+        cnt = kstrtouint(data, 10)
+        _need_down(card)
+        card["buffer_count"] = max(8, min(128, cnt))
+        return
+    if attr == "layer2":
+        val = kstrtouint(data, 16)
+        if val not in (0, 1):
+            raise oserr(errno.EINVAL)
+        _need_down(card)
+        if card["layer2"] == val:
+            return
+        if card["layer_enforced"] is not None:
+            raise oserr(errno.EOPNOTSUPP)
+        card["layer2"] = val
+        card["registered"] = False  # a pristine netdev replaces the old one
+        card["vnicc"] = dict(VNICC_DEFAULTS)
+        card["bridge_role"] = "none"
+        return
+    if attr == "portno":
+        _need_down(card)
+        m = re.match(r"^\s*(?:0[xX])?([0-9a-fA-F]*)", _strip(data))
+        portno = int(m.group(1), 16) if m and m.group(1) else 0
+        if portno > 15 or portno > max(dev.get("ports", 1) - 1, 0):
+            raise oserr(errno.EINVAL)
+        card["portno"] = portno
+        return
+    if attr == "portname":
+        return
+    if attr == "priority_queueing":
+        if ctype == "IQD":
+            raise oserr(errno.EOPNOTSUPP)
+        _need_down(card)
+        table = {"prio_queueing_prec": "by precedence", "prio_queueing_skb": "by skb-priority",
+                 "prio_queueing_tos": "by type of service",
+                 "prio_queueing_vlan": "by VLAN headers", "no_prio_queueing:0": "always queue 0",
+                 "no_prio_queueing:1": "always queue 1", "no_prio_queueing:2": "always queue 2",
+                 "no_prio_queueing:3": "always queue 3", "no_prio_queueing": "disabled"}
+        for word, shown in table.items():
+            if sysfs_streq(data, word):
+                if word == "prio_queueing_vlan" and effective_layer(st, gid) == 0:
+                    raise oserr(errno.EOPNOTSUPP)
+                card["prio"] = shown
+                return
+        raise oserr(errno.EINVAL)
+    if attr == "isolation":
+        if ctype not in ("OSD", "OSX"):
+            raise oserr(errno.EOPNOTSUPP, "Adapter does not support QDIO data connection isolation")
+        for word in ("none", "forward", "drop"):
+            if sysfs_streq(data, word):
+                card["isolation"] = word
+                return
+        raise oserr(errno.EINVAL)
+    if attr == "hw_trap":
+        if sysfs_streq(data, "arm"):
+            card["hw_trap"] = "arm"
+        elif sysfs_streq(data, "disarm"):
+            card["hw_trap"] = "disarm"
+        elif sysfs_streq(data, "trap") and card["online"] and card["hw_trap"] == "arm":
+            pass
+        else:
+            raise oserr(errno.EINVAL)
+        return
+    if attr == "performance_stats":
+        kstrtobool(data)
+        return
+    if attr == "recover":
+        kstrtobool(data)
+        if not card["online"]:
+            raise oserr(errno.EPERM)
+        return
+    if attr.startswith("blkt/"):
+        key = attr.split("/", 1)[1]
+        val = kstrtouint(data, 10)
+        limit = {"total": 5000, "inter": 1000, "inter_jumbo": 1000}[key]
+        if val > limit:
+            raise oserr(errno.EINVAL)
+        _need_down(card)
+        card["blkt"][key] = val
+        return
+    if attr in ("bridge_role",):
+        if any(card["vnicc"][k] != v for k, v in VNICC_DEFAULTS.items()):
+            raise oserr(errno.EBUSY)
+        for word in ("primary", "secondary", "none"):
+            if sysfs_streq(data, word):
+                card["bridge_role"] = word
+                return
+        raise oserr(errno.EINVAL)
+    if attr == "bridge_hostnotify":
+        card["bridge_hostnotify"] = 1 if kstrtobool(data) else 0
+        return
+    if attr == "bridge_reflect_promisc":
+        for word in ("none", "primary", "secondary"):
+            if sysfs_streq(data, word):
+                card["bridge_reflect_promisc"] = word
+                return
+        raise oserr(errno.EINVAL)
+    if attr.startswith("vnicc/"):
+        key = attr.split("/", 1)[1]
+        if ctype != "IQD":
+            raise oserr(errno.EOPNOTSUPP)
+        if card["bridge_role"] != "none":
+            raise oserr(errno.EBUSY)
+        if key == "learning_timeout":
+            val = kstrtouint(data, 10)
+            if val < 60 or val > 86400:
+                raise oserr(errno.EINVAL)
+            card["vnicc"][key] = val
+            return
+        card["vnicc"][key] = 1 if kstrtobool(data) else 0
+        return
+    if attr in ("route4", "route6"):
+        for word in ("primary_router", "secondary_router", "primary_connector",
+                     "secondary_connector", "multicast_router", "no_router"):
+            if sysfs_streq(data, word):
+                card[attr] = "no" if word == "no_router" else word.replace("_", " ")
+                return
+        raise oserr(errno.EINVAL)
+    if attr == "sniffer":
+        val = kstrtouint(data, 10)
+        if val > 1 or ctype != "IQD":
+            raise oserr(errno.EINVAL if val > 1 else errno.EOPNOTSUPP)
+        card["sniffer"] = val
+        return
+    if attr == "hsuid":
+        if ctype != "IQD":
+            raise oserr(errno.EPERM)
+        _need_down(card)
+        text = _strip(data).strip()
+        if len(text) > 8:
+            raise oserr(errno.EINVAL)
+        card["hsuid"] = text
+        return
+    raise oserr(errno.EACCES)
+
+
+# ---------------------------------------------------------------------------------------------
+# zPCI
+
+def pci_addr(domain):
+    return "%04x:00:00.0" % domain
+
+
+def pci_by_addr(st, addr):
+    for ent in st["pci"].values():
+        if ent["configured"] and not ent["removed"] and ent["addr"] == addr:
+            return ent
+    return None
+
+
+def _alloc_domain(st, ent):
+    used = {e["domain"] for e in st["pci"].values() if e["configured"] and e is not ent}
+    if st["spec"].get("uid_checking") or st["spec"].get("role") == "guest":
+        dom = ent["spec"]["uid"]
+        if dom in used:
+            raise oserr(errno.EEXIST, "Domain %04x is already assigned" % dom)
+        return dom
+    dom = 0
+    while dom in used:
+        dom += 1
+    return dom
+
+
+def pci_configure(st, ent):
+    """Slot power 1 (enable_slot): EIO unless in standby."""
+    if ent["configured"]:
+        raise oserr(errno.EIO, "not in standby")
+    dom = _alloc_domain(st, ent)
+    ent["configured"] = True
+    ent["domain"] = dom
+    ent["addr"] = pci_addr(dom)
+    ent["fh"] = 0x80000000 | (ent["spec"]["fid"] & 0x00FFFFFF)
+    ent["driver"] = None
+    ent["driver_override"] = None
+    ent["removed"] = False
+    pci_device_add(st, ent)
+
+
+def pci_device_add(st, ent):
+    """device_add + uevent: in-kernel probe, then udev (rules, driverctl, modalias autoload)."""
+    ent["iommu_group"] = st["iommu_next"]
+    st["iommu_next"] += 1
+    pci_probe(st, ent)
+    _udev_add(st, ent)
+
+
+def _udev_add(st, ent):
+    """The add uevent seen by udev: override rules, driverctl, modalias autoload, probe."""
+    persist = st.get("persist") or {}
+    addr = ent["addr"]
+    drvctl = (persist.get("driverctl") or {}).get(addr)
+    runs = []
+    for rule in persist.get("pci_rules") or []:
+        if _pci_rule_matches(st, ent, rule):
+            if "driver_override" in rule:
+                ent["driver_override"] = rule["driver_override"] or None
+            for op, value in rule.get("run") or []:
+                if op in ("=", ":="):
+                    runs = []
+                runs.append((rule.get("file", "?"), value))
+    if drvctl:
+        ent["driver_override"] = drvctl
+        if ent["driver"] and ent["driver"] != drvctl:
+            ent["driver"] = None
+        mod = profiles.PCI_DRIVERS.get(drvctl, (None,))[0]
+        if mod:
+            try:
+                load_module(st, mod, explicit=False)
+            except ModuleError:
+                pass
+        pci_probe(st, ent)
+    # RUN programs of the matching rules, in order, after all rules (before 80-drivers.rules'
+    # RUN{builtin}="kmod load $env{MODALIAS}": rules files sort before it)
+    if runs and st.get("_udev_run_depth", 0) < 4:
+        from . import udevrun
+        st["_udev_run_depth"] = st.get("_udev_run_depth", 0) + 1
+        try:
+            for origin, value in runs:
+                status, msgs = udevrun.run(st, ent, value, origin)
+                udevrun.log(st, "%s: %s: RUN '%s': exit %d%s" % (
+                    os.path.basename(origin), addr, value, status,
+                    "".join("; " + m for m in msgs)))
+        finally:
+            st["_udev_run_depth"] -= 1
+            if not st["_udev_run_depth"]:
+                del st["_udev_run_depth"]
+    # modalias autoload by udev (skipped for blacklisted modules)
+    if ent["driver"] is None:
+        for drv, (mod, ids) in sorted(profiles.PCI_DRIVERS.items()):
+            if (ent["spec"]["vendor"], ent["spec"]["device"]) in ids and \
+                    mod not in persist.get("blacklist", []) and not module_present(st, mod):
+                try:
+                    load_module(st, mod, explicit=False)
+                except ModuleError:
+                    pass
+    if ent["driver"] is None:
+        pci_probe(st, ent)
+
+
+def coldplug_pci(st):
+    """udev coldplug at boot for functions configured at IPL: drivers built into the kernel
+    probed before udev ran and keep their device; module drivers were only loaded by udev, i.e.
+    after the rules (driver_override, driverctl, blacklist) applied: replay that order."""
+    auto = st.pop("boot_autoload", None) or []
+    blacklist = set((st.get("persist") or {}).get("blacklist") or [])
+    if blacklist & set(auto):
+        explicit = set(st.get("explicit_modules") or [])
+        for name in reversed(auto):
+            if name in explicit or name not in loaded_names(st):
+                continue
+            for ent in st["pci"].values():
+                if ent["driver"] in _catalog(st)[name]["pci_drivers"]:
+                    ent["driver"] = None
+            try:
+                unload_module(st, name)
+            except ModuleError:
+                pass
+    for key in sorted(st["pci"], key=int):
+        ent = st["pci"][key]
+        if not ent["configured"] or ent["removed"]:
+            continue
+        drv = ent["driver"]
+        mod = profiles.PCI_DRIVERS.get(drv, (None,))[0] if drv else None
+        if drv and not is_builtin(st, mod):
+            ent["driver"] = None
+        _udev_add(st, ent)
+
+
+def _pci_rule_matches(st, ent, rule):
+    for key, want in rule["match"].items():
+        if key == "ACTION":
+            have = "add"
+        elif key == "KERNEL":
+            have = ent["addr"]
+        else:
+            have = pci_attr_value(st, ent, key)
+            if have is None:
+                return False
+            have = have.rstrip("\n")
+        if not _glob_match(want, have):
+            return False
+    return True
+
+
+def _glob_match(pattern, value):
+    import fnmatch
+    return any(fnmatch.fnmatchcase(value, alt) for alt in pattern.split("|"))
+
+
+def pci_attr_value(st, ent, name):
+    s = ent["spec"]
+    vals = {
+        "vendor": "0x%04x" % s["vendor"], "device": "0x%04x" % s["device"],
+        "function_id": "0x%08x" % s["fid"], "uid": "0x%x" % s["uid"],
+        "pchid": "0x%04x" % s["pchid"], "pft": "0x%02x" % s["pft"], "vfn": "0x%04x" % s["vfn"],
+        "port": "%d" % s["port"],
+    }
+    return vals.get(name)
+
+
+def pci_unconfigure(st, ent):
+    """Slot power 0 (disable_slot): EIO unless configured, EBUSY with VFs enabled."""
+    if not ent["configured"]:
+        raise oserr(errno.EIO, "not configured")
+    if ent["spec"].get("num_vfs"):
+        raise oserr(errno.EBUSY, "VFs enabled")
+    if ent.get("held_by"):
+        raise oserr(errno.EBUSY, "in use by %s" % ent["held_by"])
+    ent.update({"configured": False, "domain": None, "addr": None, "driver": None,
+                "driver_override": None, "iommu_group": None, "removed": False, "fh": 0})
+
+
+def pci_store_power(st, fid, data):
+    ent = st["pci"].get(str(fid))
+    if ent is None:
+        raise oserr(errno.ENODEV)
+    m = re.match(r"^\s*(\d*)", _strip(data))  # simple_strtoul(buf, NULL, 10)
+    power = (int(m.group(1)) if m.group(1) else 0) & 0xFF
+    if power == 0:
+        pci_unconfigure(st, ent)
+    elif power == 1:
+        pci_configure(st, ent)
+    else:
+        raise oserr(errno.EINVAL, "Illegal value specified for power")
+
+
+def _driver_matches(st, ent, drv):
+    if not driver_present(st, drv):
+        return False
+    ov = ent["driver_override"]
+    if ov:
+        return ov == drv
+    ids = profiles.PCI_DRIVERS[drv][1]
+    key = (ent["spec"]["vendor"], ent["spec"]["device"])
+    if key in ids:
+        return True
+    for dyn in st["pci_dynids"].get(drv, []):
+        if dyn[0] == key[0] and dyn[1] == key[1]:
+            return True
+    return False
+
+
+def pci_probe(st, ent):
+    """device_attach: first matching registered driver binds (no-op when already bound)."""
+    if ent["driver"] or not ent["configured"] or ent["removed"]:
+        return
+    order = ["vfio-pci", "ism", "mlx5_core", "mlx4_core"]
+    if ent["driver_override"]:
+        order = [ent["driver_override"]]
+    for drv in order:
+        if drv in profiles.PCI_DRIVERS and _driver_matches(st, ent, drv):
+            ent["driver"] = drv
+            return
+
+
+def pci_driver_attach(st, drv):
+    for key in sorted(st["pci"], key=int):
+        ent = st["pci"][key]
+        if ent["configured"] and not ent["removed"] and ent["driver"] is None and \
+                _driver_matches(st, ent, drv):
+            ent["driver"] = drv
+
+
+def _addr_arg(data):
+    s = _strip(data)
+    if s.endswith("\n"):
+        s = s[:-1]
+    return s
+
+
+def pci_bind(st, drv, data):
+    ent = pci_by_addr(st, _addr_arg(data))
+    if ent is None or not _driver_matches(st, ent, drv):
+        raise oserr(errno.ENODEV)
+    if ent["driver"]:
+        raise oserr(errno.EBUSY)
+    ent["driver"] = drv
+
+
+def pci_unbind(st, drv, data):
+    ent = pci_by_addr(st, _addr_arg(data))
+    if ent is None or ent["driver"] != drv:
+        raise oserr(errno.ENODEV)
+    if ent.get("held_by") and drv == "vfio-pci":
+        # vfio-pci's remove waits for the user to release the device; report busy instead [I]
+        raise oserr(errno.EBUSY)
+    ent["driver"] = None
+
+
+def pci_drivers_probe(st, data):
+    ent = pci_by_addr(st, _addr_arg(data))
+    if ent is None:
+        raise oserr(errno.ENODEV)
+    pci_probe(st, ent)
+
+
+def pci_store_override(st, ent, data):
+    s = _strip(data)
+    if len(s) >= 4096:
+        raise oserr(errno.EINVAL)
+    nl = s.find("\n")
+    if nl >= 0:
+        s = s[:nl]
+    ent["driver_override"] = s or None
+
+
+def _parse_id_line(data):
+    s = _strip(data)
+    toks = s.split()
+    vals = []
+    for t in toks[:7]:
+        m = re.match(r"^(?:0[xX])?([0-9a-fA-F]+)", t)
+        if not m:
+            break
+        vals.append(int(m.group(1), 16))
+        if m.end() != len(t):
+            break
+    return vals
+
+
+def _add_dynid(st, drv, idv, attach=True):
+    lst = st["pci_dynids"].setdefault(drv, [])
+    for d in lst:
+        if d[:2] == idv[:2]:
+            raise oserr(errno.EEXIST)
+    lst.append(idv)
+    if attach:
+        pci_driver_attach(st, drv)
+
+
+def pci_new_id(st, drv, data):
+    vals = _parse_id_line(data)
+    if len(vals) < 2:
+        raise oserr(errno.EINVAL)
+    full = vals + [0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0][len(vals) - 2:]
+    _add_dynid(st, drv, full[:7])
+
+
+def pci_remove_id(st, drv, data):
+    vals = _parse_id_line(data)
+    if len(vals) < 2:
+        raise oserr(errno.EINVAL)
+    lst = st["pci_dynids"].get(drv, [])
+    for d in lst:
+        if d[:2] == vals[:2]:
+            lst.remove(d)
+            return
+    raise oserr(errno.ENODEV)
+
+
+def pci_remove(st, ent, data):
+    m = re.match(r"^\s*(\d+)", _strip(data))
+    if not m:
+        raise oserr(errno.EINVAL)
+    if int(m.group(1)):
+        ent["removed"] = True
+        ent["driver"] = None
+
+
+def pci_rescan(st, data):
+    m = re.match(r"^\s*(\d+)", _strip(data))
+    if not m:
+        raise oserr(errno.EINVAL)
+    if int(m.group(1)):
+        for key in sorted(st["pci"], key=int):
+            ent = st["pci"][key]
+            if ent["configured"] and ent["removed"]:
+                ent["removed"] = False
+                pci_device_add(st, ent)
+
+
+def set_pci_functions(st, functions):
+    """Guest start: replace the PCI functions; each appears configured at domain = uid."""
+    from .spec import HostSpec
+    spec = dict(st["spec"])
+    spec["pci"] = functions
+    norm = HostSpec.from_dict(spec).to_dict()
+    st["spec"]["pci"] = norm["pci"]
+    st["pci"] = {}
+    for p in norm["pci"]:
+        ent = new_pci_entry(p)
+        st["pci"][str(p["fid"])] = ent
+    for key in sorted(st["pci"], key=int):
+        ent = st["pci"][key]
+        if ent["spec"].get("state", "configured") != "standby" or \
+                st["spec"].get("role") == "guest":
+            pci_configure(st, ent)
+
+
+# ---------------------------------------------------------------------------------------------
+# SMC (netlink-ish)
+
+def smc_loaded(st):
+    return module_present(st, "smc")
+
+
+def _need_smc(st):
+    if not smc_loaded(st):
+        raise oserr(errno.ENOENT, "smc not loaded")
+
+
+def pnet_add(st, pnet_id, eth=None, ib=None, port=None):
+    _need_smc(st)
+    pid = str(pnet_id or "").upper()
+    if not re.match(r"^[A-Z0-9]{1,16}$", pid):
+        raise oserr(errno.EINVAL, "invalid PNET ID")
+    if bool(eth) == bool(ib):
+        raise oserr(errno.EINVAL, "need exactly one of eth/ib")
+    if ib:
+        known = [e["addr"] for e in st["pci"].values() if e["configured"] and not e["removed"]]
+        if ib not in known and not re.match(r"^mlx\d_\d+$", ib):
+            raise oserr(errno.ENODEV, ib)
+        port = 1 if port is None else int(port)
+        if port < 1 or port > 2:
+            raise oserr(errno.EINVAL, "port")
+    for e in st["pnet"]:
+        if (eth and e.get("eth") == eth) or (ib and e.get("ib") == ib and e.get("port") == port):
+            raise oserr(errno.EEXIST)
+    if ib:
+        for ent in st["pci"].values():
+            if ent["addr"] == ib and ent["spec"].get("pnet_ids"):
+                raise oserr(errno.EEXIST, "hardware PNET ID")
+    st["pnet"].append({"pnet_id": pid, "eth": eth, "ib": ib,
+                       "port": 255 if eth else port})
+
+
+def pnet_del(st, pnet_id):
+    _need_smc(st)
+    pid = str(pnet_id or "").upper()
+    before = len(st["pnet"])
+    st["pnet"] = [e for e in st["pnet"] if e["pnet_id"] != pid]
+    if len(st["pnet"]) == before:
+        raise oserr(errno.ENOENT, pid)
+
+
+def smcd_devices(st):
+    """ISM devices registered with SMC (ism driver bound and smc loaded)."""
+    out = []
+    if not smc_loaded(st):
+        return out
+    for key in sorted(st["pci"], key=int):
+        ent = st["pci"][key]
+        if ent["configured"] and not ent["removed"] and ent["driver"] == "ism":
+            s = ent["spec"]
+            user = [e["pnet_id"] for e in st["pnet"] if e.get("ib") == ent["addr"]]
+            pnet = (s.get("pnet_ids") or [None])[0] or (user[0] if user else None)
+            lgs = [lg for lg in st["linkgroups"]["SMCD"] if lg.get("device") == ent["addr"]]
+            out.append({"fid": s["fid"], "type": "ISM", "pci_id": ent["addr"],
+                        "pchid": s["pchid"], "in_use": bool(lgs), "lgs": len(lgs),
+                        "pnet_id": pnet, "pnet_user_set": bool(user and not s.get("pnet_ids")),
+                        "vfn": s["vfn"], "pft": s["pft"]})
+    return out

@@ -1,0 +1,132 @@
+"""HostSpec: what the lab tells the kernel about a host (see docs/dev/zlab-contract.md)."""
+
+import re
+
+from .. import profiles
+
+_BUSID = re.compile(r"^([0-9a-f]{1,2})\.([0-9a-f])\.([0-9a-f]{4})$")
+FRAME_SIZES = ("16K", "24K", "40K", "64K")
+CHPID_TYPES = ("IQD", "OSD", "OSX", "OSM")
+PCI_TYPES = ("ism", "roce", "roce2", "roce3")
+ROLES = ("lpar", "kvm_host", "guest")
+
+
+def norm_busid(devno):
+    """'8200', '0.0.8200', '0.0.820A' -> '0.0.820a'; ValueError otherwise."""
+    s = str(devno).strip().lower()
+    if re.match(r"^[0-9a-f]{1,4}$", s):
+        s = "0.0." + s.zfill(4)
+    m = _BUSID.match(s)
+    if not m:
+        raise ValueError("invalid CCW device number %r" % (devno,))
+    return "%x.%x.%04x" % (int(m.group(1), 16), int(m.group(2), 16), int(m.group(3), 16))
+
+
+def busid_devno(busid):
+    return int(busid.split(".")[2], 16)
+
+
+class HostSpec:
+    """Validated host description. ``to_dict`` returns the normalised form stored in kernel.json."""
+
+    def __init__(self, d):
+        self.d = self._validate(d)
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(d)
+
+    def to_dict(self):
+        return self.d
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["d"][name]
+        except KeyError:
+            raise AttributeError(name)
+
+    @staticmethod
+    def _validate(d):
+        if not isinstance(d, dict):
+            raise ValueError("host spec must be a dict")
+        name = d.get("name")
+        if not name:
+            raise ValueError("host spec: name is required")
+        prof = d.get("kernel_profile", "rhel8.8")
+        if prof not in profiles.PROFILES:
+            raise ValueError("host spec %s: kernel_profile %r not one of %s"
+                             % (name, prof, ", ".join(sorted(profiles.PROFILES))))
+        role = d.get("role", "lpar")
+        if role not in ROLES:
+            raise ValueError("host spec %s: role %r not one of %s" % (name, role, ", ".join(ROLES)))
+        out = {
+            "name": name,
+            "partition": d.get("partition") or name.upper(),
+            "role": role,
+            "kernel_profile": prof,
+            "uid_checking": bool(d.get("uid_checking", False)),
+            "ccw": [],
+            "pci": [],
+        }
+        seen = set()
+        for c in d.get("ccw") or []:
+            busid = norm_busid(c["devno"])
+            if busid in seen:
+                raise ValueError("host spec %s: duplicate ccw device %s" % (name, busid))
+            seen.add(busid)
+            ctype = str(c.get("chpid_type", "IQD")).upper()
+            if ctype not in CHPID_TYPES:
+                raise ValueError("host spec %s: chpid_type %r not one of %s"
+                                 % (name, ctype, ", ".join(CHPID_TYPES)))
+            fs = str(c.get("frame_size", "16K")).upper()
+            if fs not in FRAME_SIZES:
+                raise ValueError("host spec %s: frame_size %r not one of %s"
+                                 % (name, fs, ", ".join(FRAME_SIZES)))
+            chpid = "%02X" % int(str(c.get("chpid", "00")), 16)
+            out["ccw"].append({
+                "devno": busid, "chpid": chpid, "chpid_type": ctype, "frame_size": fs,
+                "ports": int(c.get("ports", 1)),
+                "card_type": c.get("card_type"),
+                "layer_enforced": c.get("layer_enforced"),
+            })
+        fids = set()
+        for p in d.get("pci") or []:
+            fid = int(p["fid"])
+            if fid in fids:
+                raise ValueError("host spec %s: duplicate FID 0x%x" % (name, fid))
+            fids.add(fid)
+            ptype = str(p.get("type", "ism")).lower()
+            if ptype not in PCI_TYPES:
+                raise ValueError("host spec %s: pci type %r not one of %s"
+                                 % (name, ptype, ", ".join(PCI_TYPES)))
+            if ptype == "ism":
+                dv, dd, pft = 0x1014, 0x04ED, 0x05
+            elif ptype == "roce":
+                dv, dd, pft = 0x15B3, 0x1004, 0x02
+            elif ptype == "roce2":
+                dv, dd, pft = 0x15B3, 0x1016, 0x0A
+            else:
+                dv, dd, pft = 0x15B3, 0x101E, 0x0A
+            pnet = p.get("pnet_id")
+            pnets = p.get("pnet_ids")
+            if pnets is None:
+                pnets = [pnet] if pnet else []
+            for pid in pnets:
+                if pid and (len(pid) > 16 or not re.match(r"^[A-Za-z0-9]+$", pid)):
+                    raise ValueError("host spec %s: PNET ID %r must be 1-16 alphanumerics" % (name, pid))
+            out["pci"].append({
+                "fid": fid,
+                "uid": int(p.get("uid", fid)),
+                "pchid": int(p.get("pchid", 0)),
+                "pft": int(p.get("pft", pft)),
+                "vfn": int(p.get("vfn", 0)),
+                "port": int(p.get("port", 0 if ptype == "ism" else 1)),
+                "pnet_ids": [x.upper() for x in pnets if x],
+                "vendor": int(p.get("vendor", dv)),
+                "device": int(p.get("device", dd)),
+                "type": ptype,
+                "pfgid": int(p.get("pfgid", 0)),
+                "state": p.get("state", "standby"),
+                "num_vfs": int(p.get("num_vfs", 0)),
+            })
+        return out

@@ -1,0 +1,621 @@
+"""The emulated file trees (sysfs, /proc/sys/net, /proc/modules, osrelease) as nodes.
+
+Tree paths (what the FUSE daemon serves under its mount point):
+    /sys/...            the whole /sys (emulated subtrees + passthrough to the real sysfs)
+    /proc_sys_net/...   /proc/sys/net (passthrough + emulated smc/)
+    /proc_modules       /proc/modules
+    /osrelease          /proc/sys/kernel/osrelease
+Host paths (/sys/..., /proc/sys/net/..., /proc/modules, /proc/sys/kernel/osrelease) are mapped
+onto these by :func:`tree_path`.
+
+A tree is built from one state snapshot; ``show`` functions read that snapshot, ``store``
+functions run inside a store.transaction on the fresh state and raise OSError(errno).
+"""
+
+import errno
+import os
+
+from .. import profiles
+from . import core, ebcdic
+
+ATTR_SIZE = 4096
+
+
+class Node:
+    kind = "node"
+
+
+class Dir(Node):
+    kind = "dir"
+
+    def __init__(self, entries=None, real=None, hide=None):
+        self.entries = entries if entries is not None else {}
+        self.real = real      # absolute host path merged below the emulated entries, or None
+        self.hide = hide      # callable(name) -> bool for real entries to hide
+
+    def _hidden(self, name):
+        return bool(self.hide and self.hide(name))
+
+    def child(self, name):
+        node = self.entries.get(name)
+        if node is not None:
+            return node
+        if self.real and not self._hidden(name):
+            p = os.path.join(self.real, name)
+            if os.path.lexists(p):
+                return Real(p)
+        return None
+
+    def names(self):
+        out = list(self.entries)
+        if self.real:
+            try:
+                for n in os.listdir(self.real):
+                    if n not in self.entries and not self._hidden(n):
+                        out.append(n)
+            except OSError:
+                pass
+        return out
+
+
+class File(Node):
+    kind = "file"
+
+    def __init__(self, mode, show=None, store=None, size=ATTR_SIZE):
+        self.mode = mode
+        self.show = show      # callable(st) -> bytes/str
+        self.store = store    # callable(st, data: bytes) -> None, raises OSError
+        self.size = size
+
+    def render(self, st):
+        if self.show is None:
+            raise core.oserr(errno.EACCES)
+        out = self.show(st)
+        if isinstance(out, str):
+            out = out.encode("latin-1")
+        return out
+
+
+class Link(Node):
+    kind = "link"
+
+    def __init__(self, target):
+        self.target = target
+
+
+class Real(Node):
+    kind = "real"
+
+    def __init__(self, path):
+        self.path = path
+
+
+def ro(fn):
+    return File(0o444, show=fn)
+
+
+def rw(show, store):
+    return File(0o644, show=show, store=store)
+
+
+def wo(store):
+    return File(0o200, store=store)
+
+
+def const(text, mode=0o444):
+    return File(mode, show=lambda st: text,
+                store=(lambda st, d: None) if mode & 0o200 else None)
+
+
+def tree_path(host_path):
+    """Map a host path to a tree path ('/sys/..' stays; '/proc/sys/net/..' -> '/proc_sys_net/..')."""
+    p = "/" + host_path.strip("/")
+    if p == "/sys" or p.startswith("/sys/"):
+        return p
+    if p == "/proc/sys/net" or p.startswith("/proc/sys/net/"):
+        return "/proc_sys_net" + p[len("/proc/sys/net"):]
+    if p == "/proc/modules":
+        return "/proc_modules"
+    if p == "/proc/sys/kernel/osrelease":
+        return "/osrelease"
+    return p
+
+
+# ---------------------------------------------------------------------------------------------
+# builders
+
+
+class Builder:
+    def __init__(self, view, st):
+        self.view = view
+        self.st = st
+        self.real_sys = view.real_sys
+        self.real_net = view.real_proc_sys_net
+
+    def R(self, rel):
+        if not self.real_sys:
+            return None
+        return os.path.join(self.real_sys, rel) if rel else self.real_sys
+
+    def build(self):
+        root = Dir({
+            "sys": self.sys_root(),
+            "proc_sys_net": self.proc_sys_net(),
+            "proc_modules": ro(self.show_proc_modules),
+            "osrelease": ro(lambda st: core.profile_of(st)["osrelease"] + "\n"),
+        })
+        return root
+
+    # ---- /sys ---------------------------------------------------------------------------
+    def sys_root(self):
+        st = self.st
+        catalog = set(core.profile_of(st)["modules"])
+        return Dir({
+            "bus": Dir({"ccw": self.bus_ccw(), "ccwgroup": self.bus_ccwgroup(),
+                        "pci": self.bus_pci()}, real=self.R("bus")),
+            "devices": Dir(self.devices(), real=self.R("devices"),
+                           hide=lambda n: n.startswith("pci")),
+            "module": Dir(self.modules(), real=self.R("module"), hide=lambda n: n in catalog),
+            "kernel": Dir({"iommu_groups": self.iommu_groups()}, real=self.R("kernel")),
+            "class": Dir({"net": self.class_net()}, real=self.R("class")),
+        }, real=self.R(""))
+
+    def _ccw_path(self, busid):
+        return "css0/%s/%s" % (self.st["ccw"][busid]["schid"], busid)
+
+    def bus_ccw(self):
+        st = self.st
+        devs = {b: Link("../../../devices/" + self._ccw_path(b)) for b in st["ccw"]}
+        drivers = {}
+        if core.module_present(st, "qeth"):
+            ent = {"bind": wo(_enodev), "unbind": wo(_enodev), "uevent": wo(_noop),
+                   "module": Link("../../../../module/qeth")}
+            for b, d in st["ccw"].items():
+                if d.get("driver") == "qeth":
+                    ent[b] = Link("../../../../devices/" + self._ccw_path(b))
+            drivers["qeth"] = Dir(ent)
+        return Dir({"devices": Dir(devs), "drivers": Dir(drivers),
+                    "drivers_autoprobe": const("1\n", 0o644), "drivers_probe": wo(_noop),
+                    "uevent": wo(_noop)})
+
+    def bus_ccwgroup(self):
+        st = self.st
+        devs = {g: Link("../../../devices/qeth/" + g) for g in st["qeth"]}
+        drivers = {}
+        if core.module_present(st, "qeth"):
+            ent = {"group": wo(lambda s, d: core.qeth_group(s, d)),
+                   "bind": wo(_enodev), "unbind": wo(_enodev), "uevent": wo(_noop),
+                   "module": Link("../../../../module/qeth")}
+            for g in st["qeth"]:
+                ent[g] = Link("../../../../devices/qeth/" + g)
+            drivers["qeth"] = Dir(ent)
+        return Dir({"devices": Dir(devs), "drivers": Dir(drivers),
+                    "drivers_autoprobe": const("1\n", 0o644), "drivers_probe": wo(_noop),
+                    "uevent": wo(_noop)})
+
+    def bus_pci(self):
+        st = self.st
+        devs = {}
+        for ent in st["pci"].values():
+            if ent["configured"] and not ent["removed"]:
+                devs[ent["addr"]] = Link("../../../devices/%s/%s" % (_root_bus(ent), ent["addr"]))
+        drivers = {}
+        for drv, (mod, _ids) in profiles.PCI_DRIVERS.items():
+            if not core.driver_present(st, drv):
+                continue
+            d = {
+                "bind": wo(lambda s, data, drv=drv: core.pci_bind(s, drv, data)),
+                "unbind": wo(lambda s, data, drv=drv: core.pci_unbind(s, drv, data)),
+                "new_id": wo(lambda s, data, drv=drv: core.pci_new_id(s, drv, data)),
+                "remove_id": wo(lambda s, data, drv=drv: core.pci_remove_id(s, drv, data)),
+                "uevent": wo(_noop),
+                "module": Link("../../../../module/" + mod),
+            }
+            for ent in st["pci"].values():
+                if ent["configured"] and not ent["removed"] and ent["driver"] == drv:
+                    d[ent["addr"]] = Link("../../../../devices/%s/%s" % (_root_bus(ent), ent["addr"]))
+            drivers[drv] = Dir(d)
+        slots = {}
+        for key, ent in st["pci"].items():
+            fid = int(key)
+            slots["%08x" % fid] = Dir({
+                "power": rw(lambda s, fid=fid: "%d\n" % (1 if s["pci"][str(fid)]["configured"] else 0),
+                            lambda s, data, fid=fid: core.pci_store_power(s, fid, data)),
+                "address": ro(lambda s, fid=fid: _slot_address(s, fid)),
+            })
+        return Dir({"devices": Dir(devs), "drivers": Dir(drivers), "slots": Dir(slots),
+                    "drivers_autoprobe": const("1\n", 0o644),
+                    "drivers_probe": wo(lambda s, d: core.pci_drivers_probe(s, d)),
+                    "rescan": wo(lambda s, d: core.pci_rescan(s, d)),
+                    "resource_alignment": const("\n", 0o644),
+                    "uevent": wo(_noop)})
+
+    def devices(self):
+        st = self.st
+        out = {"css0": self.css0(), "qeth": self.qeth_root()}
+        for ent in st["pci"].values():
+            if ent["configured"] and not ent["removed"]:
+                out[_root_bus(ent)] = Dir({ent["addr"]: self.pci_device(ent),
+                                           "uevent": const("", 0o644)})
+        return out
+
+    def css0(self):
+        st = self.st
+        out = {"uevent": const("", 0o644)}
+        chps = {}
+        for busid, d in st["ccw"].items():
+            chps[d["chpid"]] = d["chpid_type"]
+        for chpid, ctype in chps.items():
+            out["chp0.%s" % chpid.lower()] = Dir({
+                "type": const("%s\n" % core.CHP_TYPE_CODE.get(ctype, "0")),
+                "status": const("online\n", 0o644),
+                "configure": const("1\n", 0o644),
+                "shared": const("1\n"),
+                "cmg": const("unknown\n"),
+                "chid": const("%04x\n" % int(chpid, 16)),
+                "chid_external": const("0\n"),
+                "uevent": const("", 0o644),
+            })
+        for busid, d in st["ccw"].items():
+            cu, dt = core.CU_BY_TYPE[d["chpid_type"]]
+            dev = {
+                "online": rw(lambda s, b=busid: "%d\n" % s["ccw"][b]["online"],
+                             lambda s, data, b=busid: _ccw_online_store(s, b, data)),
+                "cutype": const(cu + "\n"),
+                "devtype": const(dt + "\n"),
+                "availability": const("good\n", 0o644),
+                "modalias": const("ccw:t%sm%sdt%sdm%s\n" % (cu[:4].upper(), cu[5:].upper(),
+                                                           dt[:4].upper(), dt[5:].upper())),
+                "cmb_enable": const("0\n", 0o644),
+                "uevent": const("CCW_DEVTYPE=%s\n" % dt, 0o644),
+                "subsystem": Link("../../../../bus/ccw"),
+            }
+            if d.get("driver"):
+                dev["driver"] = Link("../../../../bus/ccw/drivers/" + d["driver"])
+            if d["group"]:
+                dev["group_device"] = Link("../../../qeth/" + d["group"])
+            devno = busid
+            out[d["schid"]] = Dir({
+                busid: Dir(dev),
+                "chpids": const("%s 00 00 00 00 00 00 00\n" % d["chpid"].lower()),
+                "pimpampom": const("80 80 ff\n"),
+                "type": const("0\n"),
+                "modalias": const("css:t0\n"),
+                "dev_busid": const(devno + "\n"),
+                "uevent": const("", 0o644),
+            })
+        return Dir(out)
+
+    def qeth_root(self):
+        out = {"uevent": const("", 0o644)}
+        for gid in self.st["qeth"]:
+            out[gid] = self.qeth_device(gid)
+        return Dir(out)
+
+    def qeth_device(self, gid):
+        st = self.st
+        card = st["qeth"][gid]
+        dev = st["ccw"][gid]
+        view = self.view
+
+        def attr(name, show):
+            return rw(show, lambda s, data, n=name: core.qeth_store(s, gid, n, data))
+
+        def c(s):
+            return s["qeth"][gid]
+
+        e = {
+            "online": attr("online", lambda s: "%d\n" % c(s)["online"]),
+            "state": ro(lambda s: core.card_state(s, gid, view.netdev_flags(s, gid)) + "\n"),
+            "card_type": ro(lambda s: core.card_type_name(s, gid) + "\n"),
+            "chpid": ro(lambda s: "%s\n" % s["ccw"][gid]["chpid"]),
+            "if_name": ro(lambda s: core.card_ifname(s, gid) + "\n"),
+            "buffer_count": attr("buffer_count", lambda s: "%d\n" % c(s)["buffer_count"]),
+            "layer2": attr("layer2", lambda s: "%d\n" % c(s)["layer2"]),
+            "portno": attr("portno", lambda s: "%d\n" % c(s)["portno"]),
+            "portname": attr("portname", lambda s: "no portname required\n"),
+            "priority_queueing": attr("priority_queueing", lambda s: c(s)["prio"] + "\n"),
+            "isolation": attr("isolation", lambda s: c(s)["isolation"] + "\n"),
+            "inbuf_size": ro(lambda s: (core.INBUF_BY_FRAME[s["ccw"][gid]["frame_size"]]
+                                        if s["ccw"][gid]["chpid_type"] == "IQD" else "64k") + "\n"),
+            "hw_trap": attr("hw_trap", lambda s: c(s)["hw_trap"] + "\n"),
+            "performance_stats": attr("performance_stats", lambda s: "1\n"),
+            "recover": wo(lambda s, data: core.qeth_store(s, gid, "recover", data)),
+            "switch_attrs": ro(lambda s: ("unknown\n" if c(s)["online"] else "n/a\n")),
+            "ungroup": wo(lambda s, data: core.qeth_store(s, gid, "ungroup", data)),
+            "uevent": const("DRIVER=qeth\n", 0o644),
+            "subsystem": Link("../../../bus/ccwgroup"),
+            "driver": Link("../../../bus/ccwgroup/drivers/qeth"),
+            "blkt": Dir({k: attr("blkt/" + k, lambda s, k=k: "%d\n" % c(s)["blkt"][k])
+                         for k in ("total", "inter", "inter_jumbo")}),
+        }
+        for i, b in enumerate(card["cdevs"]):
+            e["cdev%d" % i] = Link("../../css0/%s/%s" % (st["ccw"][b]["schid"], b))
+        if card["layer2"] == 1:
+            def bstate(s):
+                role = c(s)["bridge_role"]
+                if role == "none" or not c(s)["online"]:
+                    return "inactive\n"
+                return ("active" if role == "primary" else "standby") + "\n"
+            e.update({
+                "bridge_role": attr("bridge_role", lambda s: c(s)["bridge_role"] + "\n"),
+                "bridge_state": ro(bstate),
+                "bridge_hostnotify": attr("bridge_hostnotify",
+                                          lambda s: "%d\n" % c(s)["bridge_hostnotify"]),
+                "bridge_reflect_promisc": attr("bridge_reflect_promisc",
+                                               lambda s: c(s)["bridge_reflect_promisc"] + "\n"),
+            })
+
+            def vshow(s, k):
+                if s["ccw"][gid]["chpid_type"] != "IQD":
+                    return "n/a\n"
+                if c(s)["bridge_role"] != "none":
+                    return "n/a (BridgePort)\n"
+                return "%d\n" % c(s)["vnicc"][k]
+            e["vnicc"] = Dir({k: attr("vnicc/" + k, lambda s, k=k: vshow(s, k))
+                              for k in core.VNICC_DEFAULTS})
+        elif card["layer2"] == 0:
+            e.update({
+                "route4": attr("route4", lambda s: c(s)["route4"] + "\n"),
+                "route6": attr("route6", lambda s: c(s)["route6"] + "\n"),
+                "fake_broadcast": const("0\n", 0o644),
+            })
+            if dev["chpid_type"] == "IQD":
+                e["sniffer"] = attr("sniffer", lambda s: "%d\n" % c(s)["sniffer"])
+                e["hsuid"] = attr("hsuid", lambda s: c(s)["hsuid"] + "\n")
+        if card["online"]:
+            ifn = core.ifname_for(gid)
+            e["net"] = Dir({ifn: self.netdev_dir(gid, ifn)})
+        return Dir(e)
+
+    def netdev_dir(self, gid, ifn):
+        real = self.R("class/net/" + ifn)
+        if real and os.path.exists(real):
+            return Dir({"device": Link("../../../" + gid)}, real=os.path.realpath(real))
+        st = self.st
+        card = st["qeth"][gid]
+        dev = st["ccw"][gid]
+        mtu = core.MTU_BY_FRAME[dev["frame_size"]] if dev["chpid_type"] == "IQD" else 1500
+        devno = int(gid.split(".")[2], 16)
+        mac = ("02:00:00:%02x:%02x:%02x" % ((devno >> 16) & 0xFF, (devno >> 8) & 0xFF, devno & 0xFF)
+               if card["layer2"] == 1 else "00:00:00:00:00:00")
+        return Dir({
+            "device": Link("../../../" + gid),
+            "mtu": const("%d\n" % mtu, 0o644),
+            "address": const(mac + "\n"),
+            "operstate": const("down\n"),
+            "flags": const("0x1002\n" if card["layer2"] == 1 else "0x1082\n", 0o644),
+            "type": const("1\n"),
+            "dev_port": const("%d\n" % card["portno"]),
+            "subsystem": Link("../../../../../class/net"),
+        })
+
+    def class_net(self):
+        out = {}
+        for gid, card in self.st["qeth"].items():
+            if card["online"]:
+                ifn = core.ifname_for(gid)
+                real = self.R("class/net/" + ifn)
+                if real and os.path.lexists(real):
+                    out[ifn] = Link("../../devices/qeth/%s/net/%s" % (gid, ifn))
+        return Dir(out, real=self.R("class/net"))
+
+    def pci_device(self, ent):
+        s = ent["spec"]
+        fid = s["fid"]
+        key = str(fid)
+
+        def E(st):
+            return st["pci"][key]
+
+        cls = 0x020000 if s["type"] != "ism" else 0x000000
+        util = ebcdic.pnet_util_string(s.get("pnet_ids"))
+        out = {
+            "vendor": const("0x%04x\n" % s["vendor"]),
+            "device": const("0x%04x\n" % s["device"]),
+            "subsystem_vendor": const("0x%04x\n" % s["vendor"]),
+            "subsystem_device": const("0x%04x\n" % s["device"]),
+            "class": const("0x%06x\n" % cls),
+            "revision": const("0x00\n"),
+            "irq": const("0\n"),
+            "msi_bus": const("1\n", 0o644),
+            # pci_enable_device: by the host drivers at probe; by vfio-pci only while a user
+            # (QEMU) has the device open (vfio_pci_core_enable/disable)
+            "enable": rw(lambda st: "%d\n" % (1 if E(st)["driver"] in ("ism", "mlx5_core", "mlx4_core") or
+                                               (E(st)["driver"] == "vfio-pci" and E(st).get("held_by"))
+                                               else 0),
+                         lambda st, d: None),
+            "modalias": const("pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X\n" % (
+                s["vendor"], s["device"], s["vendor"], s["device"], cls >> 16, (cls >> 8) & 0xFF,
+                cls & 0xFF)),
+            "resource": const("0x0000000000000000 0x0000000000000000 0x0000000000000000\n"),
+            "config": File(0o644, show=lambda st: _config_space(s, cls),
+                           store=lambda st, d: None, size=256),
+            "driver_override": rw(lambda st: "%s\n" % (E(st)["driver_override"] or "(null)"),
+                                  lambda st, d: core.pci_store_override(st, E(st), d)),
+            "remove": wo(lambda st, d: core.pci_remove(st, E(st), d)),
+            "rescan": wo(lambda st, d: core.pci_rescan(st, d)),
+            "uevent": const("DRIVER=%s\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n" % (
+                ent["driver"] or "", cls, s["vendor"], s["device"], ent["addr"]), 0o644),
+            "function_id": const("0x%08x\n" % fid),
+            "function_handle": ro(lambda st: "0x%08x\n" % E(st)["fh"]),
+            "pchid": const("0x%04x\n" % s["pchid"]),
+            "pfgid": const("0x%02x\n" % s["pfgid"]),
+            "vfn": const("0x%04x\n" % s["vfn"]),
+            "pft": const("0x%02x\n" % s["pft"]),
+            "port": const("%d\n" % s["port"]),
+            "uid": const("0x%x\n" % s["uid"]),
+            "uid_is_unique": ro(lambda st: "%d\n" % (1 if st["spec"].get("uid_checking") or
+                                                   st["spec"].get("role") == "guest" else 0)),
+            "mio_enabled": const("%d\n" % (0 if s["type"] == "ism" else 1)),
+            "util_string": File(0o444, show=lambda st: util, size=64),
+            "recover": wo(_noop),
+            "report_error": wo(_noop),
+            "segment0": const("0x00\n"), "segment1": const("0x00\n"),
+            "segment2": const("0x00\n"), "segment3": const("0x00\n"),
+            "subsystem": Link("../../../bus/pci"),
+            "iommu_group": Link("../../../kernel/iommu_groups/%d" % ent["iommu_group"]),
+        }
+        if ent["driver"]:
+            out["driver"] = Link("../../../bus/pci/drivers/" + ent["driver"])
+        return Dir(out)
+
+    def iommu_groups(self):
+        out = {}
+        for ent in self.st["pci"].values():
+            if ent["configured"] and not ent["removed"] and ent["iommu_group"] is not None:
+                out[str(ent["iommu_group"])] = Dir({
+                    "devices": Dir({ent["addr"]: Link("../../../../devices/%s/%s" % (
+                        _root_bus(ent), ent["addr"]))}),
+                    "type": const("DMA\n"),
+                    "reserved_regions": const(""),
+                })
+        return Dir(out)
+
+    def modules(self):
+        st = self.st
+        cat = core.profile_of(st)["modules"]
+        out = {}
+        loaded = {m["name"]: m for m in st["modules"]}
+        names = [n for n, m in cat.items() if m["builtin"]] + list(loaded)
+        for name in names:
+            info = cat[name]
+            e = {"uevent": const("", 0o200)}
+            params = dict(info["params"])
+            if name in loaded:
+                params.update(loaded[name].get("params") or {})
+                holders = [m for m in loaded if name in cat[m]["deps"]]
+                e.update({
+                    "initstate": const("live\n"),
+                    "refcnt": const("%d\n" % len(holders)),
+                    "coresize": const("%d\n" % loaded[name].get("size", 0)),
+                    "taint": const("\n"),
+                    "holders": Dir({h: Link("../../" + h) for h in holders}),
+                })
+            if params:
+                e["parameters"] = Dir({k: const("%s\n" % v) for k, v in params.items()})
+            drivers = {}
+            for drv in info["pci_drivers"]:
+                if core.driver_present(st, drv):
+                    drivers["pci:" + drv] = Link("../../../bus/pci/drivers/" + drv)
+            for drv in info["ccwgroup_drivers"]:
+                drivers["ccwgroup:" + drv] = Link("../../../bus/ccwgroup/drivers/" + drv)
+            for drv in info["ccw_drivers"]:
+                drivers["ccw:" + drv] = Link("../../../bus/ccw/drivers/" + drv)
+            if drivers:
+                e["drivers"] = Dir(drivers)
+            out[name] = Dir(e)
+        return out
+
+    # ---- /proc ----------------------------------------------------------------------------
+    def proc_sys_net(self):
+        st = self.st
+        entries = {}
+        keys = core.profile_of(st)["smc_sysctls"]
+        if st.get("smc_sysctl") is not None and keys:
+            entries["smc"] = Dir({
+                k: rw(lambda s, k=k: _sysctl_show(s, k),
+                      lambda s, data, k=k: smc_sysctl_store(s, k, data))
+                for k in keys})
+        return Dir(entries, real=self.real_net, hide=lambda n: n == "smc")
+
+    def show_proc_modules(self, st):
+        lines = []
+        for m in core.modules_loaded(st):
+            holders = "".join(h + "," for h in m["holders"]) or "-"
+            lines.append("%s %d %d %s Live 0x0000000000000000\n" % (
+                m["name"], m["size"], m["refcnt"], holders))
+        return "".join(lines)
+
+
+def _root_bus(ent):
+    return "pci%04x:00" % ent["domain"]
+
+
+def _slot_address(st, fid):
+    ent = st["pci"][str(fid)]
+    if ent["configured"]:
+        return "%04x:00:00\n" % ent["domain"]
+    dom = ent["spec"]["uid"] if (st["spec"].get("uid_checking") or
+                                 st["spec"].get("role") == "guest") else 0
+    return "%04x:00:00\n" % dom
+
+
+def _config_space(s, cls):
+    b = bytearray(256)
+    b[0:2] = s["vendor"].to_bytes(2, "little")
+    b[2:4] = s["device"].to_bytes(2, "little")
+    b[9:12] = cls.to_bytes(3, "little")
+    b[0x2C:0x2E] = s["vendor"].to_bytes(2, "little")
+    b[0x2E:0x30] = s["device"].to_bytes(2, "little")
+    return bytes(b)
+
+
+def _noop(st, data):
+    return None
+
+
+def _enodev(st, data):
+    raise core.oserr(errno.ENODEV)
+
+
+def _ccw_online_store(st, busid, data):
+    dev = st["ccw"][busid]
+    val = core.kstrtouint(data, 0, 64) if not core._strip(data).startswith("force") else 1
+    if dev["group"]:
+        raise core.oserr(errno.EINVAL, "member of a group device")
+    if val not in (0, 1):
+        raise core.oserr(errno.EINVAL)
+    dev["online"] = val
+
+
+# ---- net.smc sysctls (proc_do*vec semantics) --------------------------------------------------
+
+def _sysctl_show(st, key):
+    if st.get("smc_sysctl") is None or key not in st["smc_sysctl"]:
+        raise core.oserr(errno.ENOENT)
+    return "%d\n" % int(st["smc_sysctl"][key])
+
+
+def _parse_long(text):
+    """proc_get_long: skip whitespace, optional '-', decimal digits; returns (value, rest)."""
+    s = text.lstrip(" \t\n")
+    neg = s.startswith("-")
+    if neg:
+        s = s[1:]
+    i = 0
+    while i < len(s) and s[i].isdigit():
+        i += 1
+    if i == 0:
+        raise core.oserr(errno.EINVAL)
+    if i > 21:
+        raise core.oserr(errno.EINVAL)
+    val = int(s[:i])
+    rest = s[i:]
+    if rest and rest[0] not in " \t\n":
+        raise core.oserr(errno.EINVAL)
+    return (-val if neg else val), rest
+
+
+def smc_sysctl_store(st, key, data):
+    if st.get("smc_sysctl") is None:
+        raise core.oserr(errno.ENOENT)
+    kind, lo, hi, _default = core.profile_of(st)["smc_sysctls"][key]
+    text = data.decode("latin-1") if isinstance(data, bytes) else str(data)
+    if not text.strip(" \t\n"):
+        return
+    val, rest = _parse_long(text)
+    if rest.strip(" \t\n"):
+        raise core.oserr(errno.EINVAL)
+    if kind == "uint":
+        if val < 0 or val > profiles.UINT_MAX:
+            raise core.oserr(errno.EINVAL)
+    elif kind == "jiffies":
+        if abs(val) > profiles.INT_MAX // 100:
+            raise core.oserr(errno.EINVAL)
+    elif kind in ("int", "bool"):
+        if val < -profiles.INT_MAX - 1 or val > profiles.INT_MAX:
+            raise core.oserr(errno.EINVAL)
+    if kind != "jiffies" and (val < lo or val > hi):
+        raise core.oserr(errno.EINVAL)
+    st["smc_sysctl"][key] = val

@@ -1,0 +1,293 @@
+"""Kernel profiles: what an emulated host's kernel and distribution look like.
+
+A profile decides:
+- ``osrelease`` (``/proc/sys/kernel/osrelease``, ``uname -r``) and the version tuple;
+- which ``net.smc.*`` sysctls exist once ``smc`` is loaded, their ranges and defaults;
+- how SMC buffer sizes are derived (:func:`smc_requested_size`, :func:`smc_effective_size`);
+- the module catalogue (built-in vs loadable, dependencies, PCI/CCW drivers registered);
+- the distribution: ``/etc/os-release`` text and package names roles install.
+
+Facts: shared/facts/s390-linux-interfaces.md section 4, upstream net/smc/smc_sysctl.c
+(6.1: autocorking_size, smcr_buf_type, smcr_testlink_time, wmem, rmem defaulting to
+tcp_{w,r}mem[1], min 16 KiB, no max; 6.5 and the 6.4 stable fix: default 64 KiB, max INT_MAX/2;
+6.7: smcr_max_links_per_lgr 1..2, smcr_max_conns_per_lgr 16..255) and net/smc/smc_core.c
+(smc_compress_bufsize: 16 KiB * 2^n, SMC-D capped at 1 MiB, SMC-R at 512 KiB).
+Distribution kernels backport: the SLES 15 SP5 profile carries the 6.1 sysctl set on 5.14 [I],
+the RHEL 8.8 profile has no net.smc sysctls (the study's tcp_rmem[1]/2 rule).
+"""
+
+INT_MAX = 2147483647
+UINT_MAX = 4294967295
+SMC_BUF_MIN = 16384
+SMCD_MAX_BUF = 1 << 20
+SMCR_MAX_BUF = 512 << 10
+
+# One entry per net.smc key: (kind, min, max, default). kind: "uint", "int", "jiffies", "bool".
+# default "tcp_wmem1"/"tcp_rmem1" means: taken from net.ipv4.tcp_{w,r}mem[1] when smc loads.
+_SMC_61 = {
+    "autocorking_size": ("uint", 0, UINT_MAX, 65536),
+    "smcr_buf_type": ("uint", 0, 2, 0),
+    "smcr_testlink_time": ("jiffies", -INT_MAX // 1000, INT_MAX // 1000, 30),
+    "wmem": ("int", SMC_BUF_MIN, INT_MAX, "tcp_wmem1"),
+    "rmem": ("int", SMC_BUF_MIN, INT_MAX, "tcp_rmem1"),
+}
+_SMC_65 = dict(_SMC_61)
+_SMC_65.update({
+    "wmem": ("int", SMC_BUF_MIN, INT_MAX // 2, 65536),
+    "rmem": ("int", SMC_BUF_MIN, INT_MAX // 2, 65536),
+})
+_SMC_612 = dict(_SMC_65)
+_SMC_612.update({
+    "smcr_max_links_per_lgr": ("int", 1, 2, 2),
+    "smcr_max_conns_per_lgr": ("int", 16, 255, 255),
+    "limit_smc_hs": ("bool", 0, 1, 0),
+})
+
+
+def _mod(builtin=False, deps=(), pci_drivers=(), ccw_drivers=(), ccwgroup_drivers=(),
+         description="", params=None, alias_ids=()):
+    return {
+        "builtin": builtin,
+        "deps": list(deps),
+        "pci_drivers": list(pci_drivers),
+        "ccw_drivers": list(ccw_drivers),
+        "ccwgroup_drivers": list(ccwgroup_drivers),
+        "description": description,
+        "params": dict(params or {}),
+    }
+
+
+def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_core=True):
+    cat = {
+        "qdio": _mod(description="QDIO base support"),
+        "ccwgroup": _mod(description="ccwgroup bus driver"),
+        "qeth": _mod(deps=["qdio", "ccwgroup"], ccw_drivers=["qeth"], ccwgroup_drivers=["qeth"],
+                     description="qeth device driver"),
+        "qeth_l2": _mod(deps=["qeth"], description="qeth layer 2 discipline"),
+        "qeth_l3": _mod(deps=["qeth"], description="qeth layer 3 discipline"),
+        "ib_core": _mod(description="core kernel InfiniBand API"),
+        "smc": _mod(deps=["ib_core"] + ([] if ism_needs_smc else ["ism"]),
+                    description="smc socket address family"),
+        "smc_diag": _mod(deps=["smc"], description="SMC socket monitoring via SOCK_DIAG"),
+        "ism": _mod(builtin=ism_builtin, deps=(["smc"] if ism_needs_smc else []),
+                    pci_drivers=["ism"], description="ISM driver"),
+        "vfio": _mod(builtin=vfio_builtin, description="VFIO - User Level meta-driver"),
+        "vfio_iommu_type1": _mod(builtin=vfio_builtin, deps=["vfio"],
+                                 description="Type1 IOMMU driver for VFIO"),
+        "vfio_pci": _mod(builtin=vfio_builtin,
+                         deps=(["vfio_pci_core"] if vfio_core else ["vfio"]),
+                         pci_drivers=["vfio-pci"], description="VFIO PCI - User Level meta-driver",
+                         params={"ids": "", "nointxmask": "N", "disable_idle_d3": "N"}),
+        "mlx4_core": _mod(pci_drivers=["mlx4_core"], description="Mellanox ConnectX HCA low-level driver"),
+        "mlx5_core": _mod(pci_drivers=["mlx5_core"],
+                          description="Mellanox 5th generation network adapters (ConnectX series) core driver"),
+        "kvm": _mod(description="Kernel-based Virtual Machine"),
+    }
+    if vfio_core:
+        cat["vfio_pci_core"] = _mod(builtin=vfio_builtin, deps=["vfio"],
+                                    description="core driver for VFIO based PCI devices")
+    return cat
+
+
+MODULE_PATHS = {
+    "qdio": "kernel/drivers/s390/cio/qdio",
+    "ccwgroup": "kernel/drivers/s390/cio/ccwgroup",
+    "qeth": "kernel/drivers/s390/net/qeth",
+    "qeth_l2": "kernel/drivers/s390/net/qeth_l2",
+    "qeth_l3": "kernel/drivers/s390/net/qeth_l3",
+    "ism": "kernel/drivers/s390/net/ism",
+    "ib_core": "kernel/drivers/infiniband/core/ib_core",
+    "smc": "kernel/net/smc/smc",
+    "smc_diag": "kernel/net/smc/smc_diag",
+    "vfio": "kernel/drivers/vfio/vfio",
+    "vfio_iommu_type1": "kernel/drivers/vfio/vfio_iommu_type1",
+    "vfio_pci_core": "kernel/drivers/vfio/pci/vfio-pci-core",
+    "vfio_pci": "kernel/drivers/vfio/pci/vfio-pci",
+    "mlx4_core": "kernel/drivers/net/ethernet/mellanox/mlx4/mlx4_core",
+    "mlx5_core": "kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core",
+    "kvm": "kernel/arch/s390/kvm/kvm",
+}
+
+PROFILES = {
+    "rhel8.8": {
+        "module_suffix": ".ko.xz",
+        "osrelease": "4.18.0-477.10.1.el8_8.s390x",
+        "version": (4, 18),
+        "smc_sysctls": {},
+        "smc_buffer_rule": "tcp_half",
+        "modules": _catalog(vfio_core=False),
+        "os_release": (
+            'NAME="Red Hat Enterprise Linux"\nVERSION="8.8 (Ootpa)"\nID="rhel"\n'
+            'ID_LIKE="fedora"\nVERSION_ID="8.8"\nPLATFORM_ID="platform:el8"\n'
+            'PRETTY_NAME="Red Hat Enterprise Linux 8.8 (Ootpa)"\nANSI_COLOR="0;31"\n'
+            'CPE_NAME="cpe:/o:redhat:enterprise_linux:8::baseos"\n'),
+        "extra_files": {"/etc/redhat-release": "Red Hat Enterprise Linux release 8.8 (Ootpa)\n"},
+        "packages": {"s390-tools": "s390utils-base", "s390-tools-core": "s390utils-core",
+                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
+                     "libvirt": "libvirt", "qemu": "qemu-kvm"},
+        "family": "RedHat",
+    },
+    "sles15sp5": {
+        "module_suffix": ".ko.zst",
+        "osrelease": "5.14.21-150500.53-default",
+        "version": (5, 14),
+        "smc_sysctls": _SMC_61,
+        "smc_buffer_rule": "sysctl",
+        "modules": _catalog(),
+        "os_release": (
+            'NAME="SLES"\nVERSION="15-SP5"\nVERSION_ID="15.5"\n'
+            'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP5"\nID="sles"\n'
+            'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp5"\n'),
+        "extra_files": {},
+        "packages": {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
+                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
+                     "libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"},
+        "family": "Suse",
+    },
+    "ubuntu23.04": {
+        "module_suffix": ".ko",
+        "osrelease": "6.2.0-20-generic",
+        "version": (6, 2),
+        "smc_sysctls": _SMC_61,
+        "smc_buffer_rule": "sysctl",
+        "modules": _catalog(vfio_builtin=True),
+        "os_release": (
+            'PRETTY_NAME="Ubuntu 23.04"\nNAME="Ubuntu"\nVERSION_ID="23.04"\n'
+            'VERSION="23.04 (Lunar Lobster)"\nVERSION_CODENAME=lunar\nID=ubuntu\n'
+            'ID_LIKE=debian\nUBUNTU_CODENAME=lunar\nLOGO=ubuntu-logo\n'),
+        "extra_files": {},
+        "packages": {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
+                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
+                     "libvirt": "libvirt-daemon-system", "qemu": "qemu-system-s390x"},
+        "family": "Debian",
+    },
+    "linux6.12": {
+        "module_suffix": ".ko.xz",
+        "osrelease": "6.12.0",
+        "version": (6, 12),
+        "smc_sysctls": _SMC_612,
+        "smc_buffer_rule": "sysctl",
+        "modules": _catalog(ism_builtin=True, ism_needs_smc=False),
+        "os_release": (
+            'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\n'
+            'VERSION_ID="13"\nVERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n'),
+        "extra_files": {},
+        "packages": {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
+                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
+                     "libvirt": "libvirt-daemon-system", "qemu": "qemu-system-s390x"},
+        "family": "Debian",
+    },
+}
+
+# PCI drivers: name -> (module, static id table [(vendor, device)])
+PCI_DRIVERS = {
+    "ism": ("ism", [(0x1014, 0x04ED)]),
+    "vfio-pci": ("vfio_pci", []),
+    "mlx4_core": ("mlx4_core", [(0x15B3, 0x1003), (0x15B3, 0x1004)]),
+    "mlx5_core": ("mlx5_core", [(0x15B3, 0x1016), (0x15B3, 0x1018), (0x15B3, 0x101E),
+                                (0x15B3, 0x101F)]),
+}
+
+
+def get(name):
+    """Return the profile dict for ``name`` (KeyError with the allowed names otherwise)."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise KeyError("unknown kernel profile %r; allowed: %s" % (name, ", ".join(sorted(PROFILES))))
+
+
+def module_name(name):
+    """modprobe/kmod normalisation: dashes and underscores are the same."""
+    return name.replace("-", "_")
+
+
+def smc_sysctl_defaults(profile, tcp_wmem1=16384, tcp_rmem1=131072):
+    """Values of net.smc.* right after ``smc`` is loaded in a network namespace."""
+    out = {}
+    for key, (_kind, _lo, _hi, default) in profile["smc_sysctls"].items():
+        if default == "tcp_wmem1":
+            default = tcp_wmem1
+        elif default == "tcp_rmem1":
+            default = tcp_rmem1
+        out[key] = default
+    return out
+
+
+def smc_requested_size(profile, direction, smc_sysctl=None, tcp_mem1=None):
+    """Requested SMC buffer size in bytes for ``direction`` ("rmem" receive / "wmem" send).
+
+    With net.smc.{r,w}mem (6.1+ and backports) the sysctl value is the request; before, the
+    request is half the TCP socket buffer, i.e. tcp_{r,w}mem[1] / 2 (the study's RHEL 8.8 rule).
+    """
+    if direction not in ("rmem", "wmem"):
+        raise ValueError("direction must be rmem or wmem")
+    if profile["smc_buffer_rule"] == "sysctl" and direction in profile["smc_sysctls"]:
+        if smc_sysctl and direction in smc_sysctl:
+            return int(smc_sysctl[direction])
+        return int(smc_sysctl_defaults(profile, tcp_mem1 or 16384, tcp_mem1 or 131072)[direction])
+    if tcp_mem1 is None:
+        tcp_mem1 = 131072 if direction == "rmem" else 16384
+    return int(tcp_mem1) // 2
+
+
+def smc_effective_size(requested, proto):
+    """Buffer the kernel allocates: 16 KiB * 2^n at or above ``requested`` (min 16 KiB), capped at
+    1 MiB for SMC-D and 512 KiB for SMC-R (smc_compress_bufsize/smc_uncompress_bufsize)."""
+    if proto not in ("SMCD", "SMCR", "smcd", "smcr", "D", "R"):
+        raise ValueError("proto must be SMCD or SMCR")
+    cap = SMCD_MAX_BUF if proto.upper().endswith("D") else SMCR_MAX_BUF
+    requested = int(requested)
+    if requested <= SMC_BUF_MIN:
+        return SMC_BUF_MIN
+    units = (requested - 1) >> 14
+    compressed = units.bit_length()  # ilog2(units) + 1
+    size = 1 << (compressed + 14)
+    return min(size, cap)
+
+
+def smc_buffer_size(profile, direction, proto, smc_sysctl=None, tcp_mem1=None):
+    """Effective buffer for a new SMC socket on this profile (request rule + compression)."""
+    return smc_effective_size(smc_requested_size(profile, direction, smc_sysctl, tcp_mem1), proto)
+
+
+def module_filename(profile, name):
+    """Path of a module below /lib/modules/<osrelease>/ ('(builtin)' for built-ins, as modinfo
+    prints), None for names outside the catalogue."""
+    name = module_name(name)
+    info = profile["modules"].get(name)
+    if info is None:
+        return None
+    if info["builtin"]:
+        return "(builtin)"
+    return MODULE_PATHS.get(name, "kernel/" + name) + profile["module_suffix"]
+
+
+def modules_builtin(profile):
+    """Content of /lib/modules/<osrelease>/modules.builtin for this profile."""
+    return "".join(MODULE_PATHS.get(n, "kernel/" + n) + ".ko\n"
+                   for n, m in sorted(profile["modules"].items()) if m["builtin"])
+
+
+def modules_dep(profile):
+    """Content of /lib/modules/<osrelease>/modules.dep (loadable modules and their deps)."""
+    lines = []
+    for n, m in sorted(profile["modules"].items()):
+        if m["builtin"]:
+            continue
+        deps = [module_filename(profile, d) for d in _transitive_deps(profile, n)
+                if not profile["modules"][d]["builtin"]]
+        lines.append("%s:%s\n" % (module_filename(profile, n),
+                                   "".join(" " + d for d in deps)))
+    return "".join(lines)
+
+
+def _transitive_deps(profile, name):
+    out = []
+    todo = list(profile["modules"][name]["deps"])
+    while todo:
+        d = todo.pop(0)
+        if d not in out:
+            out.append(d)
+            todo.extend(profile["modules"][d]["deps"])
+    return out

@@ -1,0 +1,182 @@
+"""Path, fault and kernel-state helpers shared by every emulated tool.
+
+All absolute paths a tool touches go through :func:`path`, which prefixes env ``ZLAB_ROOT`` (empty
+inside a host; a temp dir with the FUSE fs mounted under it in conformance tests).  Messages show
+the host view (:func:`host_path` strips the prefix again).
+"""
+
+import errno as _errno
+import os
+import sys
+
+DEFAULT_STATE_DIR = "/run/zlab/kernel"
+
+
+def root():
+    return os.environ.get("ZLAB_ROOT", "").rstrip("/")
+
+
+# Where the FUSE daemon serves the /proc pieces at its mount root (zlab-contract); used when
+# ZLAB_ROOT is such a mount point rather than a full host tree.
+_FUSE_ALIASES = (("/proc/sys/net", "/proc_sys_net"), ("/proc/modules", "/proc_modules"),
+                 ("/proc/sys/kernel/osrelease", "/osrelease"))
+
+
+def path(p):
+    """Return the real location of host path ``p`` (absolute) under ``ZLAB_ROOT``."""
+    if not p.startswith("/"):
+        return p
+    r = root()
+    if r:
+        for host, alias in _FUSE_ALIASES:
+            if (p == host or p.startswith(host + "/")) and not os.path.exists(r + host) and \
+                    os.path.exists(r + alias):
+                return r + alias + p[len(host):]
+    return r + p
+
+
+def host_path(p):
+    """Inverse of :func:`path`: the path as the host sees it (for messages)."""
+    r = root()
+    if r and p.startswith(r + "/"):
+        return p[len(r):]
+    return p
+
+
+def state_dir():
+    return os.environ.get("ZLAB_STATE_DIR", DEFAULT_STATE_DIR)
+
+
+def kernel():
+    """The ``zlab.kernel`` module, or None where it cannot be imported."""
+    try:
+        from zlab import kernel as k  # noqa: WPS433 (lazy on purpose)
+    except ImportError:
+        return None
+    return k
+
+
+def kcall(name, *args, **kwargs):
+    """Call ``zlab.kernel.<name>(state_dir, *args)``; AttributeError if it does not exist."""
+    k = kernel()
+    if k is None:
+        raise RuntimeError("zlab.kernel is not importable")
+    return getattr(k, name)(state_dir(), *args, **kwargs)
+
+
+def tool_fault(tool):
+    """Consume a fault injected for ``tool``.  Returns the exit code to use, or None.
+
+    ``zlab.kernel.consume_tool_fault`` may return None (no fault), an int exit code, a
+    ``(exit_code, stderr)`` pair or a dict with ``exit_code``/``stderr``.
+    """
+    k = kernel()
+    if k is None or not hasattr(k, "consume_tool_fault"):
+        return None
+    if not os.path.isdir(state_dir()):
+        return None
+    try:
+        fault = k.consume_tool_fault(state_dir(), tool)
+    except (OSError, ValueError):
+        return None
+    if fault is None or fault is False:
+        return None
+    stderr = ""
+    if isinstance(fault, dict):
+        code = fault.get("exit_code", fault.get("code", 1))
+        stderr = fault.get("stderr", "") or ""
+    elif isinstance(fault, (tuple, list)):
+        code = fault[0]
+        stderr = fault[1] if len(fault) > 1 and fault[1] else ""
+    elif fault is True:
+        code = 1
+    else:
+        code = int(fault)
+    if stderr:
+        sys.stderr.write(stderr if stderr.endswith("\n") else stderr + "\n")
+        sys.stderr.flush()
+    return int(code)
+
+
+def run(tool, func, argv):
+    """Common entry: fault check, then ``func(argv)``; output flushed, broken pipes tolerated."""
+    if argv is None:
+        argv = sys.argv[1:]
+    code = tool_fault(tool)
+    if code is not None:
+        return code
+    try:
+        rc = func(list(argv))
+    except BrokenPipeError:
+        rc = 141
+    except KeyboardInterrupt:
+        rc = 130
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return 0 if rc is None else rc
+
+
+def read(p, default=None):
+    """Read host path ``p`` (text, trailing newline stripped); ``default`` on any OSError."""
+    try:
+        with open(path(p), "r", encoding="utf-8", errors="replace") as f:
+            return f.read().rstrip("\n")
+    except OSError:
+        return default
+
+
+def read_bytes(p, default=None):
+    try:
+        with open(path(p), "rb") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def write(p, value):
+    """Write ``value`` to host path ``p`` like ``echo value > p`` (raises OSError with the errno)."""
+    data = value if value.endswith("\n") else value + "\n"
+    fd = os.open(path(p), os.O_WRONLY | os.O_TRUNC)
+    try:
+        os.write(fd, data.encode())
+    finally:
+        os.close(fd)
+
+
+def exists(p):
+    return os.path.exists(path(p))
+
+
+def isdir(p):
+    return os.path.isdir(path(p))
+
+
+def islink(p):
+    return os.path.islink(path(p))
+
+
+def listdir(p):
+    try:
+        return sorted(os.listdir(path(p)))
+    except OSError:
+        return []
+
+
+def readlink(p):
+    try:
+        return os.readlink(path(p))
+    except OSError:
+        return None
+
+
+def strerror(err):
+    """strerror text of an OSError or errno number, as glibc prints it."""
+    num = err.errno if isinstance(err, OSError) else err
+    if num is None:
+        return str(err)
+    return os.strerror(num)
+
+
+ERRNO = _errno

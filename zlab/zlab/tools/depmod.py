@@ -1,0 +1,22 @@
+"""depmod (kmod): nothing to compute for the emulated module catalogue; accepts the usual
+arguments and succeeds."""
+
+import sys
+
+from . import _paths
+
+TOOL = "depmod"
+
+
+def main(argv=None):
+    return _paths.run(TOOL, _main, argv)
+
+
+def _main(argv):
+    if any(a in ("-V", "--version") for a in argv):
+        sys.stdout.write("kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

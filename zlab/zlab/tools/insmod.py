@@ -1,0 +1,53 @@
+"""insmod (kmod): insert one module file (no dependency resolution).
+
+``insmod PATH [PARAM=VALUE...]``: the module is named by the file name (``.../vfio-pci.ko.xz``
+-> ``vfio_pci``).  Missing dependencies fail like the kernel:
+``insmod: ERROR: could not insert module PATH: Unknown symbol in module`` (exit 1).
+"""
+
+import sys
+
+from . import _kmod, _paths
+
+TOOL = "insmod"
+
+
+def main(argv=None):
+    return _paths.run(TOOL, _main, argv)
+
+
+def _main(argv):
+    args = [a for a in argv if not a.startswith("-")]
+    if any(a in ("-V", "--version") for a in argv):
+        sys.stdout.write("kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n")
+        return 0
+    if not args:
+        sys.stderr.write("insmod: ERROR: missing filename.\n")
+        return 1
+    path, params = args[0], " ".join(args[1:])
+    name = _kmod.norm(path.rsplit("/", 1)[-1].split(".ko")[0])
+    cat = _kmod.catalog()
+    if name not in cat:
+        sys.stderr.write("insmod: ERROR: could not load module %s: No such file or directory\n"
+                         % path)
+        return 1
+    info = cat[name]
+    if info.get("builtin") or _kmod.is_loaded(name):
+        sys.stderr.write("insmod: ERROR: could not insert module %s: File exists\n" % path)
+        return 1
+    loaded = {m[0] for m in _kmod.loaded()}
+    if any(not cat.get(d, {}).get("builtin") and d not in loaded for d in info.get("deps", [])):
+        sys.stderr.write("insmod: ERROR: could not insert module %s: Unknown symbol in module\n"
+                         % path)
+        return 1
+    try:
+        _paths.kcall("load_module", name, params=params or None)
+    except OSError as exc:
+        sys.stderr.write("insmod: ERROR: could not insert module %s: %s\n"
+                         % (path, _paths.strerror(exc)))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,15 @@
+"""smcd (smc-tools): SMC-D link groups, devices and statistics.  See ``_smccmd``."""
+
+import sys
+
+from . import _paths, _smccmd
+
+TOOL = "smcd"
+
+
+def main(argv=None):
+    return _paths.run(TOOL, lambda a: _smccmd.run(TOOL, a), argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
