@@ -458,8 +458,11 @@ class ZpciFunctionModule(object):
                 self.execute(action)
             except ZpciError as exc:
                 if action['action'] in ('unbind', 'probe') and any(a['action'] == 'set_override' for a in actions):
+                    path = self.sysfs.override_path(record['pci_address'])
                     try:
-                        self.sysfs.write(self.sysfs.override_path(record['pci_address']), old_override or '')
+                        self.sysfs.write(path, old_override or '')
+                        self.commands.append(('echo %s > %s' % (old_override, path)) if old_override
+                                             else ('echo > %s' % path))
                     except ZpciError:
                         pass
                 self.fail('FID %s: %s; the function keeps driver %s' % (

@@ -784,7 +784,7 @@ def _udev_add(st, ent):
         st["_udev_run_depth"] = st.get("_udev_run_depth", 0) + 1
         try:
             for origin, value in runs:
-                status, msgs = udevrun.run(st, ent, value, origin)
+                status, msgs = udevrun.run(st, ent, value)
                 udevrun.log(st, "%s: %s: RUN '%s': exit %d%s" % (
                     os.path.basename(origin), addr, value, status,
                     "".join("; " + m for m in msgs)))

@@ -624,7 +624,7 @@ class Shell:
         return 2
 
 
-def run(st, ent, value, origin):
+def run(st, ent, value):
     """Execute one RUN value for the add event of ``ent``; returns (exit status, messages)."""
     try:
         argv = shlex.split(substitute(value, st, ent))

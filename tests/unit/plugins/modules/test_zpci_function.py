@@ -218,6 +218,9 @@ def test_ebusy_on_unbind_keeps_old_driver_and_override(tmp_path, monkeypatch, ca
     assert host.kernel.bound(0x605) == 'ism'
     assert host.kernel.driver_override('0605:00:00.0') is None
     assert host.file(RULES) is None
+    # what was written, including the restored (cleared) override
+    assert result['commands'] == ['echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
+                                  'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override']
 
 
 def test_vfio_pci_module_is_loaded_when_missing(tmp_path, monkeypatch, capsys):
