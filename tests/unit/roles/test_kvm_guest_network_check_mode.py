@@ -79,10 +79,8 @@ def case_name(play_check, apply):
     return 'check-%s-apply-%s' % (play_check, apply)
 
 
-@pytest.fixture(scope='module')
-def outcome(tmp_path_factory):
-    """Runs every case once (one ansible-playbook run, one play per case)."""
-    root = tmp_path_factory.mktemp('kgn')
+def run_cases(root):
+    """Runs every case (one ansible-playbook run, one play per case, so one worker pays for it)."""
     coll = root / 'ansible_collections' / 's390x' / 'network'
     (coll / 'plugins' / 'modules').mkdir(parents=True)
     (coll / 'roles').mkdir()
@@ -105,13 +103,15 @@ def outcome(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize('play_check, apply, check_mode', CASES)
-def test_module_runs_once_per_guest_in_the_expected_mode(outcome, play_check, apply, check_mode):
-    name = case_name(play_check, apply)
-    calls = (outcome / name).read_text().split('\n')[:-1]
-    assert calls == ['g1 %s' % check_mode]
-    # the role's registered result is the one of the call that ran, for callers and the later tasks
-    result = json.loads((outcome / (name + '.result')).read_text())
-    assert result['changed'] is True
-    assert [item['item']['name'] for item in result['results']] == ['g1']
-    assert 'skipped' not in result['results'][0]
+def test_module_runs_once_per_guest_in_the_expected_mode(tmp_path):
+    run_cases(tmp_path)
+    seen = {}
+    for play_check, apply, dummy in CASES:
+        name = case_name(play_check, apply)
+        # the role's registered result is the one of the call that ran, for callers and later tasks
+        result = json.loads((tmp_path / (name + '.result')).read_text())
+        assert result['changed'] is True, name
+        assert [item['item']['name'] for item in result['results']] == ['g1'], name
+        assert 'skipped' not in result['results'][0], name
+        seen[name] = (tmp_path / name).read_text().split('\n')[:-1]
+    assert seen == dict((case_name(c, a), ['g1 %s' % mode]) for c, a, mode in CASES)
