@@ -58,7 +58,7 @@ if play "drift.yml (report)" "$out/drift-1.log" playbooks/drift.yml; then
 fi
 
 step "6. drift.yml -e correct=true corrects it"
-play "drift.yml -e correct=true" "$out/drift-2.log" playbooks/drift.yml -e correct=true -e qeth_allow_disruptive=true
+play "drift.yml -e correct=true" "$out/drift-2.log" playbooks/drift.yml -e correct=true
 
 step "7. drift.yml again: no drift left"
 play "drift.yml (after correction)" "$out/drift-3.log" playbooks/drift.yml
@@ -67,6 +67,7 @@ step "8. verify.yml"
 play "verify.yml" "$out/verify.log" playbooks/verify.yml
 
 step "9. start guest g1: its ISM function comes from the hostdev in lpar-a's domain XML"
+zlab --lab "$lab" stop-guest g1 || true
 zlab --lab "$lab" start-guest g1
 zlab --lab "$lab" exec g1 -- smc_rnics | tee "$out/g1-smc_rnics.txt"
 zlab --lab "$lab" exec g1 -- lspci | tee "$out/g1-lspci.txt"
