@@ -98,11 +98,12 @@ test-zlab: setup
 	else echo "tier zlab-conformance: not present yet"; fi
 
 # Molecule scenarios on the emulated lab (each brings its own CPC up and down with zlab).
+# ANSIBLE_HOME in the tree: molecule installs the collection there, not into the shared ~/.ansible.
 MOLECULE_SCENARIOS ?= $(sort $(filter-out resources,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
 test-molecule: setup zlab-image
 	@set -e; for s in $(MOLECULE_SCENARIOS); do \
 	  echo "=== molecule scenario $$s"; start=$$(date +%s); \
-	  molecule test -s $$s; \
+	  ANSIBLE_HOME=$(CURDIR)/.cache/ansible-home molecule test -s $$s; \
 	  echo "=== molecule scenario $$s passed in $$(( $$(date +%s) - start )) s"; \
 	done
 

@@ -49,8 +49,9 @@ if [ "$changed" != "0" ]; then echo "second run changed $changed task(s): not id
 step "4. drift behind Ansible's back (zlab drift)"
 zlab --lab "$lab" drift lpar-b rm /etc/udev/rules.d/41-qeth-0.0.8200.rules
 zlab --lab "$lab" drift lpar-b sysctl net.ipv4.tcp_rmem "4096 131072 6291456"
-zlab --lab "$lab" drift lpar-a offline 0.0.8200 || true
-summary+=("drift injected: lpar-b qeth rule removed, lpar-b tcp_rmem changed, lpar-a 0.0.8200 offline")
+zlab --lab "$lab" drift lpar-a offline 0.0.8200
+zlab --lab "$lab" drift lpar-b power 606 0
+summary+=("drift injected: lpar-b qeth rule removed, lpar-b tcp_rmem changed, lpar-a 0.0.8200 offline, lpar-b ISM FID 606 powered off")
 
 step "5. drift.yml reports it (exit status 2 = drift found)"
 if play "drift.yml (report)" "$out/drift-1.log" playbooks/drift.yml; then
@@ -72,6 +73,11 @@ zlab --lab "$lab" start-guest g1
 zlab --lab "$lab" exec g1 -- smc_rnics | tee "$out/g1-smc_rnics.txt"
 zlab --lab "$lab" exec g1 -- lspci | tee "$out/g1-lspci.txt"
 grep -q '^ *605 ' "$out/g1-smc_rnics.txt" && summary+=("g1 sees FID 605: $(grep '^ *605 ' "$out/g1-smc_rnics.txt" | tr -s ' ')")
+
+step "10. SMC-D devices: g1's passed-through FID 605 and lpar-b's own FID 606"
+zlab --lab "$lab" exec g1 -- smcd device | tee "$out/g1-smcd-device.txt"
+zlab --lab "$lab" exec lpar-b -- smcd device | tee "$out/lpar-b-smcd-device.txt"
+grep -q '^0*606 ' "$out/lpar-b-smcd-device.txt" && summary+=("lpar-b SMC-D device: $(grep '^0*606 ' "$out/lpar-b-smcd-device.txt" | tr -s ' ')")
 
 step "summary"
 printf '%s\n' "${summary[@]}"

@@ -14,8 +14,8 @@ description:
   - Takes the variables of every host (C(hostvars)) after the roles ran in check mode with diff
     (or after a correcting run) and returns one row per object that differs from the inventory.
   - Reads the results the roles register, C(qeth_result), C(ism_passthrough_result),
-    C(kvm_guest_network_result), C(smc_sysctl_result), C(smc_pnet_result), C(smc_dropins) and
-    C(smc_dropins_removed); a host without them contributes no row.
+    C(kvm_guest_network_result), C(smc_ism_result), C(smc_sysctl_result), C(smc_pnet_result),
+    C(smc_dropins) and C(smc_dropins_removed); a host without them contributes no row.
   - The scope of a row says whether the running system (V(active)), the configuration that
     survives a reboot (V(persistent)) or V(both) differ.
 options:
@@ -60,7 +60,8 @@ import re
 from ansible.errors import AnsibleFilterError
 
 _CHZDEV = re.compile(r"^chzdev\s+(?P<opts>(?:-\S+\s+)*)qeth\s+(?P<id>\S+)\s*(?P<attrs>.*)$")
-_ECHO = re.compile(r"^echo\s+(?P<value>.*?)\s*>\s*(?P<path>\S+)$")
+# the path may hold a placeholder with blanks in check mode: "<address of FID 0x606>"
+_ECHO = re.compile(r"^echo\s+(?P<value>.*?)\s*>\s*(?P<path>/.*\S)\s*$")
 
 
 def _registered(hvars, name):
@@ -149,6 +150,7 @@ _SOURCES = (
     ("qeth_result", _qeth_rows),
     ("ism_passthrough_result", _zpci_rows),
     ("kvm_guest_network_result", _libvirt_rows),
+    ("smc_ism_result", _zpci_rows),
     ("smc_sysctl_result", _sysctl_rows),
     ("smc_pnet_result", _pnet_rows),
     ("smc_dropins", lambda r: _file_loop_rows(r, "drop-in differs")),

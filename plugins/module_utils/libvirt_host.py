@@ -103,8 +103,12 @@ def netdev_exists(netdev):
     return os.path.exists(_path('class', 'net', netdev))
 
 
-def check_macvtap_source(spec):
-    """(errors, warnings) for a MacVTap source: a qeth source must be layer 2 and online."""
+def check_macvtap_source(spec, offline_is_error=True):
+    """(errors, warnings) for a MacVTap source: a qeth source must be layer 2 and online.
+
+    ``offline_is_error=False`` (check mode) makes an offline source a warning: an earlier task of
+    the same run (the qeth role) may set it online, so it is no reason to fail a prediction.
+    """
     where = spec['param']
     source = spec['source']
     qeth = qeth_device_of(source)
@@ -121,7 +125,8 @@ def check_macvtap_source(spec):
         errors.append('%s.source: %s is qeth device %s in layer %s; MacVTap for virtio needs layer 2 '
                       '(set layer2=1, e.g. s390x.network.qeth_device)'
                       % (where, source, busid, '3' if layer2 == '0' else 'undetermined (layer2=%s)' % layer2))
+    warnings = []
     if online != '1':
-        errors.append('%s.source: %s is qeth device %s, which is offline; set it online first'
-                      % (where, source, busid))
-    return errors, []
+        (errors if offline_is_error else warnings).append(
+            '%s.source: %s is qeth device %s, which is offline; set it online first' % (where, source, busid))
+    return errors, warnings

@@ -241,6 +241,22 @@ def parse_tcp_triplet(value, name):
     return tuple(result)
 
 
+def tcp_triplet_basis(file_value, live_value, name):
+    """The TCP triplet whose minimum and maximum a new setting keeps.
+
+    The value from the sysctl.d file the module owns wins over the live one when it parses: a
+    live minimum/maximum changed behind the module's back is drift to undo. A missing or
+    unreadable file value falls back to the live value (None when there is neither).
+    """
+    if file_value is not None:
+        try:
+            parse_tcp_triplet(file_value, name)
+            return file_value
+        except SizingError:
+            pass
+    return live_value
+
+
 def format_tcp_triplet(values):
     return " ".join(str(int(v)) for v in values)
 

@@ -88,7 +88,8 @@ options:
       - MacVTap interfaces (C(<interface type='direct'>)), each identified by its host source device
         and MAC.
       - For O(state=present) and O(state=exact), a source that is a qeth device (HiperSockets or OSA)
-        must be in layer 2 and online; a source that does not exist yet only gives a warning.
+        must be in layer 2 and online; a source that does not exist yet only gives a warning, and so
+        does an offline one in check mode (an earlier task of the same run may set it online).
     type: list
     elements: dict
     default: []
@@ -378,7 +379,7 @@ def run(module):
             if spec['address'] is None:
                 spec['address'] = address
         for spec in interfaces:
-            errs, warns = libvirt_host.check_macvtap_source(spec)
+            errs, warns = libvirt_host.check_macvtap_source(spec, offline_is_error=not module.check_mode)
             errors.extend(errs)
             warnings.extend(warns)
     if errors:

@@ -21,8 +21,8 @@ description:
   - Without it (upstream before 6.1, for example RHEL 8.8 with 4.18 or SLES 15 SP5 with 5.14) SMC
     requests half of the TCP socket's initial buffer, so the module sets the default (middle)
     value of C(net.ipv4.tcp_rmem)/C(net.ipv4.tcp_wmem) to twice the wanted size and keeps the
-    host's current minimum and maximum unless O(tcp_rmem_min) and friends are given (method
-    C(tcp)). This changes the default buffer of every TCP socket; the module warns about it.
+    minimum and maximum (those in O(file) when it sets them, else the host's current ones) unless
+    O(tcp_rmem_min) and friends are given (method C(tcp)). This changes the default buffer of every TCP socket; the module warns about it.
   - When C(smc) is not loaded and cannot be loaded (check mode, O(load_module=false), or a kernel
     without SMC) the kernel release decides the method.
   - The kernel allocates SMC buffers of 16 KiB x 2^n only, up to a maximum per protocol and
@@ -86,22 +86,22 @@ options:
     default: auto
   tcp_rmem_min:
     description:
-      - Minimum (first) value of C(net.ipv4.tcp_rmem) for method C(tcp); default is the host's
-        current value.
+      - Minimum (first) value of C(net.ipv4.tcp_rmem) for method C(tcp); default is the value in
+        O(file), or the host's current value when O(file) does not set it.
     type: raw
   tcp_rmem_max:
     description:
-      - Maximum (third) value of C(net.ipv4.tcp_rmem) for method C(tcp); default is the host's
-        current value, raised to the new default value when it is below.
+      - Maximum (third) value of C(net.ipv4.tcp_rmem) for method C(tcp); default as for
+        O(tcp_rmem_min), raised to the new default value when it is below.
     type: raw
   tcp_wmem_min:
     description:
-      - Minimum value of C(net.ipv4.tcp_wmem) for method C(tcp); default is the host's current value.
+      - Minimum value of C(net.ipv4.tcp_wmem) for method C(tcp); default as for O(tcp_rmem_min).
     type: raw
   tcp_wmem_max:
     description:
-      - Maximum value of C(net.ipv4.tcp_wmem) for method C(tcp); default is the host's current
-        value, raised to the new default value when it is below.
+      - Maximum value of C(net.ipv4.tcp_wmem) for method C(tcp); default as for O(tcp_rmem_min),
+        raised to the new default value when it is below.
     type: raw
   core_rmem_max:
     description:
@@ -245,7 +245,8 @@ from ansible.module_utils.common.text.converters import to_native
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
 from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import (
     INT_MAX, METHOD_NET_SMC, METHOD_TCP, SMC_SYSCTL_PREFIX, SMC_SYSCTLS, TCP_KEYS, SizingError,
-    current_effective, decide_method, parse_kernel_release, parse_size, plan_buffers, validate_setting,
+    current_effective, decide_method, parse_kernel_release, parse_size, plan_buffers, tcp_triplet_basis,
+    validate_setting,
 )
 
 SYS_MODULE_SMC = "/sys/module/smc"
@@ -419,6 +420,11 @@ def main():
         method, method_source = decide_method(kernel), "osrelease"
 
     live_tcp = sfile.read_live(list(TCP_KEYS.values()))
+    old_file = sfile.parse(old_text)
+    # The TCP minimum and maximum come from the file this module owns when it sets them: a live
+    # change of them behind Ansible's back is drift to undo, not a new value to persist.
+    tcp_basis = dict((key, tcp_triplet_basis(old_file.get(key), live_tcp.get(key), key))
+                     for key in TCP_KEYS.values())
     smcr_buf_type = settings.get("net.smc.smcr_buf_type")
     if smcr_buf_type is None:
         live_type = sfile.read_live(["net.smc.smcr_buf_type"]).get("net.smc.smcr_buf_type")
@@ -427,7 +433,7 @@ def main():
         plan = plan_buffers(
             kernel, params["rmem"], params["wmem"], method=method, protocol=params["protocol"],
             smcr_buf_type=int(smcr_buf_type),
-            tcp_rmem=live_tcp.get(TCP_KEYS["rmem"]), tcp_wmem=live_tcp.get(TCP_KEYS["wmem"]),
+            tcp_rmem=tcp_basis[TCP_KEYS["rmem"]], tcp_wmem=tcp_basis[TCP_KEYS["wmem"]],
             tcp_rmem_min=params["tcp_rmem_min"], tcp_rmem_max=params["tcp_rmem_max"],
             tcp_wmem_min=params["tcp_wmem_min"], tcp_wmem_max=params["tcp_wmem_max"])
     except SizingError as exc:
@@ -437,7 +443,6 @@ def main():
 
     desired = dict(settings)
     desired.update(plan["sysctls"])
-    old_file = sfile.parse(old_text)
     managed_keys = sorted(set(desired) | set(old_file))
     live_before = sfile.read_live(managed_keys)
 

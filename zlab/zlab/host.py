@@ -260,12 +260,31 @@ DOMAIN_XML = """<domain type='qemu'>
 """
 
 
+def _merge_unchanged(ours, base, disk):
+    """Take from ``disk`` every host record and top-level key that ``ours`` left as in ``base``."""
+    for key, value in disk.items():
+        if key == "hosts":
+            continue
+        if ours.get(key) == base.get(key):
+            ours[key] = value
+    hosts, base_hosts = ours.setdefault("hosts", {}), base.get("hosts", {})
+    for hname, record in disk.get("hosts", {}).items():
+        mine = hosts.get(hname)
+        if mine is None:
+            if hname not in base_hosts:
+                hosts[hname] = record
+        elif mine == base_hosts.get(hname):
+            mine.clear()
+            mine.update(record)
+
+
 class Lab:
     """One lab: load an existing one with Lab.load(name), create with Lab.create(...)."""
 
     def __init__(self, name, data):
         self.name = name
         self.data = data
+        self._saved = json.loads(json.dumps(data))  # as last read or written, to merge on save
 
     # ------------------------------------------------------------------ persistence
     @property
@@ -282,10 +301,28 @@ class Lab:
             raise LabError("lab %s is not up (no %s)" % (name, path)) from None
 
     def save(self):
-        tmp = os.path.join(self.dir, "lab.json.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.data, f, indent=1)
-        os.replace(tmp, os.path.join(self.dir, "lab.json"))
+        """Write lab.json, merged with what other zlab processes wrote since we read it.
+
+        Two commands on one lab (`zlab reboot lpar-a` and `zlab reboot lpar-b` at once) each load
+        the whole file and change one host: under the lock, records this process did not change
+        are taken from the disk (updated in place, so callers' references stay valid) and only
+        our changed records are written over them.
+        """
+        path = os.path.join(self.dir, "lab.json")
+        with open(path + ".lock", "w", encoding="ascii") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    disk = json.load(f)
+            except (FileNotFoundError, ValueError):
+                disk = None
+            if disk is not None:
+                _merge_unchanged(self.data, self._saved, disk)
+            tmp = path + ".tmp%d" % os.getpid()
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(self.data, f, indent=1)
+            os.replace(tmp, path)
+        self._saved = json.loads(json.dumps(self.data))
 
     @property
     def hosts(self):
@@ -565,12 +602,14 @@ class Lab:
         if h["role"] == "guest":
             guests.restart(self, hname)
             return {}
+        # a KVM host's reboot takes its guests down; zlab starts again those that were running,
+        # as libvirt-guests.service does at boot (ON_BOOT=start); stopped guests stay stopped
+        was_running = [g for g in h.get("guests") or [] if g in self.hosts and self.running(g)]
         self.stop_host(hname)
         self.start_host(hname)
         self.wait_ready([hname])
-        # a KVM host's reboot takes its guests down; zlab restarts them (libvirt autostart)
         failed = {}
-        for g in h.get("guests") or []:
+        for g in was_running:
             try:
                 guests.restart(self, g)
             except LabError as exc:

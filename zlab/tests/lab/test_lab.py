@@ -270,3 +270,14 @@ def test_managed_hostdev_is_bound_to_vfio_while_the_guest_runs(lab):
     assert in_host("lpar-a", drv).stdout.strip() == "ism"
     assert in_host("lpar-a", "cat /sys/bus/pci/devices/0605:00:00.0/driver_override"
                    ).stdout.strip() == "(null)"
+
+
+def test_kvm_host_reboot_starts_only_the_guests_that_were_running(lab):
+    # g1 is stopped after the test above: a reboot of lpar-a leaves it stopped
+    zlab("reboot", "lpar-a")
+    status = json.loads(zlab("status", "--json").stdout)[0]["hosts"]
+    assert status["g1"]["state"] == "stopped", status["g1"]
+    zlab("start-guest", "g1")
+    zlab("reboot", "lpar-a")
+    status = json.loads(zlab("status", "--json").stdout)[0]["hosts"]
+    assert status["g1"]["state"] == "running", status["g1"]

@@ -101,3 +101,17 @@ def test_drift_table_aligns_columns_under_a_heading():
         "lpar-a  qeth 0.0.8200  active      layer2=1",
         "b       net.smc.rmem   persistent  1 -> 2",
     ]
+
+
+def test_smc_ism_functions_of_an_lpar_are_zpci_rows():
+    res = {"changed": True, "commands": [
+        "echo 1 > /sys/bus/pci/slots/00000606/power",
+        "echo ism > /sys/bus/pci/devices/<address of FID 0x606>/driver_override",  # check mode
+    ]}
+    rows = drift_rows({"lpar-b": {"smc_ism_result": res, "smc_sysctl_result": {"changed": False}}})
+    assert rows == [
+        {"host": "lpar-b", "object": "zpci /sys/bus/pci/slots/00000606/power", "difference": "write 1",
+         "scope": "active"},
+        {"host": "lpar-b", "object": "zpci /sys/bus/pci/devices/<address of FID 0x606>/driver_override",
+         "difference": "write ism", "scope": "active"},
+    ]

@@ -113,6 +113,9 @@ def test_offline_qeth_source(host):
     errors = libvirt_host.check_macvtap_source(iface())[0]
     assert errors == ['interfaces[0].source: enc8200 is qeth device 0.0.8200, which is offline; set it online '
                       'first']
+    errors, warnings = libvirt_host.check_macvtap_source(iface(), offline_is_error=False)
+    assert errors == [] and warnings == ['interfaces[0].source: enc8200 is qeth device 0.0.8200, which is offline; '
+                                         'set it online first']
 
 
 def test_non_qeth_and_missing_sources(host):

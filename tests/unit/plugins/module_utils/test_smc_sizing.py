@@ -164,3 +164,13 @@ def test_tcp_method_round_trip(buffer_size):
     middle = int(plan["sysctls"]["net.ipv4.tcp_rmem"].split()[1])
     assert sz.requested_from_tcp(middle) == buffer_size
     assert plan["effective_rmem"] == sz.effective_buffer(buffer_size, RHEL88)["size"]
+
+
+@pytest.mark.parametrize("file_value, live_value, expected", [
+    ("4096 262144 33554432", "4096 131072 6291456", "4096 262144 33554432"),
+    (None, "4096 131072 6291456", "4096 131072 6291456"),
+    ("4096 nonsense", "4096 131072 6291456", "4096 131072 6291456"),
+    (None, None, None),
+])
+def test_tcp_triplet_basis_prefers_the_owned_file(file_value, live_value, expected):
+    assert sz.tcp_triplet_basis(file_value, live_value, "net.ipv4.tcp_rmem") == expected

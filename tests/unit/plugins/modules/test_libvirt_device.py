@@ -334,6 +334,10 @@ def test_layer3_or_offline_qeth_source(env):
     result = run({'domain': 'g1', 'interfaces': [IFACE]}, expect=Fail)
     assert 'which is offline' in result['msg']
     assert_untouched(dom)
+    # check mode predicts: the qeth role of the same run may set it online first
+    result = run({'domain': 'g1', 'interfaces': [IFACE]}, check=True)
+    assert any('which is offline' in w for w in result.get('warnings', [])), result
+    assert_untouched(dom)
 
 
 def test_missing_source_warns(env):

@@ -216,3 +216,18 @@ def test_forced_method_that_the_kernel_ignores_is_warned_about(tmp_path, monkeyp
     assert res["method"] == "tcp" and res["method_source"] == "option"
     assert res["sysctls"] == {"net.ipv4.tcp_rmem": "4096 262144 6291456"}
     assert any("will not follow" in w for w in res["warnings"])
+
+
+def test_live_tcp_maximum_drift_is_undone_not_persisted(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+    host.run(rmem="128K", wmem="128K", tcp_rmem_max="32M")
+    assert host.live("net.ipv4.tcp_rmem") == "4096 262144 33554432"
+    # Somebody lowers the maximum and the default by hand.
+    (host.proc / "net" / "ipv4" / "tcp_rmem").write_text("4096\t131072\t6291456\n")
+
+    fixed = host.run(rmem="128K", wmem="128K").result
+    assert fixed["changed"] is True
+    assert fixed["applied"] == ["net.ipv4.tcp_rmem"]
+    assert host.live("net.ipv4.tcp_rmem") == "4096 262144 33554432"
+    assert sfile.parse(open(host.file).read())["net.ipv4.tcp_rmem"] == "4096 262144 33554432"
+    assert fixed["diff"] == []  # the file was right all along
