@@ -9,7 +9,8 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__)))))
 LAB_INVENTORY = os.path.join(REPO, "inventories", "lab")
-LAB_NAME = "t-lab"
+# several checkouts may test at once on one machine: ZLAB_TEST_LAB names this run's lab
+LAB_NAME = os.environ.get("ZLAB_TEST_LAB", "t-lab")
 BIN = os.path.dirname(sys.executable)
 ZLAB = [sys.executable, "-m", "zlab.cli"]
 
