@@ -308,45 +308,64 @@ def _check_refs(ctx, obj, field, names, known):
             ctx.error(obj, field, "names partition %s which is not in cpc.partitions" % name)
 
 
-def _hipersockets(ctx, raw, known):
-    result = []
-    for index, item in enumerate(_list(ctx, "cpc", "hipersockets", raw)):
-        obj = "HiperSockets %d" % index
+def _entries(ctx, raw, field, kind, id_field, allowed):
+    """Yield ``(obj, item, ident)`` for each mapping in the ``cpc`` list ``field``.
+
+    ``ident`` is the entry's ``id_field``: a CHPID as a 2-digit hex string, a VCHID or
+    PCHID as an int. ``obj`` names the entry in messages (``"OSA CHPID E0"``,
+    ``"ISM VCHID 7C8"``, or ``"OSA 0"`` while the id cannot be read). Entries that
+    are not mappings are reported and skipped.
+    """
+    for index, item in enumerate(_list(ctx, "cpc", field, raw)):
+        obj = "%s %d" % (kind, index)
         item = _dict(ctx, obj, item)
         if item is None:
             continue
-        _unknown_keys(ctx, obj, item, ("chpid", "frame_size", "control_unit", "devices",
-                                       "control_units", "partitions", "pnet_id", "vchid"))
-        chpid = _hex_number(ctx, obj, "chpid", item.get("chpid"), 2)
-        if chpid is not None:
-            obj = "HiperSockets CHPID %s" % chpid
+        _unknown_keys(ctx, obj, item, allowed)
+        if id_field == "chpid":
+            ident = _hex_number(ctx, obj, id_field, item.get(id_field), 2)
+            label = ident
+        else:
+            ident = _id_number(ctx, obj, id_field, item.get(id_field), 0xFFF)
+            label = "%03X" % ident if ident is not None else None
+        if ident is not None:
+            obj = "%s %s %s" % (kind, id_field.upper(), label)
+        yield obj, item, ident
+
+
+def _chpid_common(ctx, obj, item, known):
+    """The ``pnet_id``, ``partitions`` and ``control_units`` of a HiperSockets or OSA CHPID."""
+    common = {
+        "pnet_id": _pnet(ctx, obj, "pnet_id", item.get("pnet_id")),
+        "partitions": _name_list(ctx, obj, "partitions", item.get("partitions")),
+        "control_units": _control_units(ctx, obj, item),
+    }
+    if not common["partitions"]:
+        ctx.error(obj, "partitions", "must name at least one partition")
+    _check_refs(ctx, obj, "partitions", common["partitions"], known)
+    return common
+
+
+def _hipersockets(ctx, raw, known):
+    result = []
+    allowed = ("chpid", "frame_size", "control_unit", "devices", "control_units", "partitions",
+               "pnet_id", "vchid")
+    for obj, item, chpid in _entries(ctx, raw, "hipersockets", "HiperSockets", "chpid", allowed):
         entry = {
             "chpid": chpid,
             "frame_size": _frame_size(ctx, obj, item.get("frame_size")),
             "vchid": _id_number(ctx, obj, "vchid", item.get("vchid"), 0xFFF, required=False),
-            "pnet_id": _pnet(ctx, obj, "pnet_id", item.get("pnet_id")),
-            "partitions": _name_list(ctx, obj, "partitions", item.get("partitions")),
-            "control_units": _control_units(ctx, obj, item),
         }
-        if not entry["partitions"]:
-            ctx.error(obj, "partitions", "must name at least one partition")
-        _check_refs(ctx, obj, "partitions", entry["partitions"], known)
+        entry.update(_chpid_common(ctx, obj, item, known))
         result.append(entry)
     return result
 
 
 def _osa(ctx, raw, known):
     result = []
-    for index, item in enumerate(_list(ctx, "cpc", "osa", raw)):
-        obj = "OSA %d" % index
-        item = _dict(ctx, obj, item)
-        if item is None:
-            continue
-        _unknown_keys(ctx, obj, item, ("chpid", "pchid", "type", "control_unit", "devices",
-                                       "control_units", "partitions", "pnet_id"))
-        chpid = _hex_number(ctx, obj, "chpid", item.get("chpid"), 2)
-        if chpid is not None:
-            obj = "OSA CHPID %s" % chpid
+    allowed = ("chpid", "pchid", "type", "control_unit", "devices", "control_units", "partitions",
+               "pnet_id")
+    for obj, item, chpid in _entries(ctx, raw, "osa", "OSA", "chpid", allowed):
         ctype = str(item.get("type", "OSD")).upper()
         if ctype not in OSA_TYPES:
             ctx.error(obj, "type", "%r is not one of %s" % (item.get("type"), ", ".join(OSA_TYPES)))
@@ -354,13 +373,8 @@ def _osa(ctx, raw, known):
             "chpid": chpid,
             "pchid": _id_number(ctx, obj, "pchid", item.get("pchid"), 0xFFF),
             "type": ctype,
-            "pnet_id": _pnet(ctx, obj, "pnet_id", item.get("pnet_id")),
-            "partitions": _name_list(ctx, obj, "partitions", item.get("partitions")),
-            "control_units": _control_units(ctx, obj, item),
         }
-        if not entry["partitions"]:
-            ctx.error(obj, "partitions", "must name at least one partition")
-        _check_refs(ctx, obj, "partitions", entry["partitions"], known)
+        entry.update(_chpid_common(ctx, obj, item, known))
         result.append(entry)
     return result
 
@@ -400,31 +414,36 @@ def _function_common(ctx, obj, item, known, default_pnet):
     }
 
 
+def _functions(ctx, obj, item, allowed, known, default_pnet):
+    """Yield ``(fobj, func, entry)`` for each function of an ISM VCHID or RoCE PCHID.
+
+    ``fobj`` names the function in messages, ``func`` is the user's mapping and
+    ``entry`` holds ``fid`` and the fields of ``_function_common``; the caller adds
+    the fields of its kind to ``entry``. Entries that are not mappings are reported
+    and skipped.
+    """
+    for findex, func in enumerate(_list(ctx, obj, "functions", item.get("functions"))):
+        fobj = "%s function %d" % (obj, findex)
+        func = _dict(ctx, fobj, func)
+        if func is None:
+            continue
+        fid = _id_number(ctx, fobj, "fid", func.get("fid"), 0xFFFFFFFF)
+        if fid is not None:
+            fobj = "%s FID %s" % (obj, fmt_id(fid))
+        _unknown_keys(ctx, fobj, func, allowed)
+        entry = {"fid": fid}
+        entry.update(_function_common(ctx, fobj, func, known, default_pnet))
+        yield fobj, func, entry
+
+
 def _ism(ctx, raw, known):
     result = []
-    for index, item in enumerate(_list(ctx, "cpc", "ism", raw)):
-        obj = "ISM %d" % index
-        item = _dict(ctx, obj, item)
-        if item is None:
-            continue
-        _unknown_keys(ctx, obj, item, ("vchid", "pnet_id", "functions"))
-        vchid = _id_number(ctx, obj, "vchid", item.get("vchid"), 0xFFF)
-        if vchid is not None:
-            obj = "ISM VCHID %03X" % vchid
+    allowed = ("vchid", "pnet_id", "functions")
+    function_keys = ("fid", "uid", "vf", "partition", "candidates", "guest", "pnet_id")
+    for obj, item, vchid in _entries(ctx, raw, "ism", "ISM", "vchid", allowed):
         pnet = _pnet(ctx, obj, "pnet_id", item.get("pnet_id"))
         functions = []
-        for findex, func in enumerate(_list(ctx, obj, "functions", item.get("functions"))):
-            fobj = "%s function %d" % (obj, findex)
-            func = _dict(ctx, fobj, func)
-            if func is None:
-                continue
-            fid = _id_number(ctx, fobj, "fid", func.get("fid"), 0xFFFFFFFF)
-            if fid is not None:
-                fobj = "%s FID %s" % (obj, fmt_id(fid))
-            _unknown_keys(ctx, fobj, func, ("fid", "uid", "vf", "partition", "candidates",
-                                            "guest", "pnet_id"))
-            entry = {"fid": fid}
-            entry.update(_function_common(ctx, fobj, func, known, pnet))
+        for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet):
             guest = func.get("guest")
             if guest is not None and (not isinstance(guest, str) or not _LABEL_RE.match(guest)):
                 ctx.error(fobj, "guest", "%r is not a KVM guest (libvirt domain) name (1-48 "
@@ -444,31 +463,14 @@ def _ism(ctx, raw, known):
 
 def _roce(ctx, raw, known):
     result = []
-    for index, item in enumerate(_list(ctx, "cpc", "roce", raw)):
-        obj = "RoCE %d" % index
-        item = _dict(ctx, obj, item)
-        if item is None:
-            continue
-        _unknown_keys(ctx, obj, item, ("pchid", "type", "functions"))
-        pchid = _id_number(ctx, obj, "pchid", item.get("pchid"), 0xFFF)
-        if pchid is not None:
-            obj = "RoCE PCHID %03X" % pchid
+    allowed = ("pchid", "type", "functions")
+    function_keys = ("fid", "uid", "vf", "port", "partition", "candidates", "pnet_id")
+    for obj, item, pchid in _entries(ctx, raw, "roce", "RoCE", "pchid", allowed):
         rtype = str(item.get("type", "ROC2")).upper()
         if rtype not in ROCE_TYPES:
             ctx.error(obj, "type", "%r is not one of %s" % (item.get("type"), ", ".join(ROCE_TYPES)))
         functions = []
-        for findex, func in enumerate(_list(ctx, obj, "functions", item.get("functions"))):
-            fobj = "%s function %d" % (obj, findex)
-            func = _dict(ctx, fobj, func)
-            if func is None:
-                continue
-            fid = _id_number(ctx, fobj, "fid", func.get("fid"), 0xFFFFFFFF)
-            if fid is not None:
-                fobj = "%s FID %s" % (obj, fmt_id(fid))
-            _unknown_keys(ctx, fobj, func, ("fid", "uid", "vf", "port", "partition",
-                                            "candidates", "pnet_id"))
-            entry = {"fid": fid}
-            entry.update(_function_common(ctx, fobj, func, known, None))
+        for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, None):
             port = _dec_number(ctx, fobj, "port", func.get("port"), required=(rtype == "ROC2"))
             if port is not None and port not in (1, 2):
                 ctx.error(fobj, "port", "%r is not 1 or 2" % (port,))

@@ -8,10 +8,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
-import os
 
 import pytest
-import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import (
     iqd_devices,
@@ -19,18 +17,12 @@ from ansible_collections.s390x.network.plugins.module_utils.cpc_model import (
     partition_by_host,
     partition_functions,
 )
-
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "iocp")
-
-
-def load(name):
-    with open(os.path.join(FIXTURES, name)) as handle:
-        return yaml.safe_load(handle)["cpc"]
+from ansible_collections.s390x.network.tests.unit.plugins.module_utils.cpc_samples import load_cpc
 
 
 @pytest.fixture
 def lab():
-    return load("lab_cpc.yml")
+    return load_cpc("lab_cpc.yml")
 
 
 def test_lab_normalises_without_findings(lab):

@@ -7,10 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-
 import pytest
-import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
 from ansible_collections.s390x.network.plugins.module_utils.iocp_render import (
@@ -18,17 +15,14 @@ from ansible_collections.s390x.network.plugins.module_utils.iocp_render import (
     comment_cards,
     render_fragment,
 )
-
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "iocp")
-
-
-def fixture_text(name):
-    with open(os.path.join(FIXTURES, name)) as handle:
-        return handle.read()
+from ansible_collections.s390x.network.tests.unit.plugins.module_utils.cpc_samples import (
+    fixture_text,
+    load_cpc,
+)
 
 
 def model_of(name):
-    model, errors, _w = normalize_cpc(yaml.safe_load(fixture_text(name))["cpc"])
+    model, errors, _w = normalize_cpc(load_cpc(name))
     assert errors == []
     return model
 

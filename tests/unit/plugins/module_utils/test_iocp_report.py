@@ -7,25 +7,21 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
 import shutil
 import subprocess
 
 import pytest
-import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
 from ansible_collections.s390x.network.plugins.module_utils.iocp_report import (
     render_dot,
     render_report,
 )
-
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "iocp")
+from ansible_collections.s390x.network.tests.unit.plugins.module_utils.cpc_samples import load_cpc
 
 
 def model_of(name):
-    with open(os.path.join(FIXTURES, name)) as handle:
-        return normalize_cpc(yaml.safe_load(handle)["cpc"])
+    return normalize_cpc(load_cpc(name))
 
 
 def test_lab_report():

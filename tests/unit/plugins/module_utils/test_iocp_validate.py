@@ -7,28 +7,19 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-
 import pytest
-import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
 from ansible_collections.s390x.network.plugins.module_utils.iocp_validate import (
     smcd_check,
     smcd_pairs,
 )
-
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "iocp")
-
-
-def load(name):
-    with open(os.path.join(FIXTURES, name)) as handle:
-        return yaml.safe_load(handle)["cpc"]
+from ansible_collections.s390x.network.tests.unit.plugins.module_utils.cpc_samples import load_cpc
 
 
 @pytest.fixture
 def lab():
-    return load("lab_cpc.yml")
+    return load_cpc("lab_cpc.yml")
 
 
 def errors_of(cpc):
@@ -48,8 +39,8 @@ def fn(fid, vf, partition, **kw):
 
 
 def test_fixtures_are_valid():
-    assert errors_of(load("lab_cpc.yml")) == []
-    assert errors_of(load("large_cpc.yml")) == []
+    assert errors_of(load_cpc("lab_cpc.yml")) == []
+    assert errors_of(load_cpc("large_cpc.yml")) == []
 
 
 def test_duplicate_fid(lab):
@@ -372,7 +363,7 @@ def test_smcd_check_and_pairs():
     assert smcd_check({(1, None)}, {(1, None)}) == (True, "non-native", 1)
     assert smcd_check({(1, "A")}, {(1, "A"), (2, None)}) == (True, "native", 1)
     assert smcd_check(set(), {(1, None)}) == (False, "no ISM function", None)
-    model, _e, _w = normalize_cpc(load("large_cpc.yml"))
+    model, _e, _w = normalize_cpc(load_cpc("large_cpc.yml"))
     pairs = dict(((p["a"], p["b"]), p) for p in smcd_pairs(model))
     assert pairs[("LNXA", "ZOS1")]["smcd"] is True
     assert pairs[("LNXA", "ZOS1")]["vchid"] == 0x7C1
