@@ -108,75 +108,60 @@ MODULE_PATHS = {
     "kvm": "kernel/arch/s390/kvm/kvm",
 }
 
+# Package names roles install, as Debian/Ubuntu call them; other distributions override some.
+_PACKAGES_DEBIAN = {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
+                    "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
+                    "libvirt": "libvirt-daemon-system", "qemu": "qemu-system-s390x"}
+
+
+def _profile(module_suffix, osrelease, version, modules, os_release, family, packages=None,
+             smc_sysctls=_SMC_61, smc_buffer_rule="sysctl", extra_files=None):
+    """One PROFILES entry; ``packages`` overrides names of :data:`_PACKAGES_DEBIAN`."""
+    return {
+        "module_suffix": module_suffix,
+        "osrelease": osrelease,
+        "version": version,
+        "smc_sysctls": smc_sysctls,
+        "smc_buffer_rule": smc_buffer_rule,
+        "modules": modules,
+        "os_release": os_release,
+        "extra_files": dict(extra_files or {}),
+        "packages": dict(_PACKAGES_DEBIAN, **(packages or {})),
+        "family": family,
+    }
+
+
 PROFILES = {
-    "rhel8.8": {
-        "module_suffix": ".ko.xz",
-        "osrelease": "4.18.0-477.10.1.el8_8.s390x",
-        "version": (4, 18),
-        "smc_sysctls": {},
-        "smc_buffer_rule": "tcp_half",
-        "modules": _catalog(vfio_core=False),
-        "os_release": (
-            'NAME="Red Hat Enterprise Linux"\nVERSION="8.8 (Ootpa)"\nID="rhel"\n'
-            'ID_LIKE="fedora"\nVERSION_ID="8.8"\nPLATFORM_ID="platform:el8"\n'
-            'PRETTY_NAME="Red Hat Enterprise Linux 8.8 (Ootpa)"\nANSI_COLOR="0;31"\n'
-            'CPE_NAME="cpe:/o:redhat:enterprise_linux:8::baseos"\n'),
-        "extra_files": {"/etc/redhat-release": "Red Hat Enterprise Linux release 8.8 (Ootpa)\n"},
-        "packages": {"s390-tools": "s390utils-base", "s390-tools-core": "s390utils-core",
-                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
-                     "libvirt": "libvirt", "qemu": "qemu-kvm"},
-        "family": "RedHat",
-    },
-    "sles15sp5": {
-        "module_suffix": ".ko.zst",
-        "osrelease": "5.14.21-150500.53-default",
-        "version": (5, 14),
-        "smc_sysctls": _SMC_61,
-        "smc_buffer_rule": "sysctl",
-        "modules": _catalog(),
-        "os_release": (
-            'NAME="SLES"\nVERSION="15-SP5"\nVERSION_ID="15.5"\n'
-            'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP5"\nID="sles"\n'
-            'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp5"\n'),
-        "extra_files": {},
-        "packages": {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
-                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
-                     "libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"},
-        "family": "Suse",
-    },
-    "ubuntu23.04": {
-        "module_suffix": ".ko",
-        "osrelease": "6.2.0-20-generic",
-        "version": (6, 2),
-        "smc_sysctls": _SMC_61,
-        "smc_buffer_rule": "sysctl",
-        "modules": _catalog(vfio_builtin=True),
-        "os_release": (
-            'PRETTY_NAME="Ubuntu 23.04"\nNAME="Ubuntu"\nVERSION_ID="23.04"\n'
-            'VERSION="23.04 (Lunar Lobster)"\nVERSION_CODENAME=lunar\nID=ubuntu\n'
-            'ID_LIKE=debian\nUBUNTU_CODENAME=lunar\nLOGO=ubuntu-logo\n'),
-        "extra_files": {},
-        "packages": {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
-                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
-                     "libvirt": "libvirt-daemon-system", "qemu": "qemu-system-s390x"},
-        "family": "Debian",
-    },
-    "linux6.12": {
-        "module_suffix": ".ko.xz",
-        "osrelease": "6.12.0",
-        "version": (6, 12),
-        "smc_sysctls": _SMC_612,
-        "smc_buffer_rule": "sysctl",
-        "modules": _catalog(ism_builtin=True, ism_needs_smc=False),
-        "os_release": (
-            'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\n'
-            'VERSION_ID="13"\nVERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n'),
-        "extra_files": {},
-        "packages": {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
-                     "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
-                     "libvirt": "libvirt-daemon-system", "qemu": "qemu-system-s390x"},
-        "family": "Debian",
-    },
+    "rhel8.8": _profile(
+        ".ko.xz", "4.18.0-477.10.1.el8_8.s390x", (4, 18),
+        modules=_catalog(vfio_core=False),
+        os_release='NAME="Red Hat Enterprise Linux"\nVERSION="8.8 (Ootpa)"\nID="rhel"\n'
+        'ID_LIKE="fedora"\nVERSION_ID="8.8"\nPLATFORM_ID="platform:el8"\n'
+        'PRETTY_NAME="Red Hat Enterprise Linux 8.8 (Ootpa)"\nANSI_COLOR="0;31"\n'
+        'CPE_NAME="cpe:/o:redhat:enterprise_linux:8::baseos"\n',
+        family="RedHat",
+        packages={"s390-tools": "s390utils-base", "s390-tools-core": "s390utils-core",
+                  "libvirt": "libvirt", "qemu": "qemu-kvm"},
+        smc_sysctls={}, smc_buffer_rule="tcp_half",
+        extra_files={"/etc/redhat-release": "Red Hat Enterprise Linux release 8.8 (Ootpa)\n"}),
+    "sles15sp5": _profile(
+        ".ko.zst", "5.14.21-150500.53-default", (5, 14), modules=_catalog(),
+        os_release='NAME="SLES"\nVERSION="15-SP5"\nVERSION_ID="15.5"\n'
+        'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP5"\nID="sles"\n'
+        'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp5"\n',
+        family="Suse", packages={"libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"}),
+    "ubuntu23.04": _profile(
+        ".ko", "6.2.0-20-generic", (6, 2), modules=_catalog(vfio_builtin=True),
+        os_release='PRETTY_NAME="Ubuntu 23.04"\nNAME="Ubuntu"\nVERSION_ID="23.04"\n'
+        'VERSION="23.04 (Lunar Lobster)"\nVERSION_CODENAME=lunar\nID=ubuntu\n'
+        'ID_LIKE=debian\nUBUNTU_CODENAME=lunar\nLOGO=ubuntu-logo\n',
+        family="Debian"),
+    "linux6.12": _profile(
+        ".ko.xz", "6.12.0", (6, 12),
+        modules=_catalog(ism_builtin=True, ism_needs_smc=False),
+        os_release='PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\n'
+        'VERSION_ID="13"\nVERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n',
+        family="Debian", smc_sysctls=_SMC_612),
 }
 
 # PCI drivers: name -> (module, static id table [(vendor, device)])

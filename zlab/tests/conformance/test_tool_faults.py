@@ -1,19 +1,11 @@
 """Every emulated tool consults zlab.kernel.consume_tool_fault first (zlab fault HOST tool ...)."""
 
-import subprocess
-import sys
-
 import pytest
 
 from zlab import kernel
 from zlab.tools import TOOLS
 
-
-def run(h, tool, *args):
-    e = h.env
-    e["LC_ALL"] = "C"
-    return subprocess.run([sys.executable, "-m", "zlab.tools." + tool] + list(args),
-                          capture_output=True, text=True, env=e, timeout=120)
+from toolrun import run
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))

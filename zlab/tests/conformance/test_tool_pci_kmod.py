@@ -1,21 +1,13 @@
 """lspci, modprobe, lsmod, modinfo and driverctl conformance on the emulated zPCI/module state."""
 
 import os
-import subprocess
-import sys
 
 from zlab import kernel
 
+from toolrun import run
+
 ISM = "0605:00:00.0 Non-VGA unclassified device: IBM Internal Shared Memory (ISM) virtual PCI device"
 DEV = "/sys/bus/pci/devices/0605:00:00.0"
-
-
-def run(h, tool, *args, stdin=None, env=None):
-    e = h.env
-    e["LC_ALL"] = "C"
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "zlab.tools." + tool] + list(args),
-                          capture_output=True, text=True, env=e, input=stdin, timeout=120)
 
 
 def enable_ism(h):

@@ -1,18 +1,10 @@
 """znetconf and lsqeth conformance (s390-tools zconf/znetconf, zconf/qeth/lsqeth.c)."""
 
 import os
-import subprocess
-import sys
+
+from toolrun import run
 
 Q = "/sys/bus/ccwgroup/drivers/qeth/0.0.8200"
-
-
-def run(h, tool, *args, stdin=None, env=None):
-    e = h.env
-    e["LC_ALL"] = "C"
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "zlab.tools." + tool] + list(args),
-                          capture_output=True, text=True, env=e, input=stdin, timeout=120)
 
 
 def online_8200(h, layer2="1", count="128"):

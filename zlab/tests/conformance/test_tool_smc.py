@@ -3,12 +3,13 @@ study appendix 9.3)."""
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
 from zlab import kernel
+
+import toolrun
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
                         "tools")
@@ -34,12 +35,8 @@ def _no_stats_cache(host):
 
 
 def run(h, tool, *args, stdin=None, env=None):
-    e = h.env
-    e["LC_ALL"] = "C"
-    e.update(env or {})
     os.makedirs(os.path.join(h.zroot, "tmp"), exist_ok=True)
-    return subprocess.run([sys.executable, "-m", "zlab.tools." + tool] + list(args),
-                          capture_output=True, text=True, env=e, input=stdin, timeout=120)
+    return toolrun.run(h, tool, *args, stdin=stdin, env=env)
 
 
 def enable_ism(h):

@@ -6,24 +6,16 @@ ZLAB_STATE_DIR) and checks output, exit code and the resulting sysfs / udev rule
 
 import errno
 import os
-import subprocess
-import sys
 
 from zlab import kernel
+
+from toolrun import run
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
                         "tools")
 Q = "/sys/bus/ccwgroup/drivers/qeth/0.0.8200"
 FULL = "0.0.8200:0.0.8201:0.0.8202"
 RULE = "/etc/udev/rules.d/41-qeth-0.0.8200.rules"
-
-
-def run(h, tool, *args, stdin=None, env=None):
-    e = h.env
-    e["LC_ALL"] = "C"
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "zlab.tools." + tool] + list(args),
-                          capture_output=True, text=True, env=e, input=stdin, timeout=120)
 
 
 def rule_text(h, name=RULE):

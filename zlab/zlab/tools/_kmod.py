@@ -1,11 +1,16 @@
-"""Module catalogue helpers shared by modprobe, lsmod and modinfo (kmod behaviour).
+"""Module catalogue helpers shared by the kmod tools (modprobe, lsmod, modinfo, insmod, rmmod,
+depmod).
 
 The catalogue (built-in vs loadable, dependencies, parameters, descriptions) is the host's
 kernel profile (``zlab.kernel.profile(state_dir)["modules"]``); loaded modules come from
 ``/proc/modules`` (emulated) or ``zlab.kernel.modules_loaded``.
 """
 
+import sys
+
 from . import _paths
+
+VERSION = "kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n"
 
 # in-tree object paths below /lib/modules/<release>/kernel/
 MODULE_PATHS = {
@@ -34,6 +39,26 @@ PARM_DESC = {
 
 def norm(name):
     return name.replace("-", "_")
+
+
+def name_of(arg):
+    """Module name of a file or module argument (``.../vfio-pci.ko.xz`` -> ``vfio_pci``)."""
+    return norm(arg.rsplit("/", 1)[-1].split(".ko")[0])
+
+
+def run_plain(tool, func, argv, missing):
+    """``_paths.run`` for insmod/rmmod: ``-V``/``--version`` prints the version (exit 0), other
+    options are ignored, no argument prints ``missing`` (exit 1); else ``func(args)``."""
+    def body(argv):
+        if any(a in ("-V", "--version") for a in argv):
+            sys.stdout.write(VERSION)
+            return 0
+        args = [a for a in argv if not a.startswith("-")]
+        if not args:
+            sys.stderr.write(missing)
+            return 1
+        return func(args)
+    return _paths.run(tool, body, argv)
 
 
 def profile():

@@ -118,6 +118,18 @@ def run(tool, func, argv):
     return 0 if rc is None else rc
 
 
+def help_or_version(opt, usage, version):
+    """Option ``-h``/``--help`` writes ``usage``, ``-v``/``--version`` writes ``version`` to
+    stdout; True when ``opt`` was one of them (the tool then exits 0)."""
+    if opt in ("-h", "--help"):
+        sys.stdout.write(usage)
+        return True
+    if opt in ("-v", "--version"):
+        sys.stdout.write(version)
+        return True
+    return False
+
+
 def read(p, default=None):
     """Read host path ``p`` (text, trailing newline stripped); ``default`` on any OSError."""
     try:

@@ -169,25 +169,24 @@ class Tool:
                 int(d.get("lgs", 0)), pnet.strip()))
         return 0
 
-    def _dev_usage(self):
-        if self.is_smcd:
-            sys.stderr.write("Usage: smcd device [show] [all]\n")
-        else:
-            sys.stderr.write("Usage: smcr device [show] [all]\n"
-                             "                   [ibdev <dev>]\n"
-                             "                   [netdev <dev>]\n")
+    def _sub_usage(self, smcd_text, smcr_text):
+        """A subcommand's usage (the smcd or the smcr text) on stderr, then end with Usage."""
+        sys.stderr.write(smcd_text if self.is_smcd else smcr_text)
         raise Usage()
+
+    def _dev_usage(self):
+        self._sub_usage("Usage: smcd device [show] [all]\n",
+                        "Usage: smcr device [show] [all]\n"
+                        "                   [ibdev <dev>]\n"
+                        "                   [netdev <dev>]\n")
 
     # ---- linkgroup -----------------------------------------------------------------------------
 
     def _lg_usage(self):
-        if self.is_smcd:
-            sys.stderr.write("Usage: smcd linkgroup [show] [all | LG-ID]\n")
-        else:
-            sys.stderr.write("Usage: smcr linkgroup [show | link-show] [all | LG-ID]\n"
-                             "                                         [ibdev <dev>]\n"
-                             "                                         [netdev <dev>]\n")
-        raise Usage()
+        self._sub_usage("Usage: smcd linkgroup [show] [all | LG-ID]\n",
+                        "Usage: smcr linkgroup [show | link-show] [all | LG-ID]\n"
+                        "                                         [ibdev <dev>]\n"
+                        "                                         [netdev <dev>]\n")
 
     def linkgroups(self, args):
         if (len(args) == 1 and _smc.contains(args[0], "help")) or len(args) > 4:

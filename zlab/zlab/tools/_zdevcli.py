@@ -3,7 +3,7 @@
 import getopt
 import sys
 
-from . import _qeth
+from . import _paths, _qeth
 
 # zdev device types (name -> devname used in messages).  Only qeth is emulated; the others exist
 # in the type table so their names are accepted, but no such device exists in a zlab host.
@@ -12,6 +12,29 @@ DEVTYPES = {
     "zfcp": "zFCP", "zfcp-host": "zFCP host", "zfcp-lun": "zFCP LUN",
     "qeth": "QETH", "ctc": "CTC", "lcs": "LCS", "generic-ccw": "Generic CCW", "ap": "AP",
 }
+
+
+# The TYPE and DEVICE paragraphs of chzdev's and lszdev's --help.
+USAGE_TYPE_DEVICE = """TYPE
+  Device type to which this command applies. Use --list-types to display
+  supported types.
+
+DEVICE
+  ID                     Select single device by ID, e.g. 0.0.1234
+  FROM-TO                Select range of devices between FROM and TO
+  DEV1,DEV2,...          Select list of devices or device ranges
+"""
+
+
+def run(tool, func, argv):
+    """``_paths.run`` for a zdev tool: ``SystemExit(code)`` of :func:`parse` and :func:`select`
+    ends ``func`` with that exit code."""
+    def body(args):
+        try:
+            return func(args)
+        except SystemExit as exc:
+            return exc.code
+    return _paths.run(tool, body, argv)
 
 
 def syntax(tool, msg):
@@ -59,3 +82,16 @@ def expand_selection(spec):
         else:
             res.append(part)
     return res
+
+
+def select(tool, devtype, spec):
+    """:func:`expand_selection` of one DEVICE argument.  Malformed: zdev's message, then
+    SystemExit(10) when a TYPE was given, SystemExit(1) when not."""
+    ids = expand_selection(spec)
+    if ids is None:
+        if devtype:
+            error(tool, "Unrecognized %s ID format: %s" % (DEVTYPES[devtype], spec))
+            raise SystemExit(10)
+        syntax(tool, "Unknown device type or device ID format: %s" % spec)
+        raise SystemExit(1)
+    return ids

@@ -24,6 +24,8 @@ from . import _paths, _qeth, _udevrules, _zdevcli
 
 TOOL = "chzdev"
 VERSION = "2.33.1"
+VERSION_TEXT = ("chzdev: zSeries device configuration program version %s\n"
+                "Copyright IBM Corp. 2016, 2024\n" % VERSION)
 SHORT = "edDlHLapr:RfyhvVqts:"
 LONG = ["all", "configured", "existing", "online", "offline", "failed", "ipldev", "by-path=",
         "by-node=", "by-interface=", "by-attrib=", "type", "enable", "disable", "disable-all",
@@ -40,15 +42,7 @@ Use chzdev to manage the configuration of z Systems specific devices in either:
 
 Actions apply to both configurations unless specified otherwise.
 
-TYPE
-  Device type to which this command applies. Use --list-types to display
-  supported types.
-
-DEVICE
-  ID                     Select single device by ID, e.g. 0.0.1234
-  FROM-TO                Select range of devices between FROM and TO
-  DEV1,DEV2,...          Select list of devices or device ranges
-
+""" + _zdevcli.USAGE_TYPE_DEVICE + """
 SETTINGS
   Specifications in the form ATTRIB=VALUE used to modify device or device type
   settings.  Use --list-attributes (also with --type) to list available
@@ -158,25 +152,17 @@ def _apply(lst, name, value, specified=True):
 
 
 def main(argv=None):
-    return _paths.run(TOOL, _main, argv)
+    return _zdevcli.run(TOOL, _main, argv)
 
 
 def _main(argv):
-    try:
-        opts, args = _zdevcli.parse(TOOL, argv, SHORT, LONG)
-    except SystemExit as exc:
-        return exc.code
+    opts, args = _zdevcli.parse(TOOL, argv, SHORT, LONG)
     run = Run()
     enable = disable = active_only = persistent_only = remove_all = False
     removes = []
     type_mode = False
     for o, v in opts:
-        if o in ("-h", "--help"):
-            sys.stdout.write(USAGE)
-            return 0
-        if o in ("-v", "--version"):
-            sys.stdout.write("chzdev: zSeries device configuration program version %s\n"
-                             "Copyright IBM Corp. 2016, 2024\n" % VERSION)
+        if _paths.help_or_version(o, USAGE, VERSION_TEXT):
             return 0
         if o in ("-e", "--enable"):
             enable = True
@@ -264,15 +250,7 @@ def _main(argv):
 
     ids = []
     for spec in selection:
-        exp = _zdevcli.expand_selection(spec)
-        if exp is None:
-            if devtype:
-                _zdevcli.error(TOOL, "Unrecognized %s ID format: %s"
-                               % (_zdevcli.DEVTYPES[devtype], spec))
-                return 10
-            _zdevcli.syntax(TOOL, "Unknown device type or device ID format: %s" % spec)
-            return 1
-        ids.extend(exp)
+        ids.extend(_zdevcli.select(TOOL, devtype, spec))
     if devtype is None:
         devtype = "qeth"
 

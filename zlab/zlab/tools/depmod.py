@@ -3,7 +3,7 @@ arguments and succeeds."""
 
 import sys
 
-from . import _paths
+from . import _kmod, _paths
 
 TOOL = "depmod"
 
@@ -14,7 +14,7 @@ def main(argv=None):
 
 def _main(argv):
     if any(a in ("-V", "--version") for a in argv):
-        sys.stdout.write("kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n")
+        sys.stdout.write(_kmod.VERSION)
     return 0
 
 

@@ -13,19 +13,12 @@ TOOL = "insmod"
 
 
 def main(argv=None):
-    return _paths.run(TOOL, _main, argv)
+    return _kmod.run_plain(TOOL, _main, argv, "insmod: ERROR: missing filename.\n")
 
 
-def _main(argv):
-    args = [a for a in argv if not a.startswith("-")]
-    if any(a in ("-V", "--version") for a in argv):
-        sys.stdout.write("kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n")
-        return 0
-    if not args:
-        sys.stderr.write("insmod: ERROR: missing filename.\n")
-        return 1
+def _main(args):
     path, params = args[0], " ".join(args[1:])
-    name = _kmod.norm(path.rsplit("/", 1)[-1].split(".ko")[0])
+    name = _kmod.name_of(path)
     cat = _kmod.catalog()
     if name not in cat:
         sys.stderr.write("insmod: ERROR: could not load module %s: No such file or directory\n"

@@ -15,6 +15,7 @@ import sys
 from . import _paths
 
 TOOL = "lsqeth"
+VERSION_TEXT = "lsqeth version 2.33.1\nCopyright IBM Corp. 2017\n"
 QETH_DRV = "/sys/bus/ccwgroup/drivers/qeth"
 ID_RE = re.compile(r"^[0-9a-fA-F]{1,2}\.[0-9a-fA-F]\.[0-9a-fA-F]{4}$")
 
@@ -168,11 +169,7 @@ def _main(argv):
         return 1
     proc = False
     for o, _ in opts:
-        if o in ("-h", "--help"):
-            sys.stdout.write(HELP)
-            return 0
-        if o in ("-v", "--version"):
-            sys.stdout.write("lsqeth version 2.33.1\nCopyright IBM Corp. 2017\n")
+        if _paths.help_or_version(o, HELP, VERSION_TEXT):
             return 0
         if o in ("-p", "--proc"):
             proc = True

@@ -17,6 +17,8 @@ import sys
 from . import _paths, _qeth, _udevrules, _zdevcli
 
 TOOL = "lszdev"
+VERSION_TEXT = ("lszdev: Display z Systems device configuration version 2.33.1\n"
+                "Copyright IBM Corp. 2016, 2024\n")
 SHORT = "tilLhvapPc:nVqs:"
 LONG = ["all", "configured", "existing", "online", "offline", "failed", "ipldev", "by-path=",
         "by-node=", "by-interface=", "by-attrib=", "type", "info", "list-columns", "list-types",
@@ -45,15 +47,7 @@ USAGE = """Usage: lszdev [TYPE] [DEVICE] [SELECTION] [ACTIONS] [OPTIONS]
 Use lszdev to display the configuration of z Systems specific devices and
 device types.
 
-TYPE
-  Device type to which this command applies. Use --list-types to display
-  supported types.
-
-DEVICE
-  ID                     Select single device by ID, e.g. 0.0.1234
-  FROM-TO                Select range of devices between FROM and TO
-  DEV1,DEV2,...          Select list of devices or device ranges
-
+""" + _zdevcli.USAGE_TYPE_DEVICE + """
 SELECTION
   --all                  List all existing and configured devices (default)
   --configured           List devices with a persistent configuration
@@ -78,7 +72,7 @@ OPTIONS
 
 
 def main(argv=None):
-    return _paths.run(TOOL, _main, argv)
+    return _zdevcli.run(TOOL, _main, argv)
 
 
 def _quote(value, force=True):
@@ -231,19 +225,11 @@ def _print_table(headings, rows, no_headings, indent=0):
 
 
 def _main(argv):
-    try:
-        opts, args = _zdevcli.parse(TOOL, argv, SHORT, LONG)
-    except SystemExit as exc:
-        return exc.code
+    opts, args = _zdevcli.parse(TOOL, argv, SHORT, LONG)
     o = {}
     columns = []
     for k, v in opts:
-        if k in ("-h", "--help"):
-            sys.stdout.write(USAGE)
-            return 0
-        if k in ("-v", "--version"):
-            sys.stdout.write("lszdev: Display z Systems device configuration version 2.33.1\n"
-                             "Copyright IBM Corp. 2016, 2024\n")
+        if _paths.help_or_version(k, USAGE, VERSION_TEXT):
             return 0
         if k in ("-c", "--columns"):
             columns.extend(c for c in v.split(",") if c)
@@ -284,16 +270,8 @@ def _main(argv):
         if devtype is None and selection is None and a in _zdevcli.DEVTYPES:
             devtype = a
             continue
-        exp = _zdevcli.expand_selection(a)
-        if exp is None:
-            if devtype:
-                _zdevcli.error(TOOL, "Unrecognized %s ID format: %s"
-                               % (_zdevcli.DEVTYPES[devtype], a))
-                return 10
-            _zdevcli.syntax(TOOL, "Unknown device type or device ID format: %s" % a)
-            return 1
         norm = []
-        for x in exp:
+        for x in _zdevcli.select(TOOL, devtype, a):
             g = _qeth.parse_group_id(x)
             if g is None:
                 _zdevcli.error(TOOL, "Unrecognized QETH ID format: %s" % x)

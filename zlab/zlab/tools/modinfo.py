@@ -66,7 +66,7 @@ def _main(argv):
         elif o in ("-0", "--null"):
             sep = "\0"
         elif o in ("-V", "--version"):
-            sys.stdout.write("kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n")
+            sys.stdout.write(_kmod.VERSION)
             return 0
         elif o in ("-h", "--help"):
             sys.stdout.write("Usage:\n\tmodinfo [options] filename [args]\n")

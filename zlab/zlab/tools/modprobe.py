@@ -77,7 +77,7 @@ def _main(argv):
         elif o == "--first-time":
             first = True
         elif o in ("-V", "--version"):
-            sys.stdout.write("kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n")
+            sys.stdout.write(_kmod.VERSION)
             return 0
         elif o in ("-h", "--help"):
             sys.stdout.write(USAGE)

@@ -12,21 +12,14 @@ TOOL = "rmmod"
 
 
 def main(argv=None):
-    return _paths.run(TOOL, _main, argv)
+    return _kmod.run_plain(TOOL, _main, argv, "rmmod: ERROR: missing module name.\n")
 
 
-def _main(argv):
-    names = [a for a in argv if not a.startswith("-")]
-    if any(a in ("-V", "--version") for a in argv):
-        sys.stdout.write("kmod version 25\n+XZ +ZLIB +LIBCRYPTO -EXPERIMENTAL\n")
-        return 0
-    if not names:
-        sys.stderr.write("rmmod: ERROR: missing module name.\n")
-        return 1
+def _main(names):
     cat = _kmod.catalog()
     rc = 0
     for raw in names:
-        name = _kmod.norm(raw.rsplit("/", 1)[-1].split(".ko")[0])
+        name = _kmod.name_of(raw)
         if cat.get(name, {}).get("builtin"):
             sys.stderr.write("rmmod: ERROR: Module %s is builtin.\n" % name)
             rc = 1

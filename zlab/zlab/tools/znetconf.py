@@ -15,6 +15,7 @@ import sys
 from . import _paths, _qeth
 
 TOOL = "znetconf"
+VERSION_TEXT = "znetconf: version 2.33.1\nCopyright IBM Corp. 2009, 2017\n"
 CCWGROUP_BUS = "/sys/bus/ccwgroup"
 CCWGROUP_DEVICES = CCWGROUP_BUS + "/devices"
 CARDTYPE = {"1731/01": "OSA (QDIO)", "1731/05": "HiperSockets", "1731/02": "OSX"}
@@ -252,19 +253,21 @@ def _main(argv):
     options = []
     excepts = []
     for o, v in opts:
-        if o in ("-h", "--help"):
-            sys.stdout.write(USAGE)
-            return 0
-        if o in ("-v", "--version"):
-            sys.stdout.write("znetconf: version 2.33.1\nCopyright IBM Corp. 2009, 2017\n")
+        if _paths.help_or_version(o, USAGE, VERSION_TEXT):
             return 0
         if o in ("-A", "--add-all"):
             add_all = True
-        elif o in ("-a", "--add"):
-            add = _norm_dev(v, True)
-            if add is None:
+        elif o in ("-a", "--add", "-r", "--remove", "-e", "--except"):
+            dev = _norm_dev(v, o in ("-a", "--add"))
+            if dev is None:
                 err("Invalid device ID format %s" % v.lower())
                 return 15
+            if o in ("-a", "--add"):
+                add = dev
+            elif o in ("-r", "--remove"):
+                remove = dev
+            else:
+                excepts.append(dev)
         elif o in ("-c", "--configured"):
             list_c = True
         elif o in ("-d", "--driver"):
@@ -285,19 +288,8 @@ def _main(argv):
                 err("Missing value for attribute %s" % name)
                 return 12
             options.append((name, value))
-        elif o in ("-r", "--remove"):
-            remove = _norm_dev(v, False)
-            if remove is None:
-                err("Invalid device ID format %s" % v.lower())
-                return 15
         elif o in ("-R", "--remove-all"):
             remove_all = True
-        elif o in ("-e", "--except"):
-            e = _norm_dev(v, False)
-            if e is None:
-                err("Invalid device ID format %s" % v.lower())
-                return 15
-            excepts.append(e)
         elif o in ("-u", "--unconfigured"):
             list_u = True
         elif o in ("-n", "--non-interactive"):
