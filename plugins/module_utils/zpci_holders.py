@@ -138,16 +138,21 @@ class HolderProbe(object):
     Results of commands are cached for the run of one module.
     """
 
-    def __init__(self, run, which, proc_root='/proc', modules_path='/proc/modules'):
+    def __init__(self, run, which, proc_root='/proc', modules_path='/proc/modules', sys_module_smc='/sys/module/smc'):
         self.run = run
         self.which = which
         self.proc_root = proc_root
         self.modules_path = modules_path
+        self.sys_module_smc = sys_module_smc
         self._smcd = None
         self._guests = None
         self.warnings = []
 
     def _smc_loaded(self):
+        # /sys/module/smc exists for a loaded module and for smc built into the kernel (which
+        # /proc/modules does not list); /proc/modules alone would miss the built-in case.
+        if os.path.isdir(self.sys_module_smc):
+            return True
         try:
             with open(self.modules_path) as handle:
                 return any(line.split(' ', 1)[0] == 'smc' for line in handle)

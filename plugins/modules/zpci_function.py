@@ -357,7 +357,8 @@ class ZpciFunctionModule(object):
         self.commands = []
         self.file_diffs = []
         self.probe = HolderProbe(self._run, module.get_bin_path,
-                                 proc_root=_real('/proc'), modules_path=_real('/proc/modules'))
+                                 proc_root=_real('/proc'), modules_path=_real('/proc/modules'),
+                                 sys_module_smc=_real('/sys/module/smc'))
         self._mgmt = None
 
     # -- helpers ---------------------------------------------------------------------------

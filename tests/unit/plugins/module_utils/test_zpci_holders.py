@@ -90,7 +90,8 @@ def make_probe(tmp_path, smc_loaded=True, commands=None, which=('smcd', 'virsh')
         return outputs.get(key, (1, '', 'unexpected'))
 
     probe = HolderProbe(run, lambda name: ('/usr/bin/' + name) if name in which else None,
-                        proc_root=str(tmp_path / 'proc'), modules_path=str(modules))
+                        proc_root=str(tmp_path / 'proc'), modules_path=str(modules),
+                        sys_module_smc=str(tmp_path / 'sys_module_smc'))
     return probe, calls
 
 
@@ -105,6 +106,16 @@ def test_holders_smcd_in_use(tmp_path):
     assert reasons == ['smc-d: the host uses it for SMC-D (smcd device InUse/link groups)']
     probe.holders(RECORD)
     assert calls.count(['/usr/bin/smcd', 'device']) == 1  # cached
+
+
+def test_holders_smc_built_in_is_seen_through_sys_module(tmp_path):
+    # CONFIG_SMC=y: no line in /proc/modules, but /sys/module/smc exists
+    probe, calls = make_probe(tmp_path, smc_loaded=False, commands={
+        'device': (0, SMCD_OUT, ''),
+        '-c qemu:///system list --name --state-running': (0, '\n', '')})
+    (tmp_path / 'sys_module_smc').mkdir()
+    assert probe.holders(RECORD) == ['smc-d: the host uses it for SMC-D (smcd device InUse/link groups)']
+    assert ['/usr/bin/smcd', 'device'] in calls
 
 
 def test_holders_without_smc_module_does_not_run_smcd(tmp_path):

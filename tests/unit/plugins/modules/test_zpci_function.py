@@ -44,12 +44,13 @@ class Host(object):
         monkeypatch.setattr(zpci_function, 'DEVICE_WAIT_SECONDS', 0)
         host = self
 
-        def probe(run, which, proc_root, modules_path):
+        def probe(run, which, proc_root, modules_path, sys_module_smc):
             def fake_run(argv):
                 host.ran.append(argv)
                 return host.tools.get(' '.join(argv[1:]), (1, '', 'no such command'))
             return zpci_holders.HolderProbe(fake_run, lambda name: '/usr/bin/' + name if name in ('smcd', 'virsh')
-                                            else None, proc_root=proc_root, modules_path=modules_path)
+                                            else None, proc_root=proc_root, modules_path=modules_path,
+                                            sys_module_smc=sys_module_smc)
 
         monkeypatch.setattr(zpci_function, 'HolderProbe', probe)
         self.tools['-c qemu:///system list --name --state-running'] = (0, '', '')
