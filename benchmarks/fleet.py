@@ -7,7 +7,7 @@ buffer_count 128), 8 ISM functions on VCHID 7C8 (UID checking on every partition
 and the SMC role (smc_buffer_size 128K), kernel profile linux6.12 (net.smc.rmem/wmem exist).
 Then, each on a fresh lab (`zlab up DIR --name bench-N`, `zlab down bench-N` afterwards):
 
-- ours:  benchmarks/fleet/converge.yml (qeth role, zpci_function power-on + ism bind, smc role)
+- ours:  benchmarks/fleet/converge.yml (qeth role; smc role incl. its ISM power-on + ism bind)
 - naive: benchmarks/naive/site.yml (one command/shell/lineinfile/sysctl task per device and
          attribute, the way it is written by hand)
 - with --mitogen, the same two again with the mitogen_linear strategy (if ansible_mitogen imports)
