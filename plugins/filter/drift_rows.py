@@ -48,7 +48,9 @@ _value:
       description: What drifted, for example C(qeth 0.0.8200:0.0.8201:0.0.8202) or C(net.smc.rmem).
       type: str
     difference:
-      description: What differs, or what the role would run to correct it.
+      description:
+        - What differs (for qeth devices C(key old -> new) from the module's before/after, for
+          example C(online 0 -> 1) or C(udev rule missing)), or what the role would run to correct it.
       type: str
     scope:
       description: V(active), V(persistent), V(both) or V(error).
@@ -71,7 +73,51 @@ def _registered(hvars, name):
     return value
 
 
+_QETH_ACTIVE = ("exists", "online", "layer2", "buffer_count", "portno", "isolation", "attributes")
+
+
+def _changes(old, new, keys):
+    """``key old -> new`` for each of ``keys`` that differs between two dicts."""
+    return ["%s %s -> %s" % (key, _text(old.get(key)), _text(new.get(key)))
+            for key in keys if old.get(key) != new.get(key)]
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return ",".join("%s=%s" % (k, _text(v)) for k, v in sorted(value.items())) or "{}"
+    return str(value)
+
+
+def _qeth_state_rows(res):
+    """Rows from qeth_device's before/after: what differs per device, active and persistent."""
+    before = dict((dev.get("id"), dev) for dev in res.get("before") or [] if isinstance(dev, dict))
+    rows = []
+    for dev in res.get("after") or []:
+        if not isinstance(dev, dict):
+            continue
+        old = before.get(dev.get("id"), {})
+        active = _changes(old, dev, _QETH_ACTIVE)
+        if active:
+            rows.append(("qeth " + str(dev.get("id")), ", ".join(active), "active"))
+        old_rule, new_rule = old.get("persistent"), dev.get("persistent")
+        if old_rule != new_rule:
+            if old_rule is None or new_rule is None:
+                what = "udev rule missing" if old_rule is None else "udev rule to remove"
+            else:
+                what = "udev rule " + ", ".join(_changes(old_rule, new_rule, sorted(set(old_rule) | set(new_rule))))
+            rows.append(("qeth " + str(dev.get("id")), what, "persistent"))
+    return rows
+
+
 def _qeth_rows(res):
+    if res.get("before") is not None and res.get("after") is not None:
+        rows = _qeth_state_rows(res)
+        if rows:
+            return rows
     rows = []
     for cmd in res.get("commands") or []:
         match = _CHZDEV.match(cmd)

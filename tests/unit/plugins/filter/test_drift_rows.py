@@ -115,3 +115,33 @@ def test_smc_ism_functions_of_an_lpar_are_zpci_rows():
         {"host": "lpar-b", "object": "zpci /sys/bus/pci/devices/<address of FID 0x606>/driver_override",
          "difference": "write ism", "scope": "active"},
     ]
+
+
+def _dev(busid, **kw):
+    dev = {"id": busid, "exists": True, "if_name": "enc8200", "card_type": "HiperSockets", "online": True,
+           "layer2": True, "buffer_count": 128, "portno": 0, "isolation": None, "attributes": {},
+           "persistent": {"online": True, "layer2": True, "buffer_count": 128}}
+    dev.update(kw)
+    return dev
+
+
+def test_qeth_before_after_name_what_differs():
+    ids = "0.0.8200:0.0.8201:0.0.8202"
+    res = {"changed": True,
+           "commands": ["chzdev -e qeth %s layer2=1 buffer_count=128" % ids],
+           "before": [_dev(ids, online=False, persistent=None),
+                      _dev("0.0.8300", buffer_count=64, persistent={"online": True, "layer2": True, "buffer_count": 64}),
+                      _dev("0.0.8400")],
+           "after": [_dev(ids), _dev("0.0.8300"), _dev("0.0.8400")]}
+    rows = [(r["object"], r["difference"], r["scope"]) for r in drift_rows({"h": {"qeth_result": res}})]
+    assert rows == [
+        ("qeth " + ids, "online 0 -> 1", "active"),
+        ("qeth " + ids, "udev rule missing", "persistent"),
+        ("qeth 0.0.8300", "buffer_count 64 -> 128", "active"),
+        ("qeth 0.0.8300", "udev rule buffer_count 64 -> 128", "persistent"),
+    ]
+
+
+def test_qeth_without_before_after_falls_back_to_the_commands():
+    res = dict(QETH, before=[], after=[])
+    assert len(drift_rows({"h": {"qeth_result": res}})) == 4
