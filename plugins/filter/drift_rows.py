@@ -45,12 +45,14 @@ _value:
       description: Inventory host name.
       type: str
     object:
-      description: What drifted, for example C(qeth 0.0.8200:0.0.8201:0.0.8202) or C(net.smc.rmem).
+      description: What drifted, for example C(qeth 0.0.8200:0.0.8201:0.0.8202), C(zpci fid 0x606) or C(net.smc.rmem).
       type: str
     difference:
       description:
-        - What differs (for qeth devices C(key old -> new) from the module's before/after, for
-          example C(online 0 -> 1) or C(udev rule missing)), or what the role would run to correct it.
+        - What differs, as C(key old -> new) from the module's before/after where it returns them
+          (qeth devices, for example C(online 0 -> 1) or C(udev rule missing); zpci functions, for
+          example C(power off -> on, driver_override - -> ism)), else what the role would run to
+          correct it.
       type: str
     scope:
       description: V(active), V(persistent), V(both) or V(error).
@@ -137,7 +139,31 @@ def _qeth_rows(res):
     return rows
 
 
+_ZPCI_ACTIVE = ("power", "driver_override", "driver")
+
+
+def _zpci_state_rows(res):
+    """Rows from zpci_function's before/after (per FID) and its file commands (persistent)."""
+    before = dict((fn.get("fid"), fn) for fn in res.get("before") or [] if isinstance(fn, dict))
+    rows = []
+    for fn in res.get("after") or []:
+        if not isinstance(fn, dict) or not isinstance(fn.get("fid"), int):
+            continue
+        active = _changes(before.get(fn["fid"], {}), fn, _ZPCI_ACTIVE)
+        if active:
+            rows.append(("zpci fid 0x%x" % fn["fid"], ", ".join(active), "active"))
+    for cmd in res.get("commands") or []:
+        verb, dummy, path = cmd.partition(" ")
+        if verb in ("write", "rm") and path.startswith("/etc/"):
+            rows.append((path, "file differs" if verb == "write" else "file to remove", "persistent"))
+    return rows
+
+
 def _zpci_rows(res):
+    if res.get("before") is not None and res.get("after") is not None:
+        rows = _zpci_state_rows(res)
+        if rows:
+            return rows
     rows = []
     for cmd in res.get("commands") or []:
         match = _ECHO.match(cmd)

@@ -103,7 +103,7 @@ def test_drift_table_aligns_columns_under_a_heading():
     ]
 
 
-def test_smc_ism_functions_of_an_lpar_are_zpci_rows():
+def test_zpci_without_before_after_falls_back_to_the_commands():
     res = {"changed": True, "commands": [
         "echo 1 > /sys/bus/pci/slots/00000606/power",
         "echo ism > /sys/bus/pci/devices/<address of FID 0x606>/driver_override",  # check mode
@@ -115,6 +115,43 @@ def test_smc_ism_functions_of_an_lpar_are_zpci_rows():
         {"host": "lpar-b", "object": "zpci /sys/bus/pci/devices/<address of FID 0x606>/driver_override",
          "difference": "write ism", "scope": "active"},
     ]
+
+
+def _fn(fid, **kw):
+    fn = {"fid": fid, "slot": "%08x" % fid, "power": "on", "pci_address": "%04x:00:00.0" % fid,
+          "driver": "ism", "driver_override": "ism", "pft": 5, "type": "ism"}
+    fn.update(kw)
+    return fn
+
+
+def test_zpci_before_after_give_one_row_per_function_and_files_persistent():
+    standby = dict(power="off", pci_address=None, driver=None, driver_override=None, type=None)
+    res = {"changed": True,
+           "commands": ["echo 1 > /sys/bus/pci/slots/00000606/power",
+                        "echo ism > /sys/bus/pci/devices/<address of FID 0x606>/driver_override",
+                        "echo <address of FID 0x606> > /sys/bus/pci/drivers_probe",
+                        "echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override",
+                        "write /etc/udev/rules.d/60-s390x-network-zpci.rules",
+                        "rm /etc/modules-load.d/s390x-network-zpci.conf"],
+           # check mode predicts no address for a function that is still in standby
+           "before": [_fn(0x606, **standby), _fn(0x605), _fn(0x607)],
+           "after": [_fn(0x606, pci_address=None), _fn(0x605, driver="vfio-pci", driver_override="vfio-pci"),
+                     _fn(0x607)]}
+    rows = [(r["object"], r["difference"], r["scope"]) for r in drift_rows({"h": {"smc_ism_result": res}})]
+    assert rows == [
+        ("zpci fid 0x606", "power off -> on, driver_override - -> ism, driver - -> ism", "active"),
+        ("zpci fid 0x605", "driver_override ism -> vfio-pci, driver ism -> vfio-pci", "active"),
+        ("/etc/udev/rules.d/60-s390x-network-zpci.rules", "file differs", "persistent"),
+        ("/etc/modules-load.d/s390x-network-zpci.conf", "file to remove", "persistent"),
+    ]
+
+
+def test_zpci_only_a_file_differs():
+    res = {"changed": True, "commands": ["write /etc/tmpfiles.d/s390x-network-zpci.conf"],
+           "before": [_fn(0x605)], "after": [_fn(0x605)]}
+    rows = drift_rows({"kvm": {"ism_passthrough_result": res}})
+    assert rows == [{"host": "kvm", "object": "/etc/tmpfiles.d/s390x-network-zpci.conf",
+                     "difference": "file differs", "scope": "persistent"}]
 
 
 def _dev(busid, **kw):
