@@ -19,7 +19,10 @@ from __future__ import annotations
 import re
 
 _SEP = re.compile(r"\s:(?:\s|$)")
-_DEVICE_NAME = re.compile(r"Device name\s*:?\s*(?P<name>\S+)\s*$")
+# search, not match: copied output may have the shell prompt in front ("host# lsqeth Device name ...")
+_DEVICE_NAME = re.compile(r"(?:^|\s)Device name\s*:?(?:\s+(?P<name>.*?))?\s*$")
+# if_name of a device that never was online (its netdev has no name yet)
+_UNNAMED = "(unnamed net_device)"
 
 
 def parse_long(text):
@@ -37,7 +40,8 @@ def parse_long(text):
             continue
         named = _DEVICE_NAME.search(raw)
         if named:
-            current = {"if_name": named.group("name")}
+            name = named.group("name")
+            current = {"if_name": None if name in (None, "", _UNNAMED) else name}
             devices.append(current)
             last_key = None
             continue
@@ -116,6 +120,13 @@ def parse_proc_format(text):
             continue
         if fields is None:
             continue
+        if _UNNAMED in line:
+            # 20 characters overflow the interface column; blank it to its width to realign the row
+            width = 16
+            if "if_name" in fields and fields.index("if_name") + 1 < len(starts):
+                index = fields.index("if_name")
+                width = starts[index + 1] - starts[index] - 1
+            line = line.replace(_UNNAMED, " " * width, 1)
         cells = _split_by_heading(line, starts)
         if cells is None:
             cells = _split_by_blanks(line, fields)

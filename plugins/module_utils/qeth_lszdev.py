@@ -86,6 +86,17 @@ def yes_no(value):
     return None
 
 
+def persistence(value):
+    """lszdev PERS cell as (persistent, auto_configured).
+
+    lszdev prints ``auto`` for a device that has no persistent configuration but an
+    auto-configuration rule (from firmware I/O configuration, under /run/udev/rules.d).
+    """
+    if value is not None and value.split("/")[0].strip().lower() == "auto":
+        return (False, True)
+    return (yes_no(value), False)
+
+
 def split_merged(value):
     """Split a merged ATTR cell ``act/pers`` into (active, persistent); ``-`` means unset."""
     if value is None:

@@ -95,6 +95,10 @@ class SysfsReader(object):
             except (IOError, OSError):
                 cdevs.append(None)
         data["cdevs"] = cdevs
+        # A device that never was online has a netdev without a name yet: the kernel prints
+        # "(unnamed net_device)" (older kernels: nothing).
+        if data["if_name"] == "(unnamed net_device)":
+            data["if_name"] = None
         if not data["if_name"]:
             netdirs = sorted(self._listdir(os.path.join(directory, "net")))
             data["if_name"] = netdirs[0] if netdirs else None

@@ -10,8 +10,11 @@ Layouts (smc_rnics is a bash script; rows come from ``printf``):
 * v1.8.5 and later, header ``FID   Power  PCI_ID        PCHID  Type             PFT   VF   PPrt  PNET_ID            Net-Dev``
   (``VFN`` instead of ``VF`` with ``-r``; ``IPrt``/``IB-Dev`` with ``-I``), 100 dashes,
   rows ``%4x  %-5s  %-12s  %-4s   %-15s  %-4s  %-3s  %-4s  %-17s  %s``.
-* v1.8.4 and older, header ``     FID  Power  PCI_ID        PCHID  Type           PPrt  PNET_ID            Net-Dev``,
-  90 dashes, rows ``%8x  %-5s  %-12s  %-4s   %-14s %-4s  %-17s  %s``.
+* v1.8.0 to v1.8.4, header ``     FID  Power  PCI_ID        PCHID  Type           PPrt  PNET_ID            Net-Dev``,
+  90 dashes, rows ``%8x  %-5s  %-12s  %-4s   %-14s %-4s  %-17s  %s``. v1.3.1 to v1.7.x print
+  PNET_ID 16 wide (``%-16s``) and their header has one blank less before ``Net-Dev``: the
+  PNET_ID width is taken from the header. Up to v1.8.3 a RoCE port attribute of 0 is printed
+  as ``-1`` (the tool subtracted one); it is read as no port.
 
 A value wider than its column pushes the rest of the row to the right (printf
 widths are minimums), functions in standby (``-a``) have only FID and power, and
@@ -153,7 +156,12 @@ def _layout_for(columns):
     if device_key and keys == v185 and keys[6] in ('vf', 'vfn'):
         return 'v1.8.5', _rename(LAYOUT_V185, keys)
     if device_key and keys == v184:
-        return 'v1.8.4', _rename(LAYOUT_V184, keys)
+        layout = list(_rename(LAYOUT_V184, keys))
+        # PNET_ID is %-17s from v1.8.0, %-16s before; the header is spaced to match
+        pnet_width = columns[7][1] - columns[6][1] - 2
+        if pnet_width > 0:
+            layout[6] = (layout[6][0], pnet_width, 'left', 2)
+        return 'v1.8.4', tuple(layout)
     return 'generic', _generic_layout(columns)
 
 
@@ -240,7 +248,7 @@ def _valid(values):
     if pchid and not _HEX_RE.match(pchid):
         return False
     port = values.get('port')
-    if port and port != 'n/a' and not port.isdigit():
+    if port and port != 'n/a' and not re.match(r'^-?[0-9]+$', port):
         return False
     if values.get('power') == '1' and not pci_id:
         return False
@@ -285,7 +293,7 @@ def _convert(values):
         'pft': _none(values.get('pft')),
         'vf': vf,
         'vfn': vfn,
-        'port': int(port) if port is not None else None,
+        'port': int(port) if port is not None and not port.startswith('-') else None,
         'pnet_id': pnet,
         'pnet_id_user_set': user_set,
         'net_device': _none(values.get('net_device')),

@@ -121,7 +121,10 @@ devices:
           C(online), C(layer2), C(buffer_count) and C(portno) as typed values), or V(null) without a rule.
       type: dict
     lszdev:
-      description: What lszdev reports (C(online), C(persistent), C(names)), when it ran.
+      description:
+        - What lszdev reports (C(online), C(persistent), C(names)), when it ran.
+        - C(auto_configured) is true when lszdev shows the device as C(auto) (no persistent
+          configuration, but an auto-configuration rule from the firmware's I/O configuration).
       type: dict
 lszdev_available:
   description: Whether lszdev was found and ran successfully.
@@ -132,7 +135,7 @@ lszdev_available:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError, ccw_sort_key, parse_group_id
-from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import lszdev_argv, parse_pairs, yes_no
+from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import lszdev_argv, parse_pairs, persistence, yes_no
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import read_state
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
 
@@ -216,7 +219,9 @@ def main():
                         busid = parse_group_id(ident)[0]
                     except QethIdError:
                         continue
-                    lszdev_rows[busid] = {"online": yes_no(row.get("ON")), "persistent": yes_no(row.get("PERS")),
+                    persistent, auto = persistence(row.get("PERS"))
+                    lszdev_rows[busid] = {"online": yes_no(row.get("ON")), "persistent": persistent,
+                                          "auto_configured": auto,
                                           "names": row.get("NAMES", "").split() if row.get("NAMES") else []}
 
     result = []

@@ -60,6 +60,14 @@ def test_if_name_from_net_dir_when_file_missing(host):
     assert SysfsReader(host.root).read_group("0.0.8200")["if_name"] == "enc8200"
 
 
+def test_if_name_of_a_never_online_device_is_none(host):
+    # the kernel prints netdev_name() of a netdev that was never registered
+    host.group(IDS)
+    with open(os.path.join(host.sys("devices", "qeth", "0.0.8200"), "if_name"), "w") as handle:
+        handle.write("(unnamed net_device)\n")
+    assert SysfsReader(host.root).read_group("0.0.8200")["if_name"] is None
+
+
 def test_read_state_merges_active_and_rules(host):
     host.group(IDS)
     host.write("0.0.8200", "buffer_count", "64")

@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
 from ansible_collections.s390x.network.plugins.module_utils.qeth_lsqeth import parse_long, parse_proc_format
 from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import (
-    lszdev_argv, parse_pairs, parse_table, split_merged, yes_no)
+    lszdev_argv, parse_pairs, parse_table, persistence, split_merged, yes_no)
 
 FIX = os.path.join(os.path.dirname(__file__), "..", "modules", "fixtures")
 
@@ -54,6 +54,38 @@ def test_lsqeth_long_ipv6_values_keep_colons():
     assert parse_long(text)[0]["vipa"] == ["fd00::1", "fd00::2"]
 
 
+def _long_device(name, attrs):
+    # lsqeth.c through util_rec: "%-32s : %s" for the name, 8 blanks + "%-24s : %s" per attribute
+    text = "%-32s : %s\n" % ("Device name", name) + "-" * 75 + "\n"
+    return text + "".join("        %-24s : %s\n" % item for item in attrs) + "\n"
+
+
+@pytest.mark.parametrize("unnamed", ["(unnamed net_device)", ""])
+@pytest.mark.parametrize("first", [True, False])
+def test_lsqeth_long_device_never_online_is_its_own_device(unnamed, first):
+    online = _long_device("enc8200", [("card_type", "HiperSockets"), ("cdev0", "0.0.8200"), ("online", "1")])
+    never = _long_device(unnamed, [("card_type", "OSD_10GIG"), ("cdev0", "0.0.bd00"), ("online", "0")])
+    devices = parse_long(never + online if first else online + never)
+    assert sorted((d["cdev0"], d["if_name"]) for d in devices) == [("0.0.8200", "enc8200"), ("0.0.bd00", None)]
+
+
+def test_lsqeth_p_unnamed_interface_keeps_the_columns():
+    widths = (26, 5, 16, 14, 4, 6, 10, 4, 4, 5, 5)  # lsqeth -p column widths, joined by one blank
+
+    def line(cells):
+        return " ".join("%-*s" % (w, c) for w, c in zip(widths, cells)).rstrip() + "\n"
+    text = line(("devices", "CHPID", "interface", "cardtype", "port", "chksum", "prio-q'ing", "rtr4", "rtr6",
+                 "lay'2", "cnt"))
+    text += "-" * 110 + "\n"
+    text += line(("0.0.bd00/0.0.bd01/0.0.bd02", "x85", "(unnamed net_device)", "OSD_10GIG", "0", "sw",
+                  "always_q_2", "n/a", "n/a", "1", "64"))
+    text += line(("0.0.8200/0.0.8201/0.0.8202", "xF0", "enc8200", "HiperSockets", "0", "sw", "always_q_2",
+                  "n/a", "n/a", "1", "128"))
+    rows = parse_proc_format(text)
+    assert [(r["if_name"], r["card_type"], r["buffer_count"]) for r in rows] == [
+        ("", "OSD_10GIG", "64"), ("enc8200", "HiperSockets", "128")]
+
+
 def test_lsqeth_p_slides_layout():
     rows = parse_proc_format(_text("qeth_lsqeth_p_slides.txt"))
     assert [r["if_name"] for r in rows] == ["encbd00", "encf500"]
@@ -83,6 +115,13 @@ def test_lszdev_pairs():
     assert split_merged("128") == ("128", "128")
     assert split_merged("-") == (None, None)
     assert yes_no("maybe") is None
+
+
+@pytest.mark.parametrize("cell, expected", [("yes", (True, False)), ("no", (False, False)),
+                                            ("auto", (False, True)), ("yes/no", (True, False)), (None, (None, False))])
+def test_lszdev_pers_cell(cell, expected):
+    # lszdev prints "auto" for a device with only an auto-configuration rule
+    assert persistence(cell) == expected
 
 
 def test_lszdev_table_from_the_slides():

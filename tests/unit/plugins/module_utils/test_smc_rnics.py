@@ -125,6 +125,32 @@ def test_rows_printed_by_bash_printf_with_unusual_values():
     assert row(functions, 0)['power'] is False
 
 
+def _old_release_table(pnet_width, rows):
+    """Header and rows as smc-tools before 1.8.5 print them (PNET_ID 16 wide before 1.8.0, then 17)."""
+    header = '     FID  Power  PCI_ID        PCHID  Type           PPrt  %-*s  Net-Dev\n' % (pnet_width, 'PNET_ID')
+    fmt = '%%8x  %%-5s  %%-12s  %%-4s   %%-14s %%-4s  %%-%ds  %%s\n' % pnet_width
+    return header + '-' * 90 + '\n' + ''.join(
+        subprocess.check_output(['bash', '-c', 'printf "$0" "$@"', fmt] + list(values)).decode() for values in rows)
+
+
+def test_v1_3_to_v1_7_layout_pnet_16_wide():
+    text = _old_release_table(16, [('0x8ca', '1', '000a:00:00.0', '01c8', 'RoCE_Express2', '0', 'NET25', 'enP10p0s0'),
+                                   ('0x605', '1', '0605:00:00.0', '07c8', 'ISM', 'n/a', 'n/a', 'n/a')])
+    layout, functions = parse(text)
+    assert layout == 'v1.8.4'
+    assert row(functions, 0x8ca)['net_device'] == 'enP10p0s0' and row(functions, 0x8ca)['pnet_id'] == 'NET25'
+    assert row(functions, 0x605)['net_device'] is None and row(functions, 0x605)['type'] == 'ISM'
+
+
+def test_port_minus_one_of_releases_before_1_8_4_is_no_port():
+    """Up to 1.8.3 smc_rnics subtracted one from a RoCE port attribute of 0 and printed -1."""
+    dummy, functions = parse(_old_release_table(17, [
+        ('0x8ca', '1', '000a:00:00.0', '01c8', 'RoCE_Express2', '-1', 'NET25', 'enP10p0s0'),
+        ('0x8cb', '1', '000b:00:00.0', '01c8', 'RoCE_Express2', '1', 'NET25', 'enP11p0s0')]))
+    assert row(functions, 0x8ca)['port'] is None and row(functions, 0x8ca)['net_device'] == 'enP10p0s0'
+    assert row(functions, 0x8cb)['port'] == 1
+
+
 def test_unknown_future_layout_uses_header_positions():
     header = 'FID   Power  PCI_ID        PCHID  Type             PPrt  Net-Dev'
     line = ' 605  1      0605:00:00.0  07c8   ISM              n/a   n/a'

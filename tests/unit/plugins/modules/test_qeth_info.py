@@ -83,7 +83,7 @@ def test_lists_devices_with_active_and_persistent(host):
     assert dev["isolation"] is None and dev["inbuf_size"] == "40k"
     assert dev["attributes"] == {"vnicc/learning": "0"}
     assert dev["persistent"] == {"layer2": True, "buffer_count": 128, "online": True}
-    assert dev["lszdev"] == {"online": True, "persistent": True, "names": ["enc8200"]}
+    assert dev["lszdev"] == {"online": True, "persistent": True, "auto_configured": False, "names": ["enc8200"]}
     rule_only = result["devices"][1]
     assert rule_only["exists"] is False and rule_only["online"] is False and rule_only["layer2"] is None
     assert rule_only["persistent"] == {"online": True}
