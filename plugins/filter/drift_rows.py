@@ -230,14 +230,25 @@ _SOURCES = (
 )
 
 
+# what a failed check is about, by registered variable (loop items add their name)
+_FAILURE_LABELS = {
+    "qeth_result": "qeth",
+    "ism_passthrough_result": "zpci",
+    "kvm_guest_network_result": "guest",
+    "smc_ism_result": "zpci",
+    "smc_sysctl_result": "smc sysctl",
+    "smc_pnet_result": "smc_pnet",
+}
+
+
 def _failure_rows(var, res):
     rows = []
     items = res.get("results") if isinstance(res.get("results"), list) else [res]
     for item in items:
         if isinstance(item, dict) and item.get("failed"):
-            label = var
+            label = _FAILURE_LABELS.get(var, var)
             if isinstance(item.get("item"), dict) and item["item"].get("name"):
-                label = "%s %s" % (var, item["item"]["name"])
+                label = "%s %s" % (label, item["item"]["name"])
             rows.append((label, "check failed: %s" % item.get("msg", "unknown error"), "error"))
     return rows
 

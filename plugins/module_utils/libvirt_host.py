@@ -42,11 +42,14 @@ def _read(path):
         return None
 
 
-def check_hostdev(spec):
-    """Resolve and check the host side of a desired hostdev; returns (address, errors).
+def check_hostdev(spec, state_is_error=True):
+    """Resolve and check the host side of a desired hostdev; returns (address, errors, warnings).
 
     The FID must have a slot, be configured (power 1), be an ISM or RoCE function, match a given
     address, and be bound to a vfio driver unless libvirt manages the binding (managed=yes).
+    ``state_is_error=False`` (check mode) makes a FID in standby or not bound to vfio a warning:
+    an earlier task of the same run (ism_passthrough) configures and binds it. The address of a
+    FID in standby is then None.
     """
     where = spec['param']
     fid = spec['fid']
@@ -54,18 +57,20 @@ def check_hostdev(spec):
     if not sysfs.slot_exists(fid):
         known = ', '.join(format_fid(f) for f in sysfs.list_fids()) or 'none'
         return None, ['%s.fid: FID %s does not exist on this host (no /sys/bus/pci/slots/%08x); FIDs here: %s'
-                      % (where, format_fid(fid), fid, known)]
+                      % (where, format_fid(fid), fid, known)], []
     info = sysfs.read_function(fid)
     if info['pci_address'] is None:
         state = 'in standby (slot power 0)' if info['power'] == 'off' else 'without a PCI function'
-        return None, ['%s.fid: FID %s is %s; configure it first (e.g. s390x.network.zpci_function or '
-                      'smc_rnics -e %x)' % (where, format_fid(fid), state, fid)]
+        message = ('%s.fid: FID %s is %s; configure it first (e.g. s390x.network.zpci_function or '
+                   'smc_rnics -e %x)' % (where, format_fid(fid), state, fid))
+        return (None, [message], []) if state_is_error else (None, [], [message])
     try:
         address = parse_pci_address(info['pci_address'], 'sysfs')
     except DeviceSpecError:
         return None, ['%s.fid: FID %s has an unexpected PCI address %r in sysfs'
-                      % (where, format_fid(fid), info['pci_address'])]
+                      % (where, format_fid(fid), info['pci_address'])], []
     errors = []
+    warnings = []
     if spec.get('address') is not None and spec['address'] != address:
         errors.append('%s.address: %s does not match FID %s, which is %s on this host'
                       % (where, format_pci_address(spec['address']), format_fid(fid),
@@ -76,11 +81,11 @@ def check_hostdev(spec):
                       'through' % (where, format_fid(fid), what,
                                    'n/a' if info['pft'] is None else '0x%02x' % info['pft']))
     if not spec['managed'] and info['driver'] not in VFIO_DRIVERS:
-        errors.append('%s.managed: false needs FID %s bound to vfio-pci, but it is %s; bind it (e.g. '
+        (errors if state_is_error else warnings).append('%s.managed: false needs FID %s bound to vfio-pci, but it is %s; bind it (e.g. '
                       's390x.network.zpci_function driver=vfio-pci) or use managed: true'
                       % (where, format_fid(fid),
                          'bound to %s' % info['driver'] if info['driver'] else 'not bound to a driver'))
-    return address, errors
+    return address, errors, warnings
 
 
 def qeth_device_of(netdev):

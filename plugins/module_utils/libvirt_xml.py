@@ -330,6 +330,14 @@ def managed_devices(root):
     return result
 
 
+def hostdev_address(root, fid):
+    """The host PCI address of the domain's hostdev for ``fid`` (a tuple), or None."""
+    for dummy, desc in managed_devices(root):
+        if desc['kind'] == HOSTDEV and desc['fid'] == fid and desc['address'] is not None:
+            return desc['address']
+    return None
+
+
 def device_key(desc):
     if desc['kind'] == HOSTDEV:
         return (HOSTDEV, desc['fid'])

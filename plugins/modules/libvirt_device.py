@@ -55,6 +55,9 @@ options:
         (C(/sys/bus/pci/slots/<fid>)), is configured, is an ISM or RoCE function, and, with
         O(hostdevs[].managed=false), is bound to C(vfio-pci); that no other domain on the host has the
         FID or its host PCI function; and that uid and fid are unique in the domain.
+      - In check mode a FID in standby or not bound to C(vfio-pci) is a warning (an earlier task of
+        the same run, such as the ism_passthrough role, configures it); the prediction then uses the
+        host address the domain's hostdev for that FID already has.
     type: list
     elements: dict
     default: []
@@ -372,12 +375,16 @@ def run(module):
 
     errors = []
     warnings = []
+    standby = []
     if state != 'absent':
         for spec in hostdevs:
-            address, errs = libvirt_host.check_hostdev(spec)
+            address, errs, warns = libvirt_host.check_hostdev(spec, state_is_error=not module.check_mode)
             errors.extend(errs)
+            warnings.extend(warns)
             if spec['address'] is None:
                 spec['address'] = address
+                if address is None:
+                    standby.append(spec)
         for spec in interfaces:
             errs, warns = libvirt_host.check_macvtap_source(spec, offline_is_error=not module.check_mode)
             errors.extend(errs)
@@ -401,6 +408,14 @@ def run(module):
             module.fail_json(msg='domain: %s is transient (not defined); this module changes persistent '
                              'definitions only' % name, **result)
         before_root = lx.parse_domain(dom.xml(inactive=True))
+        # check mode, FID in standby: predict with the address the domain already has for it
+        for spec in standby:
+            spec['address'] = lx.hostdev_address(before_root, spec['fid'])
+            if spec['address'] is None:
+                errors.append('%s.fid: FID %s is in standby and the domain has no hostdev for it, so its PCI '
+                              'address cannot be predicted in check mode' % (spec['param'], lx.format_fid(spec['fid'])))
+        if errors:
+            module.fail_json(msg='; '.join(errors), errors=errors, **result)
         active = dom.is_active()
         config_ops = lx.plan(before_root, hostdevs, interfaces, state)
         live_ops = []

@@ -86,7 +86,7 @@ def test_failed_checks_are_error_rows_per_loop_item():
         {"item": {"name": "g2"}, "changed": False},
     ]}
     rows = drift_rows({"kvm": {"kvm_guest_network_result": res}})
-    assert rows == [{"host": "kvm", "object": "kvm_guest_network_result g1",
+    assert rows == [{"host": "kvm", "object": "guest g1",
                      "difference": "check failed: enc8200 is offline", "scope": "error"}]
 
 

@@ -41,13 +41,13 @@ def test_fid_resolves_to_its_pci_address(host):
     fakes.lab_host(host)
     # a second function whose address sorts first, to make sure the FID decides, not the order
     fakes.add_zpci(host, 0x606, '0001:00:00.0')
-    assert libvirt_host.check_hostdev(hostdev()) == ((0x605, 0, 0, 0), [])
-    assert libvirt_host.check_hostdev(hostdev(fid=0x606, uid=7)) == ((1, 0, 0, 0), [])
+    assert libvirt_host.check_hostdev(hostdev()) == ((0x605, 0, 0, 0), [], [])
+    assert libvirt_host.check_hostdev(hostdev(fid=0x606, uid=7)) == ((1, 0, 0, 0), [], [])
 
 
 def test_given_address_must_match(host):
     fakes.lab_host(host)
-    address, errors = libvirt_host.check_hostdev(hostdev(address='0606:00:00.0'))
+    address, errors, dummy = libvirt_host.check_hostdev(hostdev(address='0606:00:00.0'))
     assert errors == ['hostdevs[0].address: 0606:00:00.0 does not match FID 0x00000605, which is '
                       '0605:00:00.0 on this host']
     assert libvirt_host.check_hostdev(hostdev(address='0605:00:00.0'))[1] == []
@@ -56,7 +56,7 @@ def test_given_address_must_match(host):
 def test_unknown_fid_lists_the_host_fids(host):
     fakes.lab_host(host)
     fakes.add_zpci(host, 0x1017, '1017:00:00.0', power=0)
-    address, errors = libvirt_host.check_hostdev(hostdev(fid=0x999))
+    address, errors, dummy = libvirt_host.check_hostdev(hostdev(fid=0x999))
     assert address is None
     assert errors == ['hostdevs[0].fid: FID 0x00000999 does not exist on this host (no '
                       '/sys/bus/pci/slots/00000999); FIDs here: 0x00000605, 0x00001017']
@@ -64,8 +64,11 @@ def test_unknown_fid_lists_the_host_fids(host):
 
 def test_standby_fid(host):
     fakes.add_zpci(host, 0x605, '0605:00:00.0', power=0)
-    address, errors = libvirt_host.check_hostdev(hostdev())
-    assert address is None and 'in standby (slot power 0)' in errors[0]
+    address, errors, warnings = libvirt_host.check_hostdev(hostdev())
+    assert address is None and 'in standby (slot power 0)' in errors[0] and warnings == []
+    # check mode: an earlier task of the run configures it
+    address, errors, warnings = libvirt_host.check_hostdev(hostdev(), state_is_error=False)
+    assert address is None and errors == [] and 'in standby (slot power 0)' in warnings[0]
 
 
 @pytest.mark.parametrize('pft,ok', [(0x05, True), (0x02, True), (0x0a, True), (0x0b, False)])
@@ -86,6 +89,8 @@ def test_unmanaged_needs_vfio_pci(host):
     assert libvirt_host.check_hostdev(hostdev(fid=0x606, managed=False))[1] == []
     fakes.add_zpci(host, 0x607, '0607:00:00.0', driver=None)
     assert 'not bound to a driver' in libvirt_host.check_hostdev(hostdev(fid=0x607, managed=False))[1][0]
+    address, errors, warnings = libvirt_host.check_hostdev(hostdev(fid=0x607, managed=False), state_is_error=False)
+    assert address == (0x607, 0, 0, 0) and errors == [] and 'not bound to a driver' in warnings[0]
 
 
 def test_qeth_layer2_online_source_is_fine(host):

@@ -67,6 +67,19 @@ def test_cpc_functions_of_this_partition_are_added():
     assert [h['fid'] for h in on_b[0]['hostdevs']] == [0x608]
 
 
+def test_partition_names_match_in_any_case_and_as_a_list():
+    cpc = {'partitions': [{'name': 'lpara', 'host': 'lpar-a'}, {'name': 'LparB', 'host': 'lpar-b'}],
+           'ism': [{'vchid': '7C8', 'functions': [
+               {'fid': 0x605, 'partition': 'LparA', 'guest': 'g1'},
+               {'fid': 0x606, 'partition': ['LPARA'], 'guest': 'g1'},
+               {'fid': 0x607, 'partition': 'lparb', 'guest': 'g1'},
+               {'fid': 0x608, 'guest': 'g1'}]}]}
+    guests = guest_args(cpc=cpc, kvm_guests=[{'name': 'g1'}])
+    assert [h['fid'] for h in guests[0]['hostdevs']] == [0x605, 0x606, 0x608]
+    on_b = guest_args(cpc=cpc, kvm_guests=[{'name': 'g1'}], inventory_hostname='lpar-b')
+    assert [h['fid'] for h in on_b[0]['hostdevs']] == [0x607, 0x608]
+
+
 def test_explicit_entry_wins_and_hex_strings_become_integers():
     guests = guest_args(cpc=CPC, kvm_guest_network_managed=False, kvm_guests=[
         {'name': 'g1', 'state': 'exact',

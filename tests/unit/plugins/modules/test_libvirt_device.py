@@ -340,6 +340,25 @@ def test_layer3_or_offline_qeth_source(env):
     assert_untouched(dom)
 
 
+def test_fid_in_standby_fails_a_run_and_is_predicted_in_check_mode(env):
+    dom = g1(env)
+    args = {'domain': 'g1', 'hostdevs': [HOSTDEV]}
+    assert run(args)['changed'] is True
+    calls = len(dom.calls)
+    # drift: FID 0x605 powered off (the PCI function disappears, the slot stays)
+    os.unlink(os.path.join(env.root, 'sys/bus/pci/devices/0605:00:00.0'))
+    fakes.write(os.path.join(env.root, 'sys/bus/pci/slots/00000605/power'), '0\n')
+    assert 'in standby (slot power 0)' in run(args, expect=Fail)['msg']
+    # check mode: ism_passthrough of the same run powers it on; the domain's address is kept
+    result = run(args, check=True)
+    assert result['changed'] is False and any('in standby' in w for w in result['warnings'])
+    assert len(dom.calls) == calls
+    # a hostdev the domain does not have yet: its address cannot be predicted
+    dom.detachDeviceFlags(ET.tostring(devices(dom, 'hostdev')[0], encoding='unicode'), 2)
+    result = run(args, check=True, expect=Fail)
+    assert 'cannot be predicted in check mode' in result['msg'] and 'hostdevs[0].fid' in result['msg']
+
+
 def test_missing_source_warns(env):
     g1(env)
     result = run({'domain': 'g1', 'interfaces': [{'source': 'vhs0'}]}, check=True)
