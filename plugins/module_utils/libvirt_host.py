@@ -81,10 +81,10 @@ def check_hostdev(spec, state_is_error=True):
                       'through' % (where, format_fid(fid), what,
                                    'n/a' if info['pft'] is None else '0x%02x' % info['pft']))
     if not spec['managed'] and info['driver'] not in VFIO_DRIVERS:
-        (errors if state_is_error else warnings).append('%s.managed: false needs FID %s bound to vfio-pci, but it is %s; bind it (e.g. '
-                      's390x.network.zpci_function driver=vfio-pci) or use managed: true'
-                      % (where, format_fid(fid),
-                         'bound to %s' % info['driver'] if info['driver'] else 'not bound to a driver'))
+        bound = 'bound to %s' % info['driver'] if info['driver'] else 'not bound to a driver'
+        (errors if state_is_error else warnings).append(
+            '%s.managed: false needs FID %s bound to vfio-pci, but it is %s; bind it (e.g. '
+            's390x.network.zpci_function driver=vfio-pci) or use managed: true' % (where, format_fid(fid), bound))
     return address, errors, warnings
 
 
