@@ -14,7 +14,9 @@ from .host import Lab, LabError
 EPILOG = """\
 commands:
   up INVENTORY_DIR          build the CPC of an Ansible inventory (cpc: model, zlab_kernel,
-                            kvm_guests): one host per partition with a host, one per KVM guest
+                            kvm_guests): one host per partition with a host, one per KVM guest;
+                            lab name: --lab/--name, else the directory's name; a lab that is up
+                            with the same CPC keeps its hosts and takes the edited variables
   down [LAB] [--all]        remove everything of a lab (namespaces, mounts, FUSE daemons,
                             bridges, processes, overlays); also after a crash; idempotent
   status [LAB] [--json]     hosts, roles, addresses, devices, state
@@ -26,6 +28,7 @@ commands:
                             only from what persists on the host (chzdev udev rules, sysctl.d,
                             sysctl.conf, modules-load.d, driver_override rules, driverctl)
   start-guest GUEST         start a KVM guest as its KVM host's persistent domain XML says
+                            (up starts every guest: stop-guest it first, or reboot it)
   stop-guest GUEST          stop a KVM guest (managed hostdevs go back to their host driver)
   image build [--force]     build the cached host images (/var/cache/zlab/images)
 
@@ -83,16 +86,29 @@ def _default_name(inv):
     return name
 
 
+def _up_name(args):
+    """`zlab up DIR --name NAME` or `zlab --lab NAME up DIR`; else the inventory's name."""
+    lab = getattr(args, "lab", None)
+    if args.name and lab and args.name != lab:
+        raise LabError("--name %s and --lab %s name two labs: give one" % (args.name, lab))
+    return args.name or lab or _default_name(args.inventory)
+
+
 def cmd_up(args):
-    name = args.name or _default_name(args.inventory)
+    name = _up_name(args)
     mdl = model.load(args.inventory)
+    for warning in mdl.warnings:
+        print("zlab: warning: %s" % warning, file=sys.stderr)
     start = time.monotonic()
     if os.path.exists(os.path.join(host.lab_dir(name), "lab.json")):
         lab = Lab.load(name)
         states = {h: lab.host_state(h) for h in lab.hosts}
         if (lab.data.get("inventory") == mdl.inventory and lab.data.get("digest") == mdl.digest()
                 and all(s == "running" for s in states.values())):
-            print("zlab: lab %s is already up (%d hosts)" % (name, len(states)))
+            # same CPC: the hosts stay as they are, `zlab inventory` gets the edited variables
+            print("zlab: lab %s is already up (%d hosts); %s" % (
+                name, len(states), "groups and host variables refreshed from " + mdl.inventory
+                if lab.refresh_vars(mdl) else "inventory variables unchanged"))
             return 0
         print("zlab: lab %s differs from %s or is not running; rebuilding"
               % (name, args.inventory), file=sys.stderr)
@@ -152,6 +168,10 @@ def cmd_status(args):
         try:
             lab = Lab.load(name)
         except LabError:
+            if not host.lab_exists(name):
+                raise LabError("lab %s is not up (zlab up INVENTORY_DIR; zlab status --all "
+                               "lists the labs)" % name) from None
+            # no record, but namespaces or files of the lab are left
             report.append({"lab": name, "state": "crashed (zlab down %s)" % name})
             continue
         entry = {"lab": name, "inventory": lab.data["inventory"], "cpc": lab.data["cpc_name"],
@@ -352,7 +372,7 @@ def parser():
 
     s = sub.add_parser("up", parents=[common], help="build and start a lab from an inventory")
     s.add_argument("inventory", help="Ansible inventory directory with the cpc model")
-    s.add_argument("--name", help="lab name (default: the inventory directory's name)")
+    s.add_argument("--name", help="lab name, as --lab (default: the inventory directory's name)")
     s.add_argument("--emulator", choices=["auto", "on", "off"], default=os.environ.get(
         "ZLAB_EMULATOR", "auto"), help="s390 device emulator over /sys (off: plain /sys)")
     s.add_argument("--rebuild-image", action="store_true")

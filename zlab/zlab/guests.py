@@ -242,8 +242,11 @@ def start(lab, guest, derive=True):
     """Start a guest as its KVM host's domain XML says (derive=False: base devices only)."""
     h = lab.host(guest)
     if lab.running(guest):
-        raise LabError("error: Failed to start domain '%s'\nerror: Requested operation is not "
-                       "valid: domain is already running" % guest)
+        # not libvirt's "domain is already running": `zlab up` starts every guest (base devices
+        # only), so this is what a start right after `up` meets
+        raise LabError("%s is already running (zlab up starts every guest, with its base devices "
+                       "only); zlab stop-guest %s first, or zlab reboot %s to restart it with the "
+                       "devices of its domain XML" % (guest, guest, guest))
     pci, nics, held = plan(lab, guest) if derive else ([], [], [])
     kvm = h["kvm_host"]
     for item in held:

@@ -82,6 +82,11 @@ def list_labs():
     return labs
 
 
+def lab_exists(name):
+    """A lab with a record, a state directory or namespaces left (a crashed lab included)."""
+    return os.path.isdir(lab_dir(name)) or name in list_labs()
+
+
 def emulator_available():
     k = os.path.join(ZLAB_SRC, "zlab", "kernel", "__init__.py")
     f = os.path.join(ZLAB_SRC, "zlab", "fusefs", "__main__.py")
@@ -398,6 +403,17 @@ class Lab:
             subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C",
                             "zlab-" + name, "-f", lab.key_file()], check=True)
         return lab
+
+    def refresh_vars(self, mdl):
+        """Take the inventory's groups and host variables (what `zlab inventory` prints) from a
+        model whose CPC is the lab's (same digest); True when they changed."""
+        new = json.loads(json.dumps({"groups": mdl.groups, "own_hostvars": mdl.own_hostvars,
+                                     "cpc_name": mdl.cpc.get("name")}))
+        if all(self.data.get(k) == v for k, v in new.items()):
+            return False
+        self.data.update(new)
+        self.save()
+        return True
 
     # ------------------------------------------------------------------ hosts
     def host_config(self, hname):

@@ -5,7 +5,10 @@ profile), ``kvm_guests`` (guests of a KVM host), ``qeth_devices`` (desired confi
 zlab: hosts start unconfigured). Every partition of ``cpc.partitions`` with a ``host`` becomes an
 emulated host (an LPAR; a KVM host when it has ``kvm_guests`` or is in group ``kvm_hosts``), and
 every guest named in a KVM host's ``kvm_guests`` (or as ``guest:`` of an ISM function) becomes an
-emulated KVM guest.
+emulated KVM guest. ``cpc`` is read with the collection's own normaliser
+(plugins/module_utils/cpc_model.py, docs/cpc-model.md): zlab accepts exactly the models the
+``iocds`` role accepts (range strings, ``control_units`` lists, bus-IDs, any-case partition names,
+unquoted CHPIDs read as hex) and rejects the same ones with the same messages.
 
 The inventory is read with ``ansible-inventory --list --export`` when Ansible is installed (any
 inventory source Ansible understands), else hosts.yml/hosts.ini-less YAML plus group_vars/host_vars
@@ -23,7 +26,6 @@ import yaml
 
 DEFAULT_KERNEL = "linux6.12"
 KERNEL_PROFILES = ("rhel8.8", "sles15sp5", "ubuntu23.04", "linux6.12")
-FRAME_SIZES = {"16K": 8192, "24K": 16384, "40K": 32768, "64K": 57344}  # frame -> MTU
 PFT = {"ism": 0x05, "roce": 0x0A}
 PCI_IDS = {"ism": (0x1014, 0x04ED), "roce": (0x15B3, 0x1016)}
 
@@ -179,35 +181,77 @@ def _merge_vars(groups, hostvars):
 
 # ----------------------------------------------------------------------------- the model
 
-def _int(value, field, lo=None, hi=None, base=16):
-    """Accept 0x605, 1541, '0x605', '605' (hex strings are hex as in IOCP)."""
+# The collection's model package; zlab reads ``cpc`` with its normaliser (docs/cpc-model.md).
+COLLECTION_UTILS = "ansible_collections.s390x.network.plugins.module_utils"
+REPO_UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "plugins", "module_utils")
+# cpc_model warns about keys it does not know; these are zlab's own and are used
+ZLAB_KEY_WARNING = re.compile(r"^OSA [^:]*: ports is not a known field")
+_cpc_model = []
+
+
+def _load_file(name, path):
+    import importlib.util  # pylint: disable=import-outside-toplevel
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def cpc_model():
+    """The collection's ``cpc_model`` module (``normalize_cpc``).
+
+    zlab runs from the repository (``make env``: editable install), so the checkout's
+    plugins/module_utils/cpc_model.py is loaded from its file, with its one collection import
+    (``iocp_validate``) served from the same directory; an installed collection
+    (``ansible_collections`` importable) is the fallback.
+    """
+    if _cpc_model:
+        return _cpc_model[0]
+    if os.path.isfile(os.path.join(REPO_UTILS, "cpc_model.py")):
+        sibling = COLLECTION_UTILS + ".iocp_validate"
+        saved = sys.modules.get(sibling)
+        sys.modules[sibling] = _load_file("_zlab_iocp_validate",
+                                          os.path.join(REPO_UTILS, "iocp_validate.py"))
+        try:
+            mod = _load_file("_zlab_cpc_model", os.path.join(REPO_UTILS, "cpc_model.py"))
+        finally:
+            if saved is None:
+                del sys.modules[sibling]
+            else:
+                sys.modules[sibling] = saved
+    else:
+        import importlib  # pylint: disable=import-outside-toplevel
+        try:
+            mod = importlib.import_module(COLLECTION_UTILS + ".cpc_model")
+        except ImportError:
+            raise ModelError("cpc: zlab reads the model with the collection's cpc_model.py, "
+                             "which is neither in %s nor importable" % REPO_UTILS) from None
+    _cpc_model.append(mod)
+    return mod
+
+
+def _int(value, field, lo, hi):
+    """A decimal int (or decimal string) in lo..hi."""
     try:
         if isinstance(value, bool):
             raise ValueError
-        if isinstance(value, int):
-            n = value
-        else:
-            s = str(value).strip().lower()
-            n = int(s[2:], 16) if s.startswith("0x") else int(s, base)
+        n = value if isinstance(value, int) else int(str(value).strip(), 10)
     except (TypeError, ValueError):
         raise ModelError("%s: %r is not a number" % (field, value)) from None
-    if (lo is not None and n < lo) or (hi is not None and n > hi):
-        raise ModelError("%s: %#x out of range %#x..%#x" % (field, n, lo, hi))
+    if n < lo or n > hi:
+        raise ModelError("%s: %d out of range %d..%d" % (field, n, lo, hi))
     return n
 
 
-def _chpid(value, field):
-    if isinstance(value, int) and not isinstance(value, bool):
-        # YAML reads F0 as a string, but 10 or 0x10 as numbers: take them as written in hex
-        value = "%X" % value if value > 0xFF else "%02d" % value if value < 100 else str(value)
-    s = str(value).upper()
-    if not re.fullmatch(r"[0-9A-F]{1,2}", s):
-        raise ModelError("%s: %r is not a CHPID (two hex digits)" % (field, value))
-    return s.zfill(2)
-
-
 class Model:
-    """A CPC model: ``hosts`` (ordered name -> dict), ``groups``, ``hostvars``, ``cpc``."""
+    """A CPC model: ``hosts`` (ordered name -> dict), ``groups``, ``hostvars``, ``cpc``.
+
+    ``cpc`` is the inventory's variable as written; ``normalized`` is cpc_model's canonical form
+    (upper-case partition names and hex ids, ``control_units`` lists, ...) that the hosts and
+    CHPIDs are built from, so zlab takes exactly the models the ``iocds`` role takes.
+    ``warnings`` are the normaliser's warnings.
+    """
 
     def __init__(self, inv_dir, groups, own_hostvars):
         self.inventory = os.path.abspath(inv_dir)
@@ -215,6 +259,8 @@ class Model:
         self.own_hostvars = own_hostvars          # host_vars only (for `zlab inventory`)
         self.hostvars = _merge_vars(groups, own_hostvars)  # effective vars
         self.cpc = self._find_cpc()
+        self.normalized = {}
+        self.warnings = []
         self.hosts = {}
         self.chpids = {}
         self._build()
@@ -231,53 +277,24 @@ class Model:
             raise ModelError("cpc: the inventory defines no cpc mapping (group_vars/all/cpc.yml)")
         return cpc
 
-    def _validate_external(self):
-        """Use the collection's own validator (plugins/module_utils/cpc_model.py) when present."""
-        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        path = os.path.join(here, "plugins", "module_utils", "cpc_model.py")
-        if not os.path.isfile(path):
-            return
-        try:
-            import importlib.util
-            spec = importlib.util.spec_from_file_location("_zlab_cpc_model", path)
-            mod = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(mod)
-        except Exception:  # pylint: disable=broad-except
-            return  # it imports collection siblings: rely on our own checks
-        fn = getattr(mod, "validate_cpc", None) or getattr(mod, "validate", None)
-        if fn is None:
-            return
-        try:
-            errors = fn(self.cpc)
-        except Exception as exc:  # pylint: disable=broad-except
-            raise ModelError("cpc: %s" % exc) from None
-        if isinstance(errors, (list, tuple)) and errors and all(isinstance(e, str) for e in errors):
-            raise ModelError("cpc: " + "; ".join(errors))
+    def _normalize(self):
+        cm = cpc_model()
+        norm, errors, warnings = cm.normalize_cpc(self.cpc)
+        if errors:
+            raise ModelError("cpc: %d error(s) (docs/cpc-model.md): %s"
+                             % (len(errors), "; ".join(errors)))
+        self.normalized = norm
+        self.warnings = [w for w in warnings if not ZLAB_KEY_WARNING.match(w)]
+        return cm, norm
 
     def _build(self):
-        self._validate_external()
-        cpc = self.cpc
-        parts = cpc.get("partitions") or []
-        if not isinstance(parts, list) or not parts:
-            raise ModelError("cpc.partitions: a non-empty list is required")
-        names = {}
-        for i, p in enumerate(parts):
-            if not isinstance(p, dict) or not p.get("name"):
-                raise ModelError("cpc.partitions[%d].name is required" % i)
-            if p["name"] in names:
-                raise ModelError("cpc.partitions[%d].name: duplicate %s" % (i, p["name"]))
-            names[p["name"]] = p
-        uidc = cpc.get("uid_checking", [])
-        if uidc in ("*", True):
-            uidc = list(names)
-        for n in uidc or []:
-            if n not in names:
-                raise ModelError("cpc.uid_checking: unknown partition %s (known: %s)"
-                                 % (n, ", ".join(names)))
+        cm, norm = self._normalize()
+        names = {p["name"]: p for p in norm["partitions"]}
+        uidc = set(norm["uid_checking"])
         kvm_group = set(self._group_members("kvm_hosts"))
         # partition hosts
-        for p in parts:
-            host = p.get("host")
+        for p in norm["partitions"]:
+            host = p["host"]
             if not host:
                 continue
             if host in self.hosts:
@@ -285,62 +302,45 @@ class Model:
             hv = self.hostvars.get(host, {})
             guests = hv.get("kvm_guests") or []
             role = "kvm_host" if (guests or host in kvm_group) else "lpar"
-            self.hosts[host] = self._host(host, p["name"], role, p["name"] in (uidc or []), hv)
-        # CCW devices (HiperSockets, OSA)
+            self.hosts[host] = self._host(host, p["name"], role, p["name"] in uidc, hv)
+        # CCW devices (HiperSockets, OSA): every device of every control unit of the CHPID
         for kind, ctype in (("hipersockets", "IQD"), ("osa", "OSD")):
-            for i, ch in enumerate(cpc.get(kind) or []):
-                field = "cpc.%s[%d]" % (kind, i)
-                chpid = _chpid(ch.get("chpid"), field + ".chpid")
-                frame = str(ch.get("frame_size", "16K")).upper() if ctype == "IQD" else None
-                if ctype == "IQD" and frame not in FRAME_SIZES:
-                    raise ModelError("%s.frame_size: %s not one of %s"
-                                     % (field, frame, ", ".join(FRAME_SIZES)))
-                devs = ch.get("devices") or {}
-                first = _int(devs.get("first"), field + ".devices.first", 0, 0xFFFF)
-                count = _int(devs.get("count", 3), field + ".devices.count", 1, 256, base=10)
-                if first + count > 0x10000:
-                    raise ModelError("%s.devices: range passes 0xFFFF" % field)
-                ssid = _int(devs.get("ssid", 0), field + ".devices.ssid", 0, 3, base=10)
+            raw = self.cpc.get(kind) or []
+            for i, ch in enumerate(norm[kind]):
+                chpid = ch["chpid"]
+                frame = ch["frame_size"] if ctype == "IQD" else None
+                ports = 1
+                if ctype == "OSD":
+                    ports = _int(raw[i].get("ports", 1), "cpc.osa[%d].ports" % i, 1, 16)
                 self.chpids[chpid] = {"chpid": chpid, "type": ctype, "frame_size": frame,
-                                      "mtu": FRAME_SIZES.get(frame, 1500)}
-                for pname in ch.get("partitions") or []:
-                    if pname not in names:
-                        raise ModelError("%s.partitions: unknown partition %s" % (field, pname))
-                    host = names[pname].get("host")
+                                      "mtu": cm.FRAME_SIZE_MTU.get(frame, 1500)}
+                for pname in ch["partitions"]:
+                    host = names[pname]["host"]
                     if host not in self.hosts:
                         continue
-                    for d in range(first, first + count):
-                        entry = {"devno": "0.%d.%04x" % (ssid, d), "chpid": chpid,
-                                 "chpid_type": ctype, "ports": int(ch.get("ports", 1))}
-                        if frame:
-                            entry["frame_size"] = frame
-                        self.hosts[host]["ccw"].append(entry)
+                    for cu in ch["control_units"]:
+                        first = int(cu["devices"]["first"], 16)
+                        for d in range(first, first + cu["devices"]["count"]):
+                            entry = {"devno": "0.0.%04x" % d, "chpid": chpid,
+                                     "chpid_type": ctype, "ports": ports}
+                            if frame:
+                                entry["frame_size"] = frame
+                            self.hosts[host]["ccw"].append(entry)
         # PCI functions (ISM, RoCE)
         for kind in ("ism", "roce"):
-            for i, v in enumerate(cpc.get(kind) or []):
-                field = "cpc.%s[%d]" % (kind, i)
-                chid = _int(v.get("vchid" if kind == "ism" else "pchid"),
-                            field + (".vchid" if kind == "ism" else ".pchid"), 0, 0xFFFF)
-                for j, f in enumerate(v.get("functions") or []):
-                    ff = "%s.functions[%d]" % (field, j)
-                    fid = _int(f.get("fid"), ff + ".fid", 0, 0xFFFFFFFF)
-                    uid = _int(f.get("uid", fid), ff + ".uid", 0, 0xFFFF)
-                    pname = f.get("partition")
-                    if pname not in names:
-                        raise ModelError("%s.partition: unknown partition %s" % (ff, pname))
-                    host = names[pname].get("host")
-                    pnet = f.get("pnet_id", v.get("pnet_id"))
-                    entry = {"fid": fid, "uid": uid, "pchid": chid, "pft": PFT[kind],
-                             "vfn": _int(f.get("vf", 0), ff + ".vf", 0, 0xFFFF, base=10),
-                             "port": int(f.get("port", 0)), "pnet_id": pnet,
-                             "vendor": PCI_IDS[kind][0], "device": PCI_IDS[kind][1],
-                             "type": kind}
-                    if host in self.hosts:
-                        if any(x["fid"] == fid for x in self.hosts[host]["pci"]):
-                            raise ModelError("%s.fid: %#x twice on %s" % (ff, fid, host))
-                        self.hosts[host]["pci"].append(entry)
-                        if f.get("guest"):
-                            self._add_guest(f["guest"], host)
+            for v in norm[kind]:
+                chid = v["vchid" if kind == "ism" else "pchid"]
+                for f in v["functions"]:
+                    host = names[f["partition"]]["host"]
+                    if host not in self.hosts:
+                        continue
+                    self.hosts[host]["pci"].append({
+                        "fid": f["fid"], "uid": f["fid"] if f["uid"] is None else f["uid"],
+                        "pchid": chid, "pft": PFT[kind], "vfn": f["vf"],
+                        "port": f.get("port") or 0, "pnet_id": f["pnet_id"],
+                        "vendor": PCI_IDS[kind][0], "device": PCI_IDS[kind][1], "type": kind})
+                    if f.get("guest"):
+                        self._add_guest(f["guest"], host)
         if not self.hosts:
             raise ModelError("cpc.partitions: no partition has a host (the inventory hostname "
                              "of its Linux)")

@@ -40,6 +40,24 @@ def in_host(host, script, check=True, lab=LAB_NAME):
     return zlab("exec", host, "--", "/bin/bash", "-c", script, check=check, lab=lab)
 
 
+# one LPAR "solo" in group lpars: the inventories of the tests' small labs outside the repository
+TINY_HOSTS = """\
+all:
+  children:
+    lpars:
+      hosts:
+        solo:
+"""
+
+
+def tiny_inventory(path, cpc):
+    """Write an inventory directory (hosts.yml, group_vars/all/cpc.yml) at ``path``."""
+    (path / "group_vars" / "all").mkdir(parents=True)
+    (path / "hosts.yml").write_text(TINY_HOSTS)
+    (path / "group_vars" / "all" / "cpc.yml").write_text(cpc)
+    return path
+
+
 def port_open(ip, port=22, timeout=1.0):
     try:
         with socket.create_connection((ip, port), timeout=timeout):

@@ -20,9 +20,19 @@ def test_up_reports_every_host(lab):
     assert status["hosts"]["lpar-a"]["role"] == "kvm_host"
     assert status["hosts"]["g1"]["kvm_host"] == "lpar-a"
     assert status["emulator"] is True
-    # up again: nothing to do
-    again = zlab("up", LAB_INVENTORY, "--name", LAB_NAME, lab=None)
-    assert "already up" in again.stdout
+    # up again: nothing to do; `zlab --lab NAME up DIR` names the lab (not DIR's name "lab")
+    again = zlab("up", LAB_INVENTORY)
+    assert "lab %s is already up (3 hosts); inventory variables unchanged" % LAB_NAME \
+        in again.stdout
+
+
+def test_start_guest_right_after_up_says_it_runs(lab):
+    # `up` started g1 with its base devices: starting it again is refused with what to do
+    res = zlab("start-guest", "g1", check=False)
+    assert res.returncode == 1
+    assert res.stderr.startswith("zlab: g1 is already running (zlab up starts every guest")
+    assert "zlab stop-guest g1 first, or zlab reboot g1" in res.stderr
+    assert json.loads(zlab("status", "--json").stdout)[0]["hosts"]["g1"]["state"] == "running"
 
 
 def test_inventory_is_usable_and_keeps_cpc(lab):

@@ -52,9 +52,17 @@ def _inventory(tmp_path, cpc, hosts="all:\n  hosts:\n    h1:\n", host_vars=None)
 
 GOOD = """cpc:
   name: X
-  partitions: [{name: P1, host: h1}, {name: P2}]
+  machine: z16
+  partitions: [{name: P1, mif_id: 1, host: h1}, {name: P2, mif_id: 2}]
   hipersockets:
-    - {chpid: F1, frame_size: 64K, devices: {first: "7000", count: 3}, partitions: [P1, P2]}
+    - {chpid: F1, frame_size: 64K, control_unit: F100, devices: {first: "7000", count: 3},
+       partitions: [P1, P2]}
+"""
+
+
+OSA = """  osa:
+    - {chpid: "20", pchid: 1D4, type: OSD, partitions: [P1], control_unit: "2000",
+       devices: {first: "2000", count: 3}}
 """
 
 
@@ -67,20 +75,93 @@ def test_inventory_outside_the_repo_and_partitions_without_host(reader, tmp_path
     assert m.chpids["F1"]["mtu"] == 57344
 
 
+# zlab rejects what the collection's normaliser (cpc_model.normalize_cpc) rejects, with its messages
 @pytest.mark.parametrize("bad, message", [
-    (GOOD.replace("64K", "32K"), "cpc.hipersockets[0].frame_size: 32K not one of"),
-    (GOOD.replace("[P1, P2]", "[P1, P9]"), "cpc.hipersockets[0].partitions: unknown partition P9"),
-    (GOOD.replace('"7000"', '"7zzz"'), "cpc.hipersockets[0].devices.first"),
-    (GOOD.replace("{name: P2}", "{name: P1}"), "cpc.partitions[1].name: duplicate P1"),
+    (GOOD.replace("64K", "32K"), "HiperSockets CHPID F1: frame_size '32K' is not one of"),
+    (GOOD.replace("[P1, P2]", "[P1, P9]"),
+     "HiperSockets CHPID F1: partitions names partition P9 which is not in cpc.partitions"),
+    (GOOD.replace('"7000"', '"7zzz"'), "HiperSockets CHPID F1 control unit F100: devices.first"),
+    (GOOD.replace("{name: P2, mif_id: 2}", "{name: p1, mif_id: 2}"),
+     "partition P1: name is defined twice"),
+    (GOOD.replace("machine: z16", "machine: z14"), "cpc: machine 'z14' is not one of"),
     ("other: 1\n", "cpc: the inventory defines no cpc"),
-    (GOOD + "  ism:\n    - {vchid: 7C8, functions: [{fid: 0x10, partition: PX}]}\n",
-     "cpc.ism[0].functions[0].partition: unknown partition PX"),
+    (GOOD + "  ism:\n    - {vchid: 7C8, functions: [{fid: 0x10, vf: 1, partition: PX}]}\n",
+     "ISM VCHID 7C8 FID 0x10: partition names partition PX which is not in cpc.partitions"),
+    # an unquoted CHPID is hex (10 = 0A) and then clashes with OSA CHPID 0A, as in the iocds role
+    (GOOD.replace("chpid: F1", "chpid: 10") + OSA.replace("chpid: \"20\"", "chpid: \"0A\""),
+     "OSA CHPID 0A: chpid 0A is already defined as HiperSockets CHPID 0A"),
 ])
 def test_bad_models_name_the_field(tmp_path, monkeypatch, bad, message):
     monkeypatch.setenv("ZLAB_NO_ANSIBLE_INVENTORY", "1")
     with pytest.raises(model.ModelError) as exc:
         model.load(_inventory(tmp_path, bad))
     assert message in str(exc.value)
+
+
+def _ccw(m, host):
+    return [(c["devno"], c["chpid"], c["chpid_type"]) for c in m.hosts[host]["ccw"]]
+
+
+@pytest.mark.parametrize("devices", [
+    'devices: "7000-7002"',                              # range string
+    'devices: {first: "0.0.7000", count: 3}',           # bus-ID form
+    'devices: {first: "0x7000", count: "3"}',
+])
+def test_device_forms_of_the_model_docs(reader, tmp_path, devices):
+    # pylint: disable=unused-argument
+    cpc = GOOD.replace('devices: {first: "7000", count: 3}', devices)
+    m = model.load(_inventory(tmp_path, cpc))
+    assert _ccw(m, "h1") == [("0.0.7000", "F1", "IQD"), ("0.0.7001", "F1", "IQD"),
+                             ("0.0.7002", "F1", "IQD")]
+    assert m.warnings == []
+
+
+def test_control_units_list_gives_every_devices_range(reader, tmp_path):
+    # pylint: disable=unused-argument
+    cpc = GOOD.replace('control_unit: F100, devices: {first: "7000", count: 3}',
+                       'control_units: [{number: F100, devices: {first: "7000", count: 3}}, '
+                       '{number: F101, devices: "7100-7102"}]')
+    cpc += OSA.replace('control_unit: "2000",\n       devices: {first: "2000", count: 3}',
+                       'control_units: [{number: "2000", devices: {first: "2000", count: 3}}]')
+    m = model.load(_inventory(tmp_path, cpc))
+    assert [d for d, _c, _t in _ccw(m, "h1")] == ["0.0.7000", "0.0.7001", "0.0.7002", "0.0.7100",
+                                                  "0.0.7101", "0.0.7102", "0.0.2000", "0.0.2001",
+                                                  "0.0.2002"]
+    assert {c: t for _d, c, t in _ccw(m, "h1")} == {"F1": "IQD", "20": "OSD"}
+    assert m.chpids["20"]["mtu"] == 1500 and m.chpids["F1"]["mtu"] == 57344
+
+
+def test_partition_names_in_any_case(reader, tmp_path):
+    # pylint: disable=unused-argument
+    cpc = GOOD.replace("[P1, P2]", "[p1, P2]").replace("{name: P2,", "{name: p2,") + (
+        "  uid_checking: [p1]\n"
+        "  ism:\n    - {vchid: 7C8, functions: [{fid: 0x605, vf: 1, partition: p1, guest: g1}]}\n")
+    m = model.load(_inventory(tmp_path, cpc))
+    h1 = m.hosts["h1"]
+    assert h1["partition"] == "P1" and h1["uid_checking"] and h1["role"] == "kvm_host"
+    assert len(h1["ccw"]) == 3 and [p["fid"] for p in h1["pci"]] == [0x605]
+    assert m.hosts["g1"]["kvm_host"] == "h1" and m.hosts["g1"]["partition"] == "P1"
+    assert m.hosts["h1"]["pci"][0]["uid"] == 0x605  # no uid: the FID, as before
+
+
+def test_unquoted_chpid_is_hex_and_count_defaults_to_one(reader, tmp_path):
+    # pylint: disable=unused-argument
+    # docs/cpc-model.md: an unquoted 10 is the YAML int 10 = CHPID 0A; devices.count default 1
+    cpc = GOOD.replace("chpid: F1", "chpid: 10").replace(', count: 3}', '}')
+    m = model.load(_inventory(tmp_path, cpc))
+    assert _ccw(m, "h1") == [("0.0.7000", "0A", "IQD")]
+    assert list(m.chpids) == ["0A"]
+    assert any("chpid was given as the integer 10 and is read as hex 0A" in w for w in m.warnings)
+    assert any("devices count 1 is below 3" in w for w in m.warnings)
+
+
+def test_osa_ports_are_zlabs_own_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZLAB_NO_ANSIBLE_INVENTORY", "1")
+    m = model.load(_inventory(tmp_path, GOOD + OSA.replace("type: OSD", "type: OSD, ports: 2")))
+    assert {c["chpid"]: c["ports"] for c in m.hosts["h1"]["ccw"]} == {"F1": 1, "20": 2}
+    assert m.warnings == []  # cpc_model's "ports is not a known field" is not shown
+    with pytest.raises(model.ModelError, match=r"cpc.osa\[0\].ports: 0 out of range 1..16"):
+        model.load(_inventory(tmp_path / "x", GOOD + OSA.replace("type: OSD", "type: OSD, ports: 0")))
 
 
 def test_unknown_kernel_profile(tmp_path, monkeypatch):

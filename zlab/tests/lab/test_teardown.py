@@ -5,24 +5,18 @@ import signal
 import subprocess
 import time
 
-from labutil import LAB_NAME, in_host, zlab
+from labutil import LAB_NAME, in_host, tiny_inventory, zlab
 
-INVENTORY = """\
-all:
-  children:
-    lpars:
-      hosts:
-        solo:
-"""
 CPC = """\
 cpc:
   name: TINY
   machine: z15
   uid_checking: [LP1]
   partitions:
-    - {name: LP1, host: solo}
+    - {name: LP1, mif_id: 1, host: solo}
   hipersockets:
-    - {chpid: "E1", frame_size: 16K, devices: {first: "7000", count: 3}, partitions: [LP1]}
+    - {chpid: "E1", frame_size: 16K, control_unit: E100, devices: {first: "7000", count: 3},
+       partitions: [LP1]}
 """
 
 
@@ -44,6 +38,7 @@ def leftovers(name):
 
 
 EMPTY = {"netns": [], "mounts": [], "procs": [], "dir": False}
+CRASH = LAB_NAME + "-crash"  # ZLAB_TEST_LAB names this run's labs
 
 
 def test_builtin_lab_left_nothing(images):  # runs after test_lab.py's module teardown
@@ -51,19 +46,16 @@ def test_builtin_lab_left_nothing(images):  # runs after test_lab.py's module te
 
 
 def test_down_after_crash_leaves_nothing(images, tmp_path):
-    inv = tmp_path / "tiny"
-    (inv / "group_vars" / "all").mkdir(parents=True)
-    (inv / "hosts.yml").write_text(INVENTORY)
-    (inv / "group_vars" / "all" / "cpc.yml").write_text(CPC)
-    zlab("up", str(inv), "--name", "t-crash", lab=None)
+    inv = tiny_inventory(tmp_path / "tiny", CPC)
+    zlab("up", str(inv), "--name", CRASH, lab=None)
     try:
-        assert in_host("solo", "ls /sys/bus/ccw/devices", lab="t-crash").stdout.split() == [
+        assert in_host("solo", "ls /sys/bus/ccw/devices", lab=CRASH).stdout.split() == [
             "0.0.7000", "0.0.7001", "0.0.7002"]
-        in_host("solo", "chzdev -e qeth 0.0.7000 && ip link show enc7000", lab="t-crash")
-        assert leftovers("t-crash")["netns"]
+        in_host("solo", "chzdev -e qeth 0.0.7000 && ip link show enc7000", lab=CRASH)
+        assert leftovers(CRASH)["netns"]
         # crash: the host's init dies and the lab's record is lost
         from zlab.host import Lab  # pylint: disable=import-outside-toplevel
-        crashed = Lab.load("t-crash")
+        crashed = Lab.load(CRASH)
         uplink = "zlab%d" % crashed.slot
         assert subprocess.run(["ip", "link", "show", uplink], capture_output=True).returncode == 0
         pid1 = crashed.hosts["solo"]["pid"]
@@ -71,12 +63,18 @@ def test_down_after_crash_leaves_nothing(images, tmp_path):
         inside = processes_in_netns([crashed.hosts["solo"]["netns"]])
         assert len(inside) >= 3  # init, FUSE daemon, sshd
         os.kill(pid1, signal.SIGKILL)
-        os.unlink("/var/lib/zlab/t-crash/lab.json")
+        os.unlink("/var/lib/zlab/%s/lab.json" % CRASH)
         time.sleep(0.2)
+        # the record is gone but the lab's namespaces are left: crashed, not "not up"
+        res = zlab("status", CRASH, lab=None)
+        assert res.stdout == "lab %s: crashed (zlab down %s)\n" % (CRASH, CRASH)
     finally:
-        zlab("down", "t-crash", lab=None)
-    assert leftovers("t-crash") == EMPTY
+        zlab("down", CRASH, lab=None)
+    assert leftovers(CRASH) == EMPTY
     assert [p for p in inside if pid_alive(p)] == []
     # idempotent
-    assert zlab("down", "t-crash", lab=None).returncode == 0
+    assert zlab("down", CRASH, lab=None).returncode == 0
+    # gone: status says so and fails
+    res = zlab("status", lab=CRASH, check=False)
+    assert res.returncode == 1 and "zlab: lab %s is not up" % CRASH in res.stderr
     assert subprocess.run(["ip", "link", "show", uplink], capture_output=True).returncode != 0
