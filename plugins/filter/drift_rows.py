@@ -17,7 +17,9 @@ description:
     C(kvm_guest_network_result), C(smc_ism_result), C(smc_sysctl_result), C(smc_pnet_result),
     C(smc_dropins) and C(smc_dropins_removed); a host without them contributes no row.
   - The scope of a row says whether the running system (V(active)), the configuration that
-    survives a reboot (V(persistent)) or V(both) differ.
+    survives a reboot (V(persistent)) or V(both) differ; V(error) rows are checks that failed, and
+    plays of C(drift.yml) a host started (C(drift_started)) but did not finish (C(drift_finished)),
+    for example because it became unreachable.
 options:
   _input:
     description: C(hostvars), or any mapping of host name to that host's variables.
@@ -253,6 +255,20 @@ def _failure_rows(var, res):
     return rows
 
 
+_STAGES = {"qeth": "qeth check", "kvm": "ISM pass-through and guest check", "smc": "SMC check"}
+
+
+def _unfinished_rows(hvars):
+    """Error rows for the drift.yml plays a host started but did not finish (unreachable, or stopped)."""
+    finished = hvars.get("drift_finished") or []
+    rows = []
+    for stage in hvars.get("drift_started") or []:
+        if stage not in finished:
+            rows.append((_STAGES.get(stage, stage), "did not finish: host unreachable or the play failed "
+                         "(see the log above)", "error"))
+    return rows
+
+
 def drift_rows(hostvars, hosts=None):
     """Rows of drift per host, from the registered results of the roles."""
     try:
@@ -274,6 +290,8 @@ def drift_rows(hostvars, hosts=None):
                 found = reader(res) + found
             for obj, difference, scope in found:
                 rows.append({"host": host, "object": obj, "difference": difference, "scope": scope})
+        for obj, difference, scope in _unfinished_rows(hvars):
+            rows.append({"host": host, "object": obj, "difference": difference, "scope": scope})
     return rows
 
 

@@ -182,3 +182,11 @@ def test_qeth_before_after_name_what_differs():
 def test_qeth_without_before_after_falls_back_to_the_commands():
     res = dict(QETH, before=[], after=[])
     assert len(drift_rows({"h": {"qeth_result": res}})) == 4
+
+
+def test_host_that_did_not_finish_a_play_is_an_error_row():
+    hv = {"g1": {"drift_started": ["qeth", "smc"], "drift_finished": ["qeth"]},
+          "g2": {"drift_started": ["smc"], "drift_finished": ["smc"]},
+          "g3": {}}
+    assert drift_rows(hv) == [{"host": "g1", "object": "SMC check", "scope": "error",
+                               "difference": "did not finish: host unreachable or the play failed (see the log above)"}]
