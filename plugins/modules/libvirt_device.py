@@ -237,7 +237,9 @@ changed_devices:
       description: Whether the running domain was changed.
       type: bool
     xml:
-      description: The device XML passed to libvirt.
+      description:
+        - The device XML passed to libvirt.
+        - Null in check mode for a hostdev whose FID is in standby (its host address is not known yet).
       type: str
   sample:
     - action: attach
@@ -363,6 +365,7 @@ def run(module):
     state = params['state']
     live_mode = params['live']
     result = dict(changed=False, changed_devices=[], devices=[], live_pending=[])
+    pending = []  # check mode: hostdevs to attach whose FID is in standby
     try:
         hostdevs = lx.hostdevs_from_params(params['hostdevs'], state)
         interfaces = lx.interfaces_from_params(params['interfaces'], state)
@@ -408,20 +411,22 @@ def run(module):
             module.fail_json(msg='domain: %s is transient (not defined); this module changes persistent '
                              'definitions only' % name, **result)
         before_root = lx.parse_domain(dom.xml(inactive=True))
-        # check mode, FID in standby: predict with the address the domain already has for it
+        # check mode, FID in standby: predict with the address the domain already has for it; a
+        # hostdev the domain does not have yet is an attach whose XML is known only once the FID is
+        # configured (its host address comes with the PCI function)
         for spec in standby:
             spec['address'] = lx.hostdev_address(before_root, spec['fid'])
             if spec['address'] is None:
-                errors.append('%s.fid: FID %s is in standby and the domain has no hostdev for it, so its PCI '
-                              'address cannot be predicted in check mode' % (spec['param'], lx.format_fid(spec['fid'])))
-        if errors:
-            module.fail_json(msg='; '.join(errors), errors=errors, **result)
+                pending.append(spec)
+                warnings.append('%s.fid: FID %s is in standby; the hostdev is attached once it is configured '
+                                '(its XML is not shown in check mode)' % (spec['param'], lx.format_fid(spec['fid'])))
+        planned = [spec for spec in hostdevs if not any(spec is waiting for waiting in pending)]
         active = dom.is_active()
-        config_ops = lx.plan(before_root, hostdevs, interfaces, state)
+        config_ops = lx.plan(before_root, planned, interfaces, state)
         live_ops = []
         if active and live_mode != 'false':
             live_root = lx.parse_domain(dom.xml(inactive=False))
-            live_ops = lx.plan(live_root, hostdevs, interfaces, state)
+            live_ops = lx.plan(live_root, planned, interfaces, state)
 
         if state != 'absent' and hostdevs:
             others = [(d.name, lx.parse_domain(d.xml(inactive=True))) for d in domains if d.name != name]
@@ -462,9 +467,13 @@ def run(module):
             result['changed'] = bool(done)
             result['changed_devices'] = done
             module.fail_json(msg='%s (changes made before the failure: %d)' % (exc, len(done)), **result)
-    result['changed'] = bool(steps)
+    for spec in pending:
+        changed_devices.append({'action': 'attach', 'fields': [], 'config': True, 'live': False, 'xml': None,
+                                'device': {'kind': lx.HOSTDEV, 'fid': spec['fid'], 'uid': spec['uid'],
+                                           'address': None, 'managed': spec['managed']}})
+    result['changed'] = bool(changed_devices)
     result['changed_devices'] = changed_devices
-    result['devices'] = desired_view(after_root, hostdevs, interfaces, state)
+    result['devices'] = desired_view(after_root, planned, interfaces, state)
     result['before_xml'] = lx.to_text(before_root)
     result['after_xml'] = lx.to_text(after_root)
     if module._diff:

@@ -353,10 +353,15 @@ def test_fid_in_standby_fails_a_run_and_is_predicted_in_check_mode(env):
     result = run(args, check=True)
     assert result['changed'] is False and any('in standby' in w for w in result['warnings'])
     assert len(dom.calls) == calls
-    # a hostdev the domain does not have yet: its address cannot be predicted
+    # a hostdev the domain does not have yet: an attach, its XML known once the FID is configured
     dom.detachDeviceFlags(ET.tostring(devices(dom, 'hostdev')[0], encoding='unicode'), 2)
-    result = run(args, check=True, expect=Fail)
-    assert 'cannot be predicted in check mode' in result['msg'] and 'hostdevs[0].fid' in result['msg']
+    calls = len(dom.calls)
+    result = run(args, check=True)
+    assert result['changed'] is True and len(dom.calls) == calls
+    assert [(c['action'], c['device']['fid'], c['device']['address'], c['xml']) for c in result['changed_devices']] == [
+        ('attach', 0x605, None, None)]
+    assert any('hostdevs[0].fid: FID 0x00000605 is in standby; the hostdev is attached once' in w
+               for w in result['warnings'])
 
 
 def test_missing_source_warns(env):
