@@ -203,7 +203,7 @@ def _sysctl_rows(res):
         new = after.get(part) or {}
         for key in sorted(set(old) | set(new)):
             if old.get(key) != new.get(key):
-                rows.append((key, "%s -> %s" % (old.get(key), new.get(key)), scope))
+                rows.append((key, "%s -> %s" % (_text(old.get(key)), _text(new.get(key))), scope))
     return rows
 
 

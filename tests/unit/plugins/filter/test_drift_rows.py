@@ -39,10 +39,12 @@ def test_sysctl_file_and_live_differences_are_separate_rows():
     res = {
         "changed": True,
         "before": {"file": {"net.smc.rmem": "65536"}, "live": {"net.smc.rmem": "65536", "net.smc.wmem": "131072"}},
-        "after": {"file": {"net.smc.rmem": "131072"}, "live": {"net.smc.rmem": "131072", "net.smc.wmem": "131072"}},
+        "after": {"file": {"net.smc.rmem": "131072", "net.ipv4.tcp_rmem": "4096 262144 6291456"},
+                  "live": {"net.smc.rmem": "131072", "net.smc.wmem": "131072"}},
     }
     rows = drift_rows({"h": {"smc_sysctl_result": res}})
     assert rows == [
+        {"host": "h", "object": "net.ipv4.tcp_rmem", "difference": "- -> 4096 262144 6291456", "scope": "persistent"},
         {"host": "h", "object": "net.smc.rmem", "difference": "65536 -> 131072", "scope": "persistent"},
         {"host": "h", "object": "net.smc.rmem", "difference": "65536 -> 131072", "scope": "active"},
     ]
