@@ -16,7 +16,9 @@ commands:
   up INVENTORY_DIR          build the CPC of an Ansible inventory (cpc: model, zlab_kernel,
                             kvm_guests): one host per partition with a host, one per KVM guest;
                             lab name: --lab/--name, else the directory's name; a lab that is up
-                            with the same CPC keeps its hosts and takes the edited variables
+                            with the same CPC keeps its hosts and takes the edited variables;
+                            an inventory of several CPCs (cpc set per CPC group, also as
+                            cpc: "{{ cpc_x }}") needs --cpc NAME (lab name DIR-NAME)
   down [LAB] [--all]        remove everything of a lab (namespaces, mounts, FUSE daemons,
                             bridges, processes, overlays); also after a crash; idempotent
   status [LAB] [--json]     hosts, roles, addresses, devices, state
@@ -91,12 +93,19 @@ def _up_name(args):
     lab = getattr(args, "lab", None)
     if args.name and lab and args.name != lab:
         raise LabError("--name %s and --lab %s name two labs: give one" % (args.name, lab))
-    return args.name or lab or _default_name(args.inventory)
+    if args.name or lab:
+        return args.name or lab
+    name = _default_name(args.inventory)
+    if args.cpc:
+        # one lab per CPC of a multi-CPC inventory, so they can be up side by side (20 chars)
+        cpc = re.sub(r"[^a-z0-9-]+", "-", args.cpc.lower()).strip("-")[:8] or "cpc"
+        name = "%s-%s" % (name[:19 - len(cpc)].rstrip("-"), cpc)
+    return name
 
 
 def cmd_up(args):
     name = _up_name(args)
-    mdl = model.load(args.inventory)
+    mdl = model.load(args.inventory, args.cpc)
     for warning in mdl.warnings:
         print("zlab: warning: %s" % warning, file=sys.stderr)
     start = time.monotonic()
@@ -373,6 +382,8 @@ def parser():
     s = sub.add_parser("up", parents=[common], help="build and start a lab from an inventory")
     s.add_argument("inventory", help="Ansible inventory directory with the cpc model")
     s.add_argument("--name", help="lab name, as --lab (default: the inventory directory's name)")
+    s.add_argument("--cpc", metavar="NAME", help="the CPC to emulate (cpc.name) when the inventory "
+                   "has several")
     s.add_argument("--emulator", choices=["auto", "on", "off"], default=os.environ.get(
         "ZLAB_EMULATOR", "auto"), help="s390 device emulator over /sys (off: plain /sys)")
     s.add_argument("--rebuild-image", action="store_true")

@@ -1,6 +1,7 @@
 """The CPC model of a lab, read from an Ansible inventory directory.
 
-Inputs (design section 1a): the ``cpc:`` variable (group_vars/all), per host ``zlab_kernel`` (kernel
+Inputs (design section 1a): the ``cpc:`` variable (group_vars/all, or per CPC group, also as a
+``{{ name }}`` reference; one CPC per lab, chosen with ``--cpc``), per host ``zlab_kernel`` (kernel
 profile), ``kvm_guests`` (guests of a KVM host), ``qeth_devices`` (desired config, not applied by
 zlab: hosts start unconfigured). Every partition of ``cpc.partitions`` with a ``host`` becomes an
 emulated host (an LPAR; a KVM host when it has ``kvm_guests`` or is in group ``kvm_hosts``), and
@@ -244,6 +245,35 @@ def _int(value, field, lo, hi):
     return n
 
 
+_REFERENCE = re.compile(r"^\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$")
+
+
+def _resolve_cpc(value, variables, where):
+    """``cpc`` as a mapping, following ``{{ name }}`` references through ``variables``."""
+    seen = []
+    while isinstance(value, str):
+        ref = _REFERENCE.match(value)
+        if not ref:
+            raise ModelError("cpc of %s is %r: zlab follows only a plain reference to another "
+                             "variable ({{ name }}), not other Jinja expressions" % (where, value))
+        name = ref.group(1)
+        if name in seen or name not in variables:
+            raise ModelError("cpc of %s refers to %s, which %s" % (
+                where, name, "refers back to itself" if name in seen else "is not defined"))
+        seen.append(name)
+        value = variables[name]
+    if not isinstance(value, dict):
+        raise ModelError("cpc of %s: a mapping is required (docs/cpc-model.md), got %s"
+                         % (where, type(value).__name__))
+    return value
+
+
+def _cpc_label(cpc, hosts):
+    name = cpc.get("name") or "(unnamed)"
+    return "%s: %s" % (name, ", ".join(hosts)) if hosts else str(name)
+
+
+
 class Model:
     """A CPC model: ``hosts`` (ordered name -> dict), ``groups``, ``hostvars``, ``cpc``.
 
@@ -253,12 +283,12 @@ class Model:
     ``warnings`` are the normaliser's warnings.
     """
 
-    def __init__(self, inv_dir, groups, own_hostvars):
+    def __init__(self, inv_dir, groups, own_hostvars, cpc_name=None):
         self.inventory = os.path.abspath(inv_dir)
         self.groups = groups
         self.own_hostvars = own_hostvars          # host_vars only (for `zlab inventory`)
         self.hostvars = _merge_vars(groups, own_hostvars)  # effective vars
-        self.cpc = self._find_cpc()
+        self.cpc = self._find_cpc(cpc_name)
         self.normalized = {}
         self.warnings = []
         self.hosts = {}
@@ -266,16 +296,41 @@ class Model:
         self._build()
 
     # -- reading
-    def _find_cpc(self):
-        cpc = self.groups.get("all", {}).get("vars", {}).get("cpc")
-        if cpc is None:
-            for hv in self.hostvars.values():
-                if "cpc" in hv:
-                    cpc = hv["cpc"]
+    def _find_cpc(self, cpc_name=None):
+        """The ``cpc`` to emulate: the one of group ``all`` or of the hosts.
+
+        An inventory of several CPCs sets ``cpc`` per CPC group, often as a reference
+        (``cpc: "{{ cpc_proda }}"``); zlab follows plain ``{{ name }}`` references within the
+        host's variables and emulates one CPC, chosen with ``cpc_name`` when there are several.
+        """
+        found = []                                   # [(cpc, [hosts])] in inventory order
+        top = self.groups.get("all", {}).get("vars", {})
+        if "cpc" in top:
+            found.append((_resolve_cpc(top["cpc"], top, "group all"), []))
+        for host, hv in self.hostvars.items():
+            if "cpc" not in hv:
+                continue
+            cpc = _resolve_cpc(hv["cpc"], hv, "host " + host)
+            for known, hosts in found:
+                if known == cpc:
+                    hosts.append(host)
                     break
-        if not isinstance(cpc, dict):
-            raise ModelError("cpc: the inventory defines no cpc mapping (group_vars/all/cpc.yml)")
-        return cpc
+            else:
+                found.append((cpc, [host]))
+        if not found:
+            raise ModelError("cpc: the inventory defines no cpc mapping (group_vars/all/cpc.yml, "
+                             "or `cpc` in the group_vars of each CPC's group)")
+        if cpc_name is not None:
+            chosen = [c for c, _ in found if str(c.get("name", "")).upper() == cpc_name.upper()]
+            if not chosen:
+                raise ModelError("--cpc %s: the inventory has CPC(s) %s" % (
+                    cpc_name, "; ".join(_cpc_label(c, h) for c, h in found)))
+            return chosen[0]
+        if len(found) > 1:
+            raise ModelError("cpc: the inventory has %d CPCs (%s); a lab emulates one: "
+                             "zlab up --cpc NAME" % (len(found), "; ".join(
+                                 _cpc_label(c, h) for c, h in found)))
+        return found[0][0]
 
     def _normalize(self):
         cm = cpc_model()
@@ -415,6 +470,6 @@ class Model:
                 "hosts": self.hosts, "chpids": self.chpids}
 
 
-def load(inv_dir):
+def load(inv_dir, cpc_name=None):
     groups, hostvars = read_inventory(inv_dir)
-    return Model(inv_dir, groups, hostvars)
+    return Model(inv_dir, groups, hostvars, cpc_name)

@@ -50,7 +50,7 @@ def state(tmp_path, monkeypatch):
 
 
 def _up(monkeypatch, argv, mdl):
-    monkeypatch.setattr(model, "load", lambda inv: mdl)
+    monkeypatch.setattr(model, "load", lambda inv, cpc=None: mdl)
     return cli.cmd_up(cli.parser().parse_args(argv))
 
 
@@ -65,6 +65,17 @@ def test_up_takes_the_lab_name_from_lab_option(state, monkeypatch, capsys):
     with pytest.raises(host.LabError, match="--name fx-a and --lab fx-b name two labs"):
         _up(monkeypatch, ["--lab", "fx-b", "up", "/inv/rvi2", "--name", "fx-a"],
             FakeModel("/inv/rvi2"))
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["up", "/inv/example"], "example"),
+    (["up", "/inv/example", "--cpc", "PRODA"], "example-proda"),        # one lab per CPC
+    (["up", "/srv/Data Centre 1/inventory", "--cpc", "Z 16"], "data-centre-1-z-16"),
+    (["up", "/inv/a-very-long-inventory-name", "--cpc", "PRODUCTION-A"], "a-very-long-producti"),
+    (["up", "/inv/example", "--cpc", "PRODA", "--name", "mine"], "mine"),
+])
+def test_default_lab_name_of_a_cpc_of_a_multi_cpc_inventory(argv, name):
+    assert cli._up_name(cli.parser().parse_args(argv)) == name  # pylint: disable=protected-access
 
 
 def test_up_of_an_unchanged_lab_refreshes_its_variables(state, monkeypatch, capsys):

@@ -179,3 +179,63 @@ def test_guests_come_from_kvm_guests(tmp_path, monkeypatch):
     assert m.hosts["h1"]["role"] == "kvm_host"
     assert m.hosts["vm2"]["kvm_host"] == "h1" and m.hosts["vm2"]["ccw"] == []
     assert os.path.isabs(m.inventory)
+
+
+EXAMPLE_INVENTORY = os.path.join(os.path.dirname(LAB_INVENTORY), "example")
+
+
+def _two_cpc_inventory(tmp_path, ref_a='"{{ cpc_a }}"'):
+    """Two CPC groups whose group_vars set ``cpc`` by reference, as inventories/example does."""
+    (tmp_path / "group_vars" / "all").mkdir(parents=True)
+    (tmp_path / "hosts.yml").write_text(
+        "all:\n  children:\n    cpc_a:\n      hosts:\n        h1:\n"
+        "    cpc_b:\n      hosts:\n        h2:\n        h3:\n")
+    (tmp_path / "group_vars" / "all" / "cpcs.yml").write_text(
+        GOOD.replace("cpc:", "cpc_a:", 1) + GOOD.replace("cpc:", "cpc_b:", 1)
+        .replace("name: X", "name: Y").replace("host: h1}, {name: P2, mif_id: 2}",
+                                               "host: h2}, {name: P2, mif_id: 2, host: h3}"))
+    (tmp_path / "group_vars" / "cpc_a.yml").write_text("cpc: %s\n" % ref_a)
+    (tmp_path / "group_vars" / "cpc_b.yml").write_text('cpc: "{{cpc_b}}"\n')
+    return str(tmp_path)
+
+
+def test_an_inventory_of_two_cpcs_needs_the_choice_of_one(reader, tmp_path):
+    # pylint: disable=unused-argument
+    inv = _two_cpc_inventory(tmp_path)
+    with pytest.raises(model.ModelError) as exc:
+        model.load(inv)
+    assert str(exc.value) == ("cpc: the inventory has 2 CPCs (X: h1; Y: h2, h3); a lab emulates "
+                              "one: zlab up --cpc NAME")
+    m = model.load(inv, "y")
+    assert list(m.hosts) == ["h2", "h3"] and m.cpc["name"] == "Y"
+    assert [h["partition"] for h in m.hosts.values()] == ["P1", "P2"]
+    assert list(model.load(inv, "X").hosts) == ["h1"]
+    with pytest.raises(model.ModelError, match=r"--cpc Z: the inventory has CPC\(s\) X: h1; Y: h2"):
+        model.load(inv, "Z")
+
+
+@pytest.mark.parametrize("ref, message", [
+    ('"{{ cpc_a | default({}) }}"', "cpc of host h1 is '{{ cpc_a | default({}) }}': zlab follows "
+                                    "only a plain reference"),
+    ('"{{ cpc_c }}"', "cpc of host h1 refers to cpc_c, which is not defined"),
+    ('"{{ cpc }}"', "cpc of host h1 refers to cpc, which refers back to itself"),
+    ("[1, 2]", "cpc of host h1: a mapping is required (docs/cpc-model.md), got list"),
+])
+def test_cpc_references_zlab_cannot_follow(tmp_path, monkeypatch, ref, message):
+    monkeypatch.setenv("ZLAB_NO_ANSIBLE_INVENTORY", "1")
+    with pytest.raises(model.ModelError) as exc:
+        model.load(_two_cpc_inventory(tmp_path, ref), "Y")
+    assert message in str(exc.value)
+
+
+@pytest.mark.parametrize("cpc, hosts", [
+    ("PRODA", ["kvmp1", "dbp1", "app1", "app2"]),
+    ("prodb", ["kvmp2", "dbp2", "app3"]),
+])
+def test_each_cpc_of_the_example_inventory(reader, cpc, hosts):
+    # pylint: disable=unused-argument
+    m = model.load(EXAMPLE_INVENTORY, cpc)
+    assert list(m.hosts) == hosts
+    guests = [h for h in hosts if h.startswith("app")]
+    assert [m.hosts[g]["role"] for g in guests] == ["guest"] * len(guests)
+    assert m.warnings == []
