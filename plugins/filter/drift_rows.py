@@ -281,17 +281,17 @@ def drift_rows(hostvars, hosts=None):
             hvars = hostvars[host]
         except KeyError:
             continue
+        found = []
         for var, reader in _SOURCES:
             res = _registered(hvars, var)
             if res is None:
                 continue
-            found = _failure_rows(var, res)
             if res.get("changed"):
-                found = reader(res) + found
-            for obj, difference, scope in found:
-                rows.append({"host": host, "object": obj, "difference": difference, "scope": scope})
-        for obj, difference, scope in _unfinished_rows(hvars):
-            rows.append({"host": host, "object": obj, "difference": difference, "scope": scope})
+                found.extend(reader(res))
+            found.extend(_failure_rows(var, res))
+        found.extend(_unfinished_rows(hvars))
+        rows.extend({"host": host, "object": obj, "difference": difference, "scope": scope}
+                    for obj, difference, scope in found)
     return rows
 
 

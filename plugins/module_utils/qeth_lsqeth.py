@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import UNNAMED_NETDEV
+
 _SEP = re.compile(r"\s:(?:\s|$)")
 # search, not match: copied output may have the shell prompt in front ("host# lsqeth Device name ...")
 _DEVICE_NAME = re.compile(r"(?:^|\s)Device name\s*:?(?:\s+(?P<name>.*?))?\s*$")
-# if_name of a device that never was online (its netdev has no name yet)
-_UNNAMED = "(unnamed net_device)"
 
 
 def parse_long(text):
@@ -41,7 +41,7 @@ def parse_long(text):
         named = _DEVICE_NAME.search(raw)
         if named:
             name = named.group("name")
-            current = {"if_name": None if name in (None, "", _UNNAMED) else name}
+            current = {"if_name": None if name in (None, "", UNNAMED_NETDEV) else name}
             devices.append(current)
             last_key = None
             continue
@@ -120,13 +120,13 @@ def parse_proc_format(text):
             continue
         if fields is None:
             continue
-        if _UNNAMED in line:
+        if UNNAMED_NETDEV in line:
             # 20 characters overflow the interface column; blank it to its width to realign the row
             width = 16
             if "if_name" in fields and fields.index("if_name") + 1 < len(starts):
                 index = fields.index("if_name")
                 width = starts[index + 1] - starts[index] - 1
-            line = line.replace(_UNNAMED, " " * width, 1)
+            line = line.replace(UNNAMED_NETDEV, " " * width, 1)
         cells = _split_by_heading(line, starts)
         if cells is None:
             cells = _split_by_blanks(line, fields)

@@ -24,6 +24,9 @@ import re
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import CcwInfo, ccw_sort_key
 
+# if_name of a qeth device that never was online: its netdev has no name yet
+UNNAMED_NETDEV = "(unnamed net_device)"
+
 _CCW_NAME = re.compile(r"^[0-9a-f]{1,2}\.[0-3]\.[0-9a-f]{4}$")
 
 # Files read for every group device, beyond the extra attributes a caller asks for.
@@ -97,7 +100,7 @@ class SysfsReader(object):
         data["cdevs"] = cdevs
         # A device that never was online has a netdev without a name yet: the kernel prints
         # "(unnamed net_device)" (older kernels: nothing).
-        if data["if_name"] == "(unnamed net_device)":
+        if data["if_name"] == UNNAMED_NETDEV:
             data["if_name"] = None
         if not data["if_name"]:
             netdirs = sorted(self._listdir(os.path.join(directory, "net")))

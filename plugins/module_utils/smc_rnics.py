@@ -91,6 +91,7 @@ LAYOUT_V184 = (
 
 _PCI_ID_RE = re.compile(r'^[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$')
 _HEX_RE = re.compile(r'^(0x)?[0-9a-fA-F]+$')
+_PORT_RE = re.compile(r'^-?[0-9]+$')  # up to v1.8.3 a RoCE port attribute 0 prints as -1
 
 
 class SmcRnicsError(Exception):
@@ -248,7 +249,7 @@ def _valid(values):
     if pchid and not _HEX_RE.match(pchid):
         return False
     port = values.get('port')
-    if port and port != 'n/a' and not re.match(r'^-?[0-9]+$', port):
+    if port and port != 'n/a' and not _PORT_RE.match(port):
         return False
     if values.get('power') == '1' and not pci_id:
         return False

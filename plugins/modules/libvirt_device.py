@@ -365,7 +365,6 @@ def run(module):
     state = params['state']
     live_mode = params['live']
     result = dict(changed=False, changed_devices=[], devices=[], live_pending=[])
-    pending = []  # check mode: hostdevs to attach whose FID is in standby
     try:
         hostdevs = lx.hostdevs_from_params(params['hostdevs'], state)
         interfaces = lx.interfaces_from_params(params['interfaces'], state)
@@ -378,7 +377,8 @@ def run(module):
 
     errors = []
     warnings = []
-    standby = []
+    standby = []  # check mode: hostdevs whose FID is in standby (no host address yet)
+    pending = []  # ... of those, the ones the domain does not have yet: attaches without XML
     if state != 'absent':
         for spec in hostdevs:
             address, errs, warns = libvirt_host.check_hostdev(spec, state_is_error=not module.check_mode)

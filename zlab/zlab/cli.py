@@ -84,8 +84,12 @@ def _default_name(inv):
     base = os.path.basename(os.path.abspath(inv.rstrip("/")))
     if base in ("inventory", "inventories", "molecule"):
         base = os.path.basename(os.path.dirname(os.path.abspath(inv.rstrip("/")))) or base
-    name = re.sub(r"[^a-z0-9-]+", "-", base.lower()).strip("-")[:20] or "lab"
-    return name
+    return _slug(base)[:20] or "lab"
+
+
+def _slug(text):
+    """Lower case, runs of anything but letters, digits and '-' as one '-' (lab names)."""
+    return re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-")
 
 
 def _up_name(args):
@@ -98,7 +102,7 @@ def _up_name(args):
     name = _default_name(args.inventory)
     if args.cpc:
         # one lab per CPC of a multi-CPC inventory, so they can be up side by side (20 chars)
-        cpc = re.sub(r"[^a-z0-9-]+", "-", args.cpc.lower()).strip("-")[:8] or "cpc"
+        cpc = _slug(args.cpc)[:8] or "cpc"
         name = "%s-%s" % (name[:19 - len(cpc)].rstrip("-"), cpc)
     return name
 

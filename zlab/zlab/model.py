@@ -273,7 +273,6 @@ def _cpc_label(cpc, hosts):
     return "%s: %s" % (name, ", ".join(hosts)) if hosts else str(name)
 
 
-
 class Model:
     """A CPC model: ``hosts`` (ordered name -> dict), ``groups``, ``hostvars``, ``cpc``.
 
