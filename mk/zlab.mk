@@ -7,7 +7,7 @@ ZLAB ?= $(VENV)/bin/zlab
 ZLAB_LAB ?= inventories/lab
 ZLAB_LAB_NAME ?= lab
 # Debian packages the lab needs on the controller (this machine).
-ZLAB_APT_PACKAGES ?= mmdebstrap fuse3 libfuse3-3 iproute2 openssh-client util-linux procps
+ZLAB_APT_PACKAGES ?= mmdebstrap fuse3 libfuse3-3 iproute2 openssh-client util-linux procps qemu-user-static
 
 .PHONY: zlab-deps zlab-install zlab-image lab-up lab-down lab-status test-zlab-lab zlab-bench
 

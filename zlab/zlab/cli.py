@@ -8,7 +8,7 @@ import shlex
 import sys
 import time
 
-from . import guests, host, image, inventory, model, network
+from . import guests, host, image, inventory, model, network, s390tools
 from .host import Lab, LabError
 
 EPILOG = """\
@@ -131,6 +131,8 @@ def cmd_up(args):
     variants = sorted({"kvm" if h["role"] == "kvm_host" else "base" for h in mdl.hosts.values()})
     for v in variants:
         image.build(v, force=args.rebuild_image)
+    if args.emulator:
+        s390tools.register_binfmt()  # the hosts' real s390-tools run through qemu-user
     lab = Lab.create(name, mdl, emulator=args.emulator)
     try:
         lab.up()
@@ -363,6 +365,7 @@ def cmd_fault(args):
 def cmd_image(args):
     if args.action == "build":
         paths = image.build_all(force=args.force)
+        s390tools.register_binfmt()
         for v, p in paths.items():
             print("%s %s" % (v, p))
         return 0

@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 
-from . import image, model as model_mod, network
+from . import image, model as model_mod, network, profiles as profiles_mod
 
 STATE_ROOT = os.environ.get("ZLAB_STATE_ROOT", "/var/lib/zlab")
 ZLAB_SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the repo's zlab/
@@ -422,7 +422,8 @@ class Lab:
             pub = f.read().strip()
         cfg = {"name": hname, "role": h["role"], "emulator": self.data["emulator"],
                "authorized_key": pub, "files": profile_files(h["kernel_profile"]),
-               "lab_hosts": {n: x["ip"] for n, x in self.hosts.items()}, "domains": {}}
+               "lab_hosts": {n: x["ip"] for n, x in self.hosts.items()}, "domains": {},
+               "s390_tools": profiles_mod.get(h["kernel_profile"])["s390_tools"]}
         for g in h.get("guests") or []:
             cfg["domains"][g] = DOMAIN_XML.format(
                 name=g, uuid="5a1ab000-0000-4000-8000-%012x" % (

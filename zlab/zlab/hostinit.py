@@ -20,7 +20,9 @@ STATE = "/run/zlab/kernel"
 FS = "/run/zlab/fs"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-TOOLS = ["chzdev", "lszdev", "znetconf", "lsqeth", "smc_rnics", "smcd", "smcr", "smc_pnet",
+# Emulated tools (zlab.tools); s390-tools (chzdev, lszdev, lsqeth, znetconf, cio_ignore...) are the
+# real ones, see install_s390_tools.
+TOOLS = ["smc_rnics", "smcd", "smcr", "smc_pnet",
          "smcss", "smc_run", "lspci", "modprobe", "lsmod", "modinfo", "driverctl",
          "insmod", "rmmod", "depmod"]
 # where Debian (or the upstream Makefiles) put them besides /usr/sbin
@@ -88,11 +90,63 @@ def setup_identity(cfg):
         write("/etc/machine-id", os.urandom(16).hex() + "\n")
 
 
-def install_tools():
-    """/usr/sbin/<tool> wrappers for every emulated tool the tools helper provides."""
+REAL_WRAPPER = """#!/usr/bin/python3
+# zlab tool wrapper (real {name} of s390-tools {version}: faults injected with zlab, then the tool)
+import os, sys
+sys.path.insert(0, "/opt/zlab")
+os.environ.setdefault("ZLAB_STATE_DIR", "/run/zlab/kernel")
+from zlab.tools._paths import tool_fault
+code = tool_fault("{name}")
+if code is not None:
+    sys.exit(code)
+os.execv("{real}", [sys.argv[0]] + sys.argv[1:])
+"""
+S390_TOOLS = "/opt/s390-tools"
+
+
+def install_s390_tools(release):
+    """Link the real s390-tools of ``release`` (an /opt/s390-tools/<release> tree of the image,
+    zlab.s390tools) into /usr: its programs, wrapped where zlab can inject faults, and its data
+    directories (znetconf and the 2.16 scripts read /usr/lib/s390-tools by absolute path).
+    Returns the names of the programs."""
+    sys.path.insert(0, "/opt/zlab")
+    from zlab import s390tools  # pylint: disable=import-outside-toplevel
+    top = os.path.join(S390_TOOLS, release, "usr")
+    if not os.path.isdir(top):
+        raise RuntimeError("the host image has no s390-tools %s (%s)" % (release, top))
+    with open(os.path.join(S390_TOOLS, release, "VERSION"), encoding="ascii") as f:
+        version = f.read().strip()
+    installed = []
+    for sub in ("sbin", "bin"):
+        for name in sorted(os.listdir(os.path.join(top, sub))):
+            real = os.path.join(top, sub, name)
+            dst = os.path.join("/usr", sub, name)
+            if os.path.lexists(dst):
+                os.unlink(dst)
+            if name in s390tools.FAULTABLE:
+                write(dst, REAL_WRAPPER.format(name=name, version=version, real=real), 0o755)
+            else:
+                os.symlink(real, dst)
+            installed.append(name)
+    for sub in ("lib/s390-tools", "share/s390-tools"):
+        src, dst = os.path.join(top, sub), os.path.join("/usr", sub)
+        if os.path.isdir(src):
+            if os.path.islink(dst):
+                os.unlink(dst)
+            elif os.path.isdir(dst):
+                sh(["rm", "-rf", dst])
+            os.symlink(src, dst)
+    return installed
+
+
+def install_tools(skip=()):
+    """/usr/sbin/<tool> wrappers for every emulated tool the tools helper provides, except the
+    ``skip`` names (real tools)."""
     tooldir = "/opt/zlab/zlab/tools"
     installed = []
     for name in TOOLS:
+        if name in skip:
+            continue
         module = name.replace("-", "_")
         if not os.path.isfile(os.path.join(tooldir, module + ".py")):
             continue
@@ -244,7 +298,9 @@ def boot(cfg):
         setup_identity(cfg)
         notes = {}
         if emulated:
-            notes["tools"] = install_tools()
+            notes["s390_tools"] = cfg.get("s390_tools")
+            real = install_s390_tools(cfg["s390_tools"]) if cfg.get("s390_tools") else []
+            notes["tools"] = install_tools(skip=real)
             install_uname()
             _fuse, notes["not_covered"] = start_emulator(cfg)
             notes["sysctls"] = apply_persistent()

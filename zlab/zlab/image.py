@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+from zlab import s390tools
+
 CACHE_DIR = os.environ.get("ZLAB_CACHE_DIR", "/var/cache/zlab")
 SUITE = "bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
@@ -55,6 +57,8 @@ CUSTOMIZE_HOOKS = [
     'chmod 700 "$1"/root/.ssh',
     'rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin "$1"/usr/share/doc/* '
     '"$1"/usr/share/man/* "$1"/usr/share/locale/*',
+    # the real s390-tools (s390x, run through qemu-user) and their C library (zlab.s390tools)
+    'cp -a @S390TOOLS@/usr @S390TOOLS@/opt "$1"/',
 ]
 
 
@@ -66,7 +70,8 @@ def image_key(variant):
     h = hashlib.sha256()
     h.update(SUITE.encode())
     h.update(RECIPE_VERSION.encode())
-    for item in sorted(packages(variant)) + PIP_PACKAGES + CUSTOMIZE_HOOKS:
+    for item in sorted(packages(variant)) + PIP_PACKAGES + CUSTOMIZE_HOOKS + [
+            s390tools.spec_key()]:
         h.update(item.encode() + b"\0")
     return "%s-%s" % (variant, h.hexdigest()[:12])
 
@@ -130,9 +135,10 @@ def build(variant, cache_dir=CACHE_DIR, force=False, log=sys.stderr):
         raise RuntimeError("mmdebstrap is not installed (make zlab-deps)")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     fetch_wheels()
+    mirror, security = machine_mirrors()
+    tools_tree = s390tools.tree(cache_dir, mirror, log)
     tmp = path + ".tmp-%d" % os.getpid()
     shutil.rmtree(tmp, ignore_errors=True)
-    mirror, security = machine_mirrors()
     sources = ["deb %s %s main" % (mirror, SUITE), "deb %s %s-updates main" % (mirror, SUITE)]
     if security:
         sources.append("deb %s %s-security main" % (security, SUITE))
@@ -141,7 +147,7 @@ def build(variant, cache_dir=CACHE_DIR, force=False, log=sys.stderr):
            "--dpkgopt=path-exclude=/usr/share/doc/*",
            "--dpkgopt=path-exclude=/usr/share/man/*"]
     for hook in CUSTOMIZE_HOOKS:
-        cmd.append("--customize-hook=" + hook)
+        cmd.append("--customize-hook=" + hook.replace("@S390TOOLS@", tools_tree))
     cmd += [SUITE, tmp] + sources
     env = {k: v for k, v in os.environ.items() if k != "PIP_FIND_LINKS"}
     print("zlab: building image %s (%s) from %s" % (os.path.basename(path), variant, mirror),

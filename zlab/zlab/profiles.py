@@ -115,7 +115,8 @@ _PACKAGES_DEBIAN = {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
 
 
 def _profile(module_suffix, osrelease, version, modules, os_release, family, packages=None,
-             smc_sysctls=_SMC_61, smc_buffer_rule="sysctl", extra_files=None):
+             smc_sysctls=_SMC_61, smc_buffer_rule="sysctl", extra_files=None,
+             s390_tools="debian13"):
     """One PROFILES entry; ``packages`` overrides names of :data:`_PACKAGES_DEBIAN`."""
     return {
         "module_suffix": module_suffix,
@@ -128,6 +129,9 @@ def _profile(module_suffix, osrelease, version, modules, os_release, family, pac
         "extra_files": dict(extra_files or {}),
         "packages": dict(_PACKAGES_DEBIAN, **(packages or {})),
         "family": family,
+        # the real s390-tools build the host runs (zlab.s390tools.RELEASES): Debian 12's 2.16
+        # for the older distributions, Debian 13's 2.3x for the newer ones
+        "s390_tools": s390_tools,
     }
 
 
@@ -143,13 +147,15 @@ PROFILES = {
         packages={"s390-tools": "s390utils-base", "s390-tools-core": "s390utils-core",
                   "libvirt": "libvirt", "qemu": "qemu-kvm"},
         smc_sysctls={}, smc_buffer_rule="tcp_half",
-        extra_files={"/etc/redhat-release": "Red Hat Enterprise Linux release 8.8 (Ootpa)\n"}),
+        extra_files={"/etc/redhat-release": "Red Hat Enterprise Linux release 8.8 (Ootpa)\n"},
+        s390_tools="debian12"),
     "sles15sp5": _profile(
         ".ko.zst", "5.14.21-150500.53-default", (5, 14), modules=_catalog(),
         os_release='NAME="SLES"\nVERSION="15-SP5"\nVERSION_ID="15.5"\n'
         'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP5"\nID="sles"\n'
         'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp5"\n',
-        family="Suse", packages={"libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"}),
+        family="Suse", packages={"libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"},
+        s390_tools="debian12"),
     "ubuntu23.04": _profile(
         ".ko", "6.2.0-20-generic", (6, 2), modules=_catalog(vfio_builtin=True),
         os_release='PRETTY_NAME="Ubuntu 23.04"\nNAME="Ubuntu"\nVERSION_ID="23.04"\n'
