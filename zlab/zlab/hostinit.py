@@ -253,6 +253,8 @@ def apply_persistent():
     """What udev/systemd would do at boot from the persistent files under /."""
     sys.path.insert(0, "/opt/zlab")
     import zlab.kernel as kernel  # pylint: disable=import-outside-toplevel
+    # the kernel profile's sysctl values first: the host's new netns has the build machine's
+    kernel.apply_sysctl_defaults(STATE)
     sysctls = kernel.apply_persistent(STATE, "/") or []
     if isinstance(sysctls, dict):
         sysctls = sorted(sysctls.items())

@@ -43,6 +43,17 @@ _SMC_612.update({
     "limit_smc_hs": ("bool", 0, 1, 0),
 })
 
+# Boot defaults of the sysctls the collection reads, as the profile's s390x kernel has them (a
+# host's netns starts with the build machine's). tcp_{r,w}mem: tcp_init() with enough memory,
+# tcp_rmem[1] 128 KiB since 4.20 (RHEL 8 has it too). net.core.{r,w}mem_max: SK_{R,W}MEM_MAX =
+# 256 * SKB_TRUESIZE(256), 262144 with s390x's 256-byte cache lines (212992 on x86_64).
+SYSCTL_DEFAULTS = {
+    "net.ipv4.tcp_rmem": "4096 131072 6291456",
+    "net.ipv4.tcp_wmem": "4096 16384 4194304",
+    "net.core.rmem_max": "262144",
+    "net.core.wmem_max": "262144",
+}
+
 
 def _mod(builtin=False, deps=(), pci_drivers=(), ccw_drivers=(), ccwgroup_drivers=(),
          description="", params=None, alias_ids=()):
@@ -116,14 +127,16 @@ _PACKAGES_DEBIAN = {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
 
 def _profile(module_suffix, osrelease, version, modules, os_release, family, packages=None,
              smc_sysctls=_SMC_61, smc_buffer_rule="sysctl", extra_files=None,
-             s390_tools="debian13"):
-    """One PROFILES entry; ``packages`` overrides names of :data:`_PACKAGES_DEBIAN`."""
+             s390_tools="debian13", sysctls=None):
+    """One PROFILES entry; ``packages`` overrides names of :data:`_PACKAGES_DEBIAN`,
+    ``sysctls`` values of :data:`SYSCTL_DEFAULTS`."""
     return {
         "module_suffix": module_suffix,
         "osrelease": osrelease,
         "version": version,
         "smc_sysctls": smc_sysctls,
         "smc_buffer_rule": smc_buffer_rule,
+        "sysctls": dict(SYSCTL_DEFAULTS, **(sysctls or {})),
         "modules": modules,
         "os_release": os_release,
         "extra_files": dict(extra_files or {}),
@@ -193,8 +206,18 @@ def module_name(name):
     return name.replace("-", "_")
 
 
-def smc_sysctl_defaults(profile, tcp_wmem1=16384, tcp_rmem1=131072):
-    """Values of net.smc.* right after ``smc`` is loaded in a network namespace."""
+def tcp_mem1_default(profile, which):
+    """Boot default of net.ipv4.tcp_{r,w}mem[1] (``which``: "tcp_rmem"/"tcp_wmem")."""
+    return int(profile["sysctls"]["net.ipv4." + which].split()[1])
+
+
+def smc_sysctl_defaults(profile, tcp_wmem1=None, tcp_rmem1=None):
+    """Values of net.smc.* right after ``smc`` is loaded in a network namespace (tcp_*mem[1]
+    as given, the profile's defaults otherwise)."""
+    if tcp_wmem1 is None:
+        tcp_wmem1 = tcp_mem1_default(profile, "tcp_wmem")
+    if tcp_rmem1 is None:
+        tcp_rmem1 = tcp_mem1_default(profile, "tcp_rmem")
     out = {}
     for key, (_kind, _lo, _hi, default) in profile["smc_sysctls"].items():
         if default == "tcp_wmem1":
@@ -216,9 +239,9 @@ def smc_requested_size(profile, direction, smc_sysctl=None, tcp_mem1=None):
     if profile["smc_buffer_rule"] == "sysctl" and direction in profile["smc_sysctls"]:
         if smc_sysctl and direction in smc_sysctl:
             return int(smc_sysctl[direction])
-        return int(smc_sysctl_defaults(profile, tcp_mem1 or 16384, tcp_mem1 or 131072)[direction])
+        return int(smc_sysctl_defaults(profile, tcp_mem1, tcp_mem1)[direction])
     if tcp_mem1 is None:
-        tcp_mem1 = 131072 if direction == "rmem" else 16384
+        tcp_mem1 = tcp_mem1_default(profile, "tcp_" + direction)
     return int(tcp_mem1) // 2
 
 

@@ -2,6 +2,7 @@
 (facts sheet section 4; net/smc/smc_sysctl.c, smc_core.c; kernel/module/procfs.c)."""
 
 import errno
+import os
 import re
 
 import pytest
@@ -229,3 +230,97 @@ def test_module_files_for_kmod_shims():
     dep = profiles.modules_dep(rhel)
     assert ("kernel/net/smc/smc_diag.ko.xz: kernel/net/smc/smc.ko.xz "
             "kernel/drivers/infiniband/core/ib_core.ko.xz\n") in dep
+
+
+# ---- per-profile sysctl boot values -----------------------------------------------------------
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))))
+
+
+def _collection_sysctls():
+    """net.ipv4/net.core keys the collection's plugins and roles mention."""
+    keys = set()
+    for top in ("plugins", "roles"):
+        for dirpath, _dirs, files in os.walk(os.path.join(REPO, top)):
+            for name in files:
+                with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as f:
+                    keys.update(re.findall(r"\bnet\.(?:ipv4|core)\.[a-z0-9_]*[a-z0-9]\b",
+                                           f.read()))
+    return keys
+
+
+@pytest.mark.parametrize("prof", sorted(profiles.PROFILES))
+def test_profile_sysctl_boot_values(prof):
+    p = profiles.get(prof)
+    # RHEL 8.8, SLES 15 SP5 (5.14), Ubuntu 23.04 (6.2), Debian 13 (6.12) on s390x
+    assert p["sysctls"]["net.ipv4.tcp_rmem"].split() == ["4096", "131072", "6291456"]
+    assert p["sysctls"]["net.ipv4.tcp_wmem"].split() == ["4096", "16384", "4194304"]
+    assert p["sysctls"]["net.core.rmem_max"] == p["sysctls"]["net.core.wmem_max"] == "262144"
+    assert _collection_sysctls() <= set(p["sysctls"])
+    assert profiles.tcp_mem1_default(p, "tcp_rmem") == 131072
+    assert profiles.tcp_mem1_default(p, "tcp_wmem") == 16384
+    if p["smc_sysctls"].get("rmem", (0, 0, 0, 0))[3] == "tcp_rmem1":
+        assert profiles.smc_sysctl_defaults(p)["rmem"] == 131072
+        assert profiles.smc_sysctl_defaults(p)["wmem"] == 16384
+
+
+def test_collection_sysctls_found():
+    assert {"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.core.rmem_max",
+            "net.core.wmem_max"} <= _collection_sysctls()
+
+
+def test_smc_buffer_without_tcp_values_uses_profile_defaults():
+    # RHEL 8.8 at its defaults: tcp_rmem[1] 131072 / 2 -> 64 KiB, tcp_wmem[1] 16384 / 2 -> 16 KiB
+    rhel = profiles.get("rhel8.8")
+    assert profiles.smc_buffer_size(rhel, "rmem", "SMCD") == 65536
+    assert profiles.smc_buffer_size(rhel, "wmem", "SMCD") == 16384
+    assert profiles.smc_requested_size(profiles.get("sles15sp5"), "rmem") == 131072
+
+
+@pytest.mark.parametrize("prof", ["rhel8.8", "sles15sp5"])
+def test_boot_applies_profile_sysctls_before_smc_loads(boot_host, prof):
+    # hostinit writes them at boot before apply_persistent; the namespace had other values
+    h = boot_host(kernel_profile=prof)
+    proc_sys = os.path.join(h.zroot, "proc", "sys")
+    real = {k: os.path.join(h.real_net, "ipv4", k) for k in ("tcp_rmem", "tcp_wmem")}
+    saved = {}
+    for k, p in real.items():
+        with open(p, encoding="ascii") as f:
+            saved[k] = f.read()
+    try:
+        done = kernel.apply_sysctl_defaults(h.state_dir, proc_sys)
+        assert [k for k, _v in done] == ["net.core.rmem_max", "net.core.wmem_max",
+                                         "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem"]
+        with open(real["tcp_rmem"], encoding="ascii") as f:
+            assert f.read().split() == ["4096", "131072", "6291456"]
+        with open(real["tcp_wmem"], encoding="ascii") as f:
+            assert f.read().split() == ["4096", "16384", "4194304"]
+        assert h.read("/proc/sys/net/core/rmem_max") == "262144\n"
+        kernel.load_module(h.state_dir, "smc")
+        if prof == "sles15sp5":  # 6.1-style net.smc.{r,w}mem start from tcp_{r,w}mem[1]
+            assert h.read(SMC + "/rmem") == "131072\n"
+            assert h.read(SMC + "/wmem") == "16384\n"
+    finally:
+        for k, p in real.items():
+            with open(p, "w", encoding="ascii") as f:
+                f.write(saved[k])
+
+
+@pytest.mark.parametrize("key,low", [("rmem_max", "2303"), ("wmem_max", "4607")])
+def test_core_mem_max_is_the_lpar_kernels(boot_host, key, low):
+    # global sysctls of the LPAR's kernel: the profile's value, writable (proc_dointvec_minmax,
+    # min SOCK_MIN_RCVBUF / SOCK_MIN_SNDBUF), reset at boot; the rest of net.core passes through
+    h = boot_host(kernel_profile="linux6.12")
+    p = "/proc/sys/net/core/" + key
+    assert h.read(p) == "262144\n"
+    h.write(p, "1048576\n")
+    assert h.read(p) == "1048576\n"
+    assert h.errno_of_write(p, low + "\n") == errno.EINVAL
+    assert h.errno_of_write(p, "2147483648\n") == errno.EINVAL
+    assert h.errno_of_write(p, "12x\n") == errno.EINVAL
+    assert h.read(p) == "1048576\n"
+    assert h.read("/proc/sys/net/core/somaxconn") == "4096\n"
+    assert h.listdir("/proc/sys/net/core") == ["rmem_max", "somaxconn", "wmem_max"]
+    h = boot_host(kernel_profile="linux6.12")
+    assert h.read(p) == "262144\n"

@@ -137,3 +137,39 @@ def test_non_root_reads_but_cannot_write(group):
     assert res.returncode != 0
     assert "Permission denied" in res.stderr
     assert group.read(Q + "/buffer_count") == "128\n"
+
+
+def _scan(h, p):
+    with os.scandir(h.path(p)) as it:
+        return {e.name: e for e in it}
+
+
+def test_readdir_reports_entry_types(group):
+    # kernfs fills d_type (DT_LNK, DT_DIR, DT_REG); os.scandir answers is_symlink()/is_dir()/
+    # is_file() from it without a stat, so the answers hold after the entries are gone (with
+    # DT_UNKNOWN it would lstat them and find nothing). lsqeth lists only DT_LNK entries.
+    links = _scan(group, "/sys/bus/ccwgroup/devices")
+    devs = _scan(group, "/sys/devices/qeth")
+    attrs = _scan(group, Q)
+    net_link = os.path.join(group.real_sys, "class/net/veth9")
+    mm_link = os.path.join(group.real_sys, "kernel/mm/zlab-link")
+    os.symlink("../../devices/virtual/net/veth9", net_link)
+    os.symlink("transparent_hugepage", mm_link)
+    try:
+        net = _scan(group, "/sys/class/net")      # emulated directory merged with the real one
+        mm = _scan(group, "/sys/kernel/mm")       # passed-through real directory
+    finally:
+        os.unlink(net_link)
+        os.unlink(mm_link)
+    group.write(Q + "/ungroup", "1")
+    assert not group.exists(Q)
+    assert links["0.0.8200"].is_symlink()
+    assert devs["0.0.8200"].is_dir(follow_symlinks=False)
+    assert attrs["online"].is_file(follow_symlinks=False)
+    assert attrs["cdev0"].is_symlink()
+    assert attrs["blkt"].is_dir(follow_symlinks=False)
+    assert net["veth9"].is_symlink()
+    assert net["lo"].is_dir(follow_symlinks=False)
+    assert mm["zlab-link"].is_symlink()
+    assert mm["transparent_hugepage"].is_dir(follow_symlinks=False)
+    assert not devs["uevent"].is_dir(follow_symlinks=False)

@@ -3,6 +3,7 @@ qeth_l2_sys.c, drivers/s390/cio/ccwgroup.c)."""
 
 import errno
 import os
+import shutil
 import stat
 
 import pytest
@@ -382,3 +383,55 @@ def test_mixed_device_types_cannot_be_grouped(boot_host):
 def test_group_accepts_trailing_comma_and_uppercase(host):
     host.write(GROUP, "0.0.820A,0.0.820B,0.0.820C,")
     assert host.listdir("/sys/bus/ccwgroup/devices") == ["0.0.820a"]
+
+
+def _netdev_hooks(h):
+    """netdev-up/-down hooks that create/remove the real netdev in the fake real sysfs as the
+    kernel registers it: /sys/class/net/<if> -> ../../devices/virtual/net/<if>. Like the lab's
+    hook (whose ip and sed probe /sys/fs/selinux), netdev-up looks up /sys before that."""
+    hooks = os.path.join(h.state_dir, "hooks")
+    os.makedirs(hooks, exist_ok=True)
+    up = ('#!/bin/sh\ntest -e "%s/fs/selinux"\nd="%s/devices/virtual/net/$2"\nmkdir -p "$d"\n'
+          'echo 0x1003 > "$d/flags"\nln -s "../../devices/virtual/net/$2" "%s/class/net/$2"\n'
+          % (h.path("/sys"), h.real_sys, h.real_sys))
+    down = '#!/bin/sh\nrm -f "%s/class/net/$2"\nrm -rf "%s/devices/virtual/net/$2"\n' % (
+        h.real_sys, h.real_sys)
+    for name, text in (("netdev-up", up), ("netdev-down", down)):
+        p = os.path.join(hooks, name)
+        with open(p, "w", encoding="ascii") as f:
+            f.write(text)
+        os.chmod(p, 0o755)
+    return [os.path.join(hooks, n) for n in ("netdev-up", "netdev-down")]
+
+
+@pytest.mark.parametrize("how", ["fuse", "bash", "other_process"])
+def test_class_net_device_link_after_online_at_run_time(group, how):
+    # the netdev registered when the card goes online has a device link to the ccwgroup device:
+    # /sys/class/net/enc8200 -> ../../devices/qeth/0.0.8200/net/enc8200, device -> ../../../0.0.8200
+    group.write(Q + "/layer2", "1")
+    assert group.read("/sys/class/net/lo/mtu") == "65536\n"  # the daemon's tree is built
+    hooks = _netdev_hooks(group)
+    try:
+        if how == "fuse":
+            group.write("/sys/bus/ccwgroup/devices/0.0.8200/online", "1")
+        elif how == "bash":
+            res = group.bash('echo 1 > "$S/bus/ccwgroup/devices/0.0.8200/online"')
+            assert res.returncode == 0, res.stderr
+        else:
+            from zlab import kernel
+            kernel.sysfs_write(group.state_dir, "/sys/bus/ccwgroup/devices/0.0.8200/online", "1",
+                               real_sys=group.real_sys)
+        assert group.readlink("/sys/class/net/enc8200") == \
+            "../../devices/qeth/0.0.8200/net/enc8200"
+        assert group.readlink("/sys/class/net/enc8200/device") == "../../../0.0.8200"
+        assert group.read("/sys/class/net/enc8200/device/online") == "1\n"
+        assert group.read("/sys/class/net/enc8200/flags") == "0x1003\n"
+        group.write(Q + "/online", "0")
+        assert not group.exists("/sys/class/net/enc8200")
+    finally:
+        for p in hooks:
+            os.unlink(p)
+        link = os.path.join(group.real_sys, "class", "net", "enc8200")
+        if os.path.lexists(link):
+            os.unlink(link)
+        shutil.rmtree(os.path.join(group.real_sys, "devices", "virtual"), ignore_errors=True)

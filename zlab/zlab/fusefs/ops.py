@@ -15,6 +15,7 @@ Semantics kept from kernfs/sysfs:
 import errno
 import itertools
 import os
+import stat
 import threading
 
 import mfusepy
@@ -73,14 +74,18 @@ class SysOps(mfusepy.Operations):
         raise mfusepy.FuseOSError(errno.EINVAL)
 
     def readdir(self, path, fh):
+        # Entries carry their type (d_type), as kernfs reports them: DT_LNK, DT_DIR, DT_REG
+        # (lsqeth lists only the DT_LNK entries of a directory). Offset 0: libfuse buffers the
+        # whole listing and passes st_mode's type bits on to the kernel.
         node = self._node(path)
         if isinstance(node, vfs.Real):
-            names = os.listdir(node.path)
+            entries = vfs.real_typed_names(node.path)
         elif isinstance(node, vfs.Dir):
-            names = node.names()
+            entries = node.typed_names()
         else:
             raise mfusepy.FuseOSError(errno.ENOTDIR)
-        return [".", ".."] + sorted(names)
+        return [(name, {"st_mode": mode}, 0)
+                for name, mode in [(".", stat.S_IFDIR), ("..", stat.S_IFDIR)] + sorted(entries)]
 
     def statfs(self, path):
         return {"f_bsize": 4096, "f_frsize": 4096, "f_blocks": 0, "f_bfree": 0,

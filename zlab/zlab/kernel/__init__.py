@@ -4,6 +4,7 @@ Public API (module functions, ``state_dir`` first; see docs/dev/zlab-contract.md
 
     boot(state_dir, spec)                     fresh IPL state (spec: HostSpec or dict)
     apply_persistent(state_dir, host_root)    udev/systemd boot processing -> [(sysctl, value)]
+    apply_sysctl_defaults(state_dir)          the profile's sysctl boot values (before that)
     modules_loaded, load_module, unload_module
     pnet_list, pnet_add, pnet_del, pnet_flush
     smc_stats, smc_stats_set, smcd_devices, linkgroups, linkgroups_set, smc_sockets,
@@ -35,7 +36,7 @@ __all__ = [
     "smc_sockets_set", "smc_sysctl", "add_write_fault", "add_tool_fault", "consume_tool_fault",
     "set_pci_functions", "set_pci_holder", "sysfs_read", "sysfs_write", "sysfs_listdir",
     "sysfs_readlink", "sysfs_exists", "view", "state", "profile", "norm_busid", "set_host_paths",
-    "module_present",
+    "module_present", "apply_sysctl_defaults",
 ]
 
 
@@ -119,6 +120,22 @@ def apply_persistent(state_dir, host_root, real_sys=None):
     are kept in state['persist']['skipped']."""
     other, _log = persist.apply(view(state_dir, real_sys=real_sys), host_root)
     return other
+
+
+def apply_sysctl_defaults(state_dir, proc_sys="/proc/sys"):
+    """Write the kernel profile's boot values of the sysctls under ``proc_sys`` (a host's new
+    network namespace has the build machine's). At boot, before :func:`apply_persistent` (which
+    may load smc: net.smc.{r,w}mem start from tcp_{r,w}mem[1] on 6.1-6.4). Returns the
+    [(key, value)] written."""
+    done = []
+    for key, value in sorted(profile(state_dir)["sysctls"].items()):
+        try:
+            with open(os.path.join(proc_sys, *key.split(".")), "w", encoding="ascii") as f:
+                f.write(value + "\n")
+        except OSError:
+            continue
+        done.append((key, value))
+    return done
 
 
 # ---- modules ---------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import subprocess
 import threading
 
 from .. import profiles
+from . import store
 from .spec import busid_devno
 
 FORMAT = 1
@@ -54,12 +55,14 @@ def take_hooks():
 
 def run_hooks(hooks, log=None):
     """Run queued hooks ``STATE_DIR/hooks/<name> args...``; missing hook files are skipped."""
+    ran = set()
     for state_dir, args in hooks:
         if not state_dir:
             continue
         path = os.path.join(state_dir, "hooks", args[0])
         if not os.access(path, os.X_OK):
             continue
+        ran.add(state_dir)
         try:
             res = subprocess.run([path] + [str(a) for a in args[1:]], capture_output=True,
                                  text=True, timeout=60, check=False)
@@ -69,6 +72,12 @@ def run_hooks(hooks, log=None):
         except (OSError, subprocess.SubprocessError) as exc:
             if log:
                 log("hook %s failed: %s" % (args[0], exc))
+    # A hook adds or removes the real netdev that /sys/class/net/<if> and the qeth device's
+    # net/<if> are built from. A view may have rebuilt its tree from the new state while the hook
+    # ran (the hook's programs look up /sys themselves: libselinux probes /sys/fs/selinux) and
+    # would keep it until the next state change: make every view rebuild.
+    for state_dir in ran:
+        store.touch(state_dir)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,14 +109,15 @@ VNICC_DEFAULTS = {"bridge_invisible": 0, "flooding": 0, "learning": 0, "learning
 
 
 def read_tcp_mem1(st, which):
-    """net.ipv4.tcp_{r,w}mem[1] of the host's netns (passthrough proc), kernel default otherwise."""
+    """net.ipv4.tcp_{r,w}mem[1] of the host's netns (passthrough proc), the profile's kernel
+    default otherwise."""
     base = (st.get("host") or {}).get("real_proc_sys_net") or os.environ.get(
         "ZLAB_REAL_PROC_SYS_NET", "/proc/sys/net")
     try:
         with open(os.path.join(base, "ipv4", which), encoding="ascii") as f:
             return int(f.read().split()[1])
     except (OSError, ValueError, IndexError):
-        return 131072 if which == "tcp_rmem" else 16384
+        return profiles.tcp_mem1_default(profile_of(st), which)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Tree paths (what the FUSE daemon serves under its mount point):
     /sys/...            the whole /sys (emulated subtrees + passthrough to the real sysfs)
-    /proc_sys_net/...   /proc/sys/net (passthrough + emulated smc/)
+    /proc_sys_net/...   /proc/sys/net (passthrough + emulated smc/, core/{r,w}mem_max)
     /proc_modules       /proc/modules
     /osrelease          /proc/sys/kernel/osrelease
 Host paths (/sys/..., /proc/sys/net/..., /proc/modules, /proc/sys/kernel/osrelease) are mapped
@@ -14,6 +14,7 @@ functions run inside a store.transaction on the fresh state and raise OSError(er
 
 import errno
 import os
+import stat
 
 from .. import profiles
 from . import core, ebcdic
@@ -57,6 +58,15 @@ class Dir(Node):
                 pass
         return out
 
+    def typed_names(self):
+        """[(name, S_IFMT bits)] of every entry: the d_type readdir reports (sysfs: DT_LNK for
+        links, DT_DIR for directories, DT_REG for attributes)."""
+        out = [(n, node_type(e)) for n, e in self.entries.items()]
+        if self.real:
+            out.extend((n, t) for n, t in real_typed_names(self.real, quiet=True)
+                       if n not in self.entries and not self._hidden(n))
+        return out
+
 
 class File(Node):
     kind = "file"
@@ -88,6 +98,45 @@ class Real(Node):
 
     def __init__(self, path):
         self.path = path
+
+
+def node_type(node):
+    """S_IFMT bits of a node (lstat of a passed-through real one)."""
+    if isinstance(node, Dir):
+        return stat.S_IFDIR
+    if isinstance(node, Link):
+        return stat.S_IFLNK
+    if isinstance(node, File):
+        return stat.S_IFREG
+    try:
+        return stat.S_IFMT(os.lstat(node.path).st_mode)
+    except OSError:
+        return 0
+
+
+def real_typed_names(path, quiet=False):
+    """[(name, S_IFMT bits)] of a real directory from its entries' d_type (lstat only where
+    the file system gives DT_UNKNOWN). OSError unless ``quiet``."""
+    out = []
+    try:
+        with os.scandir(path) as it:
+            for e in it:
+                try:
+                    if e.is_symlink():
+                        t = stat.S_IFLNK
+                    elif e.is_dir(follow_symlinks=False):
+                        t = stat.S_IFDIR
+                    elif e.is_file(follow_symlinks=False):
+                        t = stat.S_IFREG
+                    else:
+                        t = stat.S_IFMT(e.stat(follow_symlinks=False).st_mode)
+                except OSError:
+                    t = 0
+                out.append((e.name, t))
+    except OSError:
+        if not quiet:
+            raise
+    return out
 
 
 def ro(fn):
@@ -517,6 +566,12 @@ class Builder:
                 k: rw(lambda s, k=k: _sysctl_show(s, k),
                       lambda s, data, k=k: smc_sysctl_store(s, k, data))
                 for k in keys})
+        # net.core.{r,w}mem_max are global sysctls of the LPAR's kernel (a child netns has a
+        # read-only copy of the build machine's)
+        entries["core"] = Dir({
+            k: rw(lambda s, k=k: "%d\n" % core_sysctl_value(s, k),
+                  lambda s, data, k=k: core_sysctl_store(s, k, data))
+            for k in CORE_SYSCTL_MIN}, real=self.real_net and os.path.join(self.real_net, "core"))
         return Dir(entries, real=self.real_net, hide=lambda n: n == "smc")
 
     def show_proc_modules(self, st):
@@ -595,6 +650,28 @@ def _parse_long(text):
     if rest and rest[0] not in " \t\n":
         raise core.oserr(errno.EINVAL)
     return (-val if neg else val), rest
+
+
+# proc_dointvec_minmax, min SOCK_MIN_RCVBUF / SOCK_MIN_SNDBUF: 2048 + SKB_DATA_ALIGN(sizeof(struct
+# sk_buff)) and twice that (256-byte cache lines on s390x); boot value from the profile
+CORE_SYSCTL_MIN = {"rmem_max": 2304, "wmem_max": 4608}
+
+
+def core_sysctl_value(st, key):
+    val = (st.get("core_sysctl") or {}).get(key)
+    if val is None:
+        val = core.profile_of(st)["sysctls"]["net.core." + key]
+    return int(val)
+
+
+def core_sysctl_store(st, key, data):
+    text = data.decode("latin-1") if isinstance(data, bytes) else str(data)
+    if not text.strip(" \t\n"):
+        return
+    val, rest = _parse_long(text)
+    if rest.strip(" \t\n") or val < CORE_SYSCTL_MIN[key] or val > profiles.INT_MAX:
+        raise core.oserr(errno.EINVAL)
+    st.setdefault("core_sysctl", {})[key] = val
 
 
 def smc_sysctl_store(st, key, data):
