@@ -46,3 +46,19 @@ def test_injected_fault_reaches_the_real_tool_wrapper(lab):
     res = in_host("lpar-b", "chzdev --version", check=False)
     assert (res.returncode, res.stderr.strip()) == (19, "chzdev: injected")
     assert in_host("lpar-b", "chzdev --version").returncode == 0
+
+
+def test_lsqeth_lists_and_reads_an_interface_set_online_at_run_time(lab):
+    # lsqeth lists only symlink entries (readdir d_type) and reads the interface's device link
+    in_host("lpar-a", "chzdev -e -a qeth 0.0.8209 layer2=1")
+    assert "enc8209" in in_host("lpar-a", "lsqeth -p").stdout
+    out = in_host("lpar-a", "lsqeth enc8209").stdout
+    assert re.search(r"^\s*layer2\s*:\s*1$", out, re.M), out
+    assert in_host("lpar-a", "readlink /sys/class/net/enc8209/device").stdout.strip() == \
+        "../../../0.0.8209"
+
+
+def test_profile_tcp_buffer_defaults(lab):
+    out = in_host("lpar-b", "sysctl -n net.ipv4.tcp_rmem net.ipv4.tcp_wmem").stdout.split("\n")
+    assert [line.split() for line in out[:2]] == [["4096", "131072", "6291456"],
+                                                  ["4096", "16384", "4194304"]]
