@@ -265,6 +265,11 @@ DOMAIN_XML = """<domain type='qemu'>
 """
 
 
+def guest_uuid(slot, index):
+    """The UUID of a guest's libvirt domain."""
+    return "5a1ab000-0000-4000-8000-%012x" % ((slot << 16) + index)
+
+
 def _merge_unchanged(ours, base, disk):
     """Take from ``disk`` every host record and top-level key that ``ours`` left as in ``base``."""
     for key, value in disk.items():
@@ -380,13 +385,16 @@ class Lab:
                 raise LabError("--emulator on: zlab.kernel/zlab.fusefs are not usable yet")
         hosts = {}
         for i, (hname, h) in enumerate(mdl.hosts.items()):
+            spec = mdl.host_spec(hname)
+            if h["role"] == "guest":
+                spec["uuid"] = guest_uuid(slot, i)  # QEMU's -uuid shows in /proc/sysinfo
             hosts[hname] = {"index": i, "role": h["role"], "partition": h["partition"],
                             "kernel_profile": h["kernel_profile"],
                             "kvm_host": h["kvm_host"], "guests": h["guests"],
                             "ip": network.host_ip(slot, i),
                             "netns": network.host_ns(name, hname),
                             "image": "kvm" if h["role"] == "kvm_host" else "base",
-                            "spec": mdl.host_spec(hname),
+                            "spec": spec,
                             "guest_config": mdl.guest_config(hname) if h["role"] == "guest"
                             else None,
                             "pid": None, "pid1": None, "boots": 0}
@@ -426,8 +434,7 @@ class Lab:
                "s390_tools": profiles_mod.get(h["kernel_profile"])["s390_tools"]}
         for g in h.get("guests") or []:
             cfg["domains"][g] = DOMAIN_XML.format(
-                name=g, uuid="5a1ab000-0000-4000-8000-%012x" % (
-                    (self.slot << 16) + self.hosts[g]["index"]))
+                name=g, uuid=guest_uuid(self.slot, self.hosts[g]["index"]))
         return cfg
 
     def boot_kernel(self, hname, spec=None):

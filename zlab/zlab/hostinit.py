@@ -228,16 +228,26 @@ def start_emulator(cfg):
         proc = subprocess.Popen(
             [sys.executable, "-m", "zlab.fusefs", "--state-dir", STATE, "--mountpoint", FS,
              "--real-sys", "/run/zlab/realsys", "--real-proc-sys-net",
-             "/run/zlab/realproc/sys/net"],
+             "/run/zlab/realproc/sys/net", "--real-proc", "/run/zlab/realproc"],
             env=env, stdout=out, stderr=out, stdin=subprocess.DEVNULL, cwd="/")
     wait_for(lambda: os.path.isdir(FS + "/sys/bus") or proc.poll() is not None, 30,
              "the FUSE daemon")
     if proc.poll() is not None:
         raise RuntimeError("zlab.fusefs exited with %s (see fuse.out)" % proc.returncode)
     sh(["mount", "--bind", FS + "/sys", "/sys"])
+    # procfs cannot get new entries (an s390 kernel's /proc/sysinfo, cio_ignore, cio_settle;
+    # /proc/modules without CONFIG_MODULES): the daemon's /proc serves them and links every
+    # other entry into realproc (same pid namespace); /proc/sys is realproc's mounted there
+    # (procps' sysctl refuses a path whose realpath is not under /proc/sys/)
+    proc_root = os.path.isdir(os.path.join(FS, "proc"))
+    if proc_root:
+        sh(["mount", "--bind", FS + "/proc", "/proc"])
+        sh(["mount", "--bind", "/run/zlab/realproc/sys", "/proc/sys"])
     skipped = []
     for src, dst in (("proc_sys_net", "/proc/sys/net"), ("proc_modules", "/proc/modules"),
                      ("osrelease", "/proc/sys/kernel/osrelease")):
+        if src == "proc_modules" and proc_root:
+            continue  # served in the daemon's /proc
         if not os.path.exists(os.path.join(FS, src)):
             skipped.append(src)
         elif not os.path.exists(dst):

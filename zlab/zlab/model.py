@@ -347,7 +347,7 @@ class Model:
         uidc = set(norm["uid_checking"])
         kvm_group = set(self._group_members("kvm_hosts"))
         # partition hosts
-        for p in norm["partitions"]:
+        for index, p in enumerate(norm["partitions"]):
             host = p["host"]
             if not host:
                 continue
@@ -357,6 +357,8 @@ class Model:
             guests = hv.get("kvm_guests") or []
             role = "kvm_host" if (guests or host in kvm_group) else "lpar"
             self.hosts[host] = self._host(host, p["name"], role, p["name"] in uidc, hv)
+            # /proc/sysinfo "LPAR Number": the partition's MIF image ID, else its position
+            self.hosts[host]["lpar_number"] = p.get("mif_id") or index + 1
         # CCW devices (HiperSockets, OSA): every device of every control unit of the CHPID
         for kind, ctype in (("hipersockets", "IQD"), ("osa", "OSD")):
             raw = self.cpc.get(kind) or []
@@ -423,8 +425,19 @@ class Model:
         if kernel not in KERNEL_PROFILES:
             raise ModelError("%s: zlab_kernel %s not one of %s"
                              % (name, kernel, ", ".join(KERNEL_PROFILES)))
+        cio_ignore = hv.get("zlab_cio_ignore")
+        if cio_ignore is not None and not isinstance(cio_ignore, str):
+            raise ModelError("%s: zlab_cio_ignore must be a string (the kernel parameter's value, "
+                             "e.g. \"all,!condev\"), not %r" % (name, cio_ignore))
+        if cio_ignore:
+            from .kernel import cio  # pylint: disable=import-outside-toplevel
+            msgs = []
+            cio.apply_list([], cio_ignore, "add", msgs)
+            # the kernel skips what it cannot parse (and says so at boot)
+            self.warnings.extend("%s: zlab_cio_ignore: %s" % (name, m) for m in msgs)
         return {"name": name, "partition": partition, "role": role,
                 "kernel_profile": kernel, "uid_checking": bool(uid_checking),
+                "cio_ignore": cio_ignore or None,
                 "ccw": [], "pci": [], "kvm_host": None, "guests": []}
 
     def _add_guest(self, name, kvm_host):
@@ -438,14 +451,17 @@ class Model:
         h = self._host(name, self.hosts[kvm_host]["partition"], "guest", True,
                        self.hostvars.get(name, {}))
         h["kvm_host"] = kvm_host
+        h["lpar_number"] = self.hosts[kvm_host].get("lpar_number")
         self.hosts[name] = h
 
     # -- outputs
     def host_spec(self, name):
         """The zlab.kernel HostSpec dict of a host (contract)."""
         h = self.hosts[name]
-        return {k: h[k] for k in ("name", "partition", "role", "kernel_profile", "uid_checking",
-                                  "ccw", "pci")}
+        spec = {k: h[k] for k in ("name", "partition", "role", "kernel_profile", "uid_checking",
+                                  "ccw", "pci", "cio_ignore", "lpar_number")}
+        spec["cpc"] = {k: self.normalized.get(k) for k in ("name", "machine")}
+        return spec
 
     def guest_config(self, name):
         """The guest's entry of its KVM host's kvm_guests (may be empty)."""

@@ -37,7 +37,11 @@ def test_builtin_lab_is_the_studys_environment(reader):  # pylint: disable=unuse
     assert m.hostvars["lpar-b"]["smc_buffer_size"] == "128K"
     spec = m.host_spec("lpar-a")
     assert set(spec) == {"name", "partition", "role", "kernel_profile", "uid_checking", "ccw",
-                         "pci"}
+                         "pci", "cio_ignore", "lpar_number", "cpc"}
+    # /proc/sysinfo: the CPC, the partition's number (MIF image ID); a guest shows its host's
+    assert (spec["cpc"], spec["lpar_number"], spec["cio_ignore"]) == (
+        {"name": "ZLAB", "machine": "z16"}, 1, None)
+    assert (m.host_spec("lpar-b")["lpar_number"], m.host_spec("g1")["lpar_number"]) == (2, 1)
 
 
 def _inventory(tmp_path, cpc, hosts="all:\n  hosts:\n    h1:\n", host_vars=None):
@@ -168,6 +172,19 @@ def test_unknown_kernel_profile(tmp_path, monkeypatch):
     monkeypatch.setenv("ZLAB_NO_ANSIBLE_INVENTORY", "1")
     inv = _inventory(tmp_path, GOOD, host_vars={"h1": "zlab_kernel: rhel9\n"})
     with pytest.raises(model.ModelError, match="h1: zlab_kernel rhel9 not one of"):
+        model.load(inv)
+
+
+def test_cio_ignore_is_the_kernel_parameter(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZLAB_NO_ANSIBLE_INVENTORY", "1")
+    inv = _inventory(tmp_path, GOOD, host_vars={"h1": 'zlab_cio_ignore: "all,!condev,!zz"\n'})
+    m = model.load(inv)
+    assert m.host_spec("h1")["cio_ignore"] == "all,!condev,!zz"
+    # the kernel skips an item it cannot parse (and says so)
+    assert m.warnings == ["h1: zlab_cio_ignore: zz is not a valid device for the cio_ignore "
+                          "kernel parameter"]
+    (tmp_path / "host_vars" / "h1.yml").write_text("zlab_cio_ignore: [all]\n")
+    with pytest.raises(model.ModelError, match="h1: zlab_cio_ignore must be a string"):
         model.load(inv)
 
 

@@ -1,7 +1,10 @@
 """python3 -m zlab.fusefs --state-dir DIR --mountpoint MNT [--real-sys DIR]
-                         [--real-proc-sys-net DIR] [--no-allow-other]
+                         [--real-proc-sys-net DIR] [--real-proc DIR [--proc-links DIR]]
+                         [--no-allow-other]
 
-Serves MNT/sys, MNT/proc_sys_net, MNT/proc_modules and MNT/osrelease for the host whose kernel
+Serves MNT/sys, MNT/proc_sys_net, MNT/proc_modules, MNT/osrelease and MNT/proc (the host's /proc:
+sysinfo, cio_ignore, cio_settle, cmdline, modules, and with --real-proc every entry of that
+procfs as a symlink into --proc-links) for the host whose kernel
 state lives in DIR (created by zlab.kernel.boot). Runs in the foreground until unmounted
 (fusermount3 -u MNT) or SIGTERM; writes DIR/fuse.pid and logs to DIR/fuse.log.
 """
@@ -25,6 +28,11 @@ def main(argv=None):
                     help="sysfs to pass through for everything not emulated")
     ap.add_argument("--real-proc-sys-net", default=None,
                     help="/proc/sys/net of the host's network namespace to pass through")
+    ap.add_argument("--real-proc", default=None,
+                    help="procfs of the host's pid namespace (MNT/proc links its entries)")
+    ap.add_argument("--proc-links", default=None,
+                    help="where MNT/proc's links point (a procfs of the same pid namespace; "
+                         "default --real-proc)")
     ap.add_argument("--no-allow-other", action="store_true")
     args = ap.parse_args(argv)
 
@@ -40,7 +48,9 @@ def main(argv=None):
                       real_sys=os.path.abspath(args.real_sys) if args.real_sys else None,
                       real_proc_sys_net=(os.path.abspath(args.real_proc_sys_net)
                                          if args.real_proc_sys_net else None),
-                      log=log)
+                      log=log,
+                      real_proc=os.path.abspath(args.real_proc) if args.real_proc else None,
+                      proc_links=os.path.abspath(args.proc_links) if args.proc_links else None)
     view.snapshot()  # fail early without a booted state
     os.makedirs(args.mountpoint, exist_ok=True)
     with open(os.path.join(state_dir, "fuse.pid"), "w", encoding="ascii") as f:

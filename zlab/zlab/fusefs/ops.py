@@ -1,4 +1,4 @@
-"""mfusepy operations serving a KernelView: /sys, /proc_sys_net, /proc_modules, /osrelease.
+"""mfusepy operations serving a KernelView: /sys, /proc_sys_net, /proc_modules, /osrelease, /proc.
 
 Semantics kept from kernfs/sysfs:
 - every file is direct I/O (no page cache), a read at offset 0 renders the attribute afresh, later
@@ -9,7 +9,10 @@ Semantics kept from kernfs/sysfs:
   write-only one (0200: group, ungroup, bind...) fails with EACCES, for root too;
 - non-root callers are checked against the mode bits;
 - create -> EACCES; mkdir/unlink/rmdir/rename/symlink/link -> EPERM (kernfs has no such iops),
-  except inside passed-through real directories, where the real file system decides.
+  except inside passed-through real directories, where the real file system decides;
+- /proc files (vfs.proc_file) open for root whatever their mode and fail the read or write they
+  have no operation for with EIO, as procfs does; /proc/self and /proc/thread-self are links
+  computed for the calling thread.
 """
 
 import errno
@@ -67,6 +70,12 @@ class SysOps(mfusepy.Operations):
 
     def readlink(self, path):
         node = self._node(path)
+        if isinstance(node, vfs.SelfLink):
+            # /proc/self: FUSE reports the calling thread's id in the daemon's pid namespace
+            try:
+                return node.target_for(mfusepy.fuse_get_context()[2])
+            except Exception:  # pylint: disable=broad-except
+                return node.target
         if isinstance(node, vfs.Link):
             return node.target
         if isinstance(node, vfs.Real):

@@ -12,7 +12,7 @@ import subprocess
 import threading
 
 from .. import profiles
-from . import store
+from . import cio, store
 from .spec import busid_devno
 
 FORMAT = 1
@@ -167,11 +167,14 @@ def new_state(spec_dict, old=None):
         "persist": {"blacklist": [], "options": {}, "pci_rules": [], "driverctl": {},
                     "skipped": []},
     }
+    # cio_ignore= of the kernel command line: blacklisted devices get no subchannel device
+    st["cio_ignore"], _rc = cio.apply_list([], spec_dict.get("cio_ignore"), "add")
     for i, c in enumerate(spec_dict.get("ccw") or []):
         st["ccw"][c["devno"]] = {
             "chpid": c["chpid"], "chpid_type": c["chpid_type"], "frame_size": c["frame_size"],
             "ports": c.get("ports", 1), "schid": "0.0.%04x" % i, "online": 0, "group": None,
             "card_type": c.get("card_type"), "layer_enforced": c.get("layer_enforced"),
+            "registered": not cio.is_blacklisted(st["cio_ignore"], cio.busid_key(c["devno"])),
         }
     for p in spec_dict.get("pci") or []:
         st["pci"][str(p["fid"])] = new_pci_entry(p)
@@ -187,7 +190,7 @@ def new_pci_entry(p):
 def boot_actions(st):
     """What the kernel + udev coldplug do after IPL: autoload drivers for present devices,
     configure FIDs that the spec marks configured (e.g. guest pass-through)."""
-    if st["ccw"]:
+    if any(d.get("registered", True) for d in st["ccw"].values()):
         load_module(st, "qeth", explicit=False)
     before = set(loaded_names(st))
     for key in sorted(st["pci"], key=int):
@@ -368,7 +371,7 @@ def qeth_group(st, data):
         if busid is None:
             raise oserr(errno.EINVAL, "malformed bus id %r" % tok)
         dev = st["ccw"].get(busid)
-        if dev is None or dev.get("driver") != "qeth":
+        if dev is None or not dev.get("registered", True) or dev.get("driver") != "qeth":
             raise oserr(errno.EINVAL, "no such ccw device %s" % busid)
         first = st["ccw"][ids[0]] if ids else dev
         if CU_BY_TYPE[dev["chpid_type"]] != CU_BY_TYPE[first["chpid_type"]]:
@@ -1128,3 +1131,76 @@ def smcd_devices(st):
                         "pnet_id": pnet, "pnet_user_set": bool(user and not s.get("pnet_ids")),
                         "vfn": s["vfn"], "pft": s["pft"]})
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# cio_ignore (/proc/cio_ignore, /proc/cio_settle)
+
+def defer_errno(st, code):
+    """A store that keeps its changes and still fails the write (the kernel applies the valid
+    items of a cio_ignore list and returns EINVAL for the others)."""
+    st["_deferred_errno"] = code
+
+
+def ccw_registered(st):
+    return {b: d for b, d in st["ccw"].items() if d.get("registered", True)}
+
+
+def css_eval_free(st):
+    """css_schedule_eval_cond(CSS_EVAL_NOT_ONLINE) after a free: every device no longer on the
+    blacklist gets its subchannel and ccw device; udev loads the driver by modalias."""
+    new = []
+    for busid in sorted(st["ccw"]):
+        dev = st["ccw"][busid]
+        if not dev.get("registered", True) and \
+                not cio.is_blacklisted(st.get("cio_ignore"), cio.busid_key(busid)):
+            dev.update(registered=True, online=0, group=None)
+            new.append(dev)
+    if not new:
+        return
+    if "qeth" not in (st.get("persist") or {}).get("blacklist", []) and \
+            not module_present(st, "qeth"):
+        try:
+            load_module(st, "qeth", explicit=False)
+        except ModuleError:
+            pass
+    for dev in new:
+        dev["driver"] = "qeth" if module_present(st, "qeth") else None
+
+
+def ccw_purge(st):
+    """ccw_purge_blacklisted(): unregister every offline device on the blacklist (its
+    subchannel too); a group device loses its member and is removed (ccwgroup_remove_ccwdev)."""
+    for busid in sorted(st["ccw"]):
+        dev = st["ccw"][busid]
+        if not dev.get("registered", True) or dev["online"] or \
+                not cio.is_blacklisted(st.get("cio_ignore"), cio.busid_key(busid)):
+            continue
+        gid = dev.get("group")
+        if gid and gid in st["qeth"]:
+            if st["qeth"][gid]["online"]:
+                continue
+            _ungroup(st, gid)
+        dev["registered"] = False
+
+
+def cio_ignore_store(st, data):
+    """Write to /proc/cio_ignore: free/add LIST, purge; EINVAL for anything else and (after the
+    valid items took effect) for a list with invalid items."""
+    cmd, arg = cio.parse_write(data)
+    if cmd is None:
+        raise oserr(errno.EINVAL, "cio_ignore: not free, add or purge")
+    if cmd == "purge":
+        ccw_purge(st)
+        return
+    st["cio_ignore"], rc = cio.apply_list(st.get("cio_ignore"), arg, cmd)
+    if cmd == "free":
+        css_eval_free(st)
+    if rc:
+        defer_errno(st, rc)
+
+
+def cio_settle_store(st, data):
+    """Write to /proc/cio_settle: waits for pending css work (none: the emulated css evaluates
+    synchronously)."""
+    return None

@@ -2,6 +2,8 @@
 
 Order (as on a systemd host): modprobe.d (blacklists, options) -> modules-load.d ->
 sysctl.d/sysctl.conf (net.smc.* only reach the kernel if smc is loaded by then) -> udev coldplug
+of subsystems (RUN programs of ``SUBSYSTEM=="subsystem"`` rules: chzdev's 41-cio-ignore.rules
+frees devices from the cio_ignore blacklist on the ccw bus's add event) -> udev coldplug
 of CCW devices (chzdev's 41-qeth-*.rules: group, attributes, online) -> tmpfiles.d ``w`` lines
 for /sys (e.g. slot power) -> PCI rules (ATTR{driver_override} and their RUN programs, see
 udevrun.py) and driverctl's /etc/driverctl.d are kept in the state and applied whenever a PCI
@@ -13,7 +15,7 @@ import glob
 import os
 import re
 
-from . import core, store
+from . import core, store, udevrun
 
 _UDEV_DIRS = ("etc/udev/rules.d", "run/udev/rules.d", "usr/lib/udev/rules.d", "lib/udev/rules.d")
 _SYSCTL_DIRS = ("etc/sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/lib/sysctl.d",
@@ -200,6 +202,20 @@ def apply(view, root):
             log.append("sysctl %s: read-only" % key)
         else:
             other.append((key, val))
+    # udev coldplug of the subsystems (udevadm trigger --type=subsystems), before the devices
+    with store.transaction(st_dir) as st:
+        for path, toks in rules:
+            for name in _subsystem_event(toks, ("ccw",)):
+                for k, a, op, val in toks:
+                    if k != "RUN" or op not in ("=", "+=", ":=") or a not in (None, "program"):
+                        continue
+                    status, msgs = udevrun.run_subsystem(st, name, val)
+                    line = "%s: %s: RUN '%s': exit %d%s" % (
+                        os.path.basename(path), name, val, status, "".join("; " + m for m in msgs))
+                    udevrun.log(st, line)
+                    if status:
+                        log.append("udev " + line)
+    view.invalidate()
     # udev coldplug of PCI functions configured at IPL
     with store.transaction(st_dir) as st:
         core.coldplug_pci(st)
@@ -229,6 +245,27 @@ def apply(view, root):
         st["persist"]["skipped"] = log
     view.invalidate()
     return other, log
+
+
+def _subsystem_event(toks, names):
+    """The subsystems of ``names`` whose add event the rule ``toks`` matches (a rule matching
+    only ACTION, SUBSYSTEM=="subsystem" and KERNEL)."""
+    keys = {k for k, _a, op, _v in toks if op in ("==", "!=")}
+    if "SUBSYSTEM" not in keys or not keys <= {"ACTION", "SUBSYSTEM", "KERNEL"}:
+        return []
+    out = []
+    for name in names:
+        ok = True
+        for k, _a, op, v in toks:
+            if op not in ("==", "!="):
+                continue
+            have = {"ACTION": "add", "SUBSYSTEM": "subsystem", "KERNEL": name}[k]
+            hit = core._glob_match(v, have)  # pylint: disable=protected-access
+            if hit != (op == "=="):
+                ok = False
+        if ok:
+            out.append(name)
+    return out
 
 
 def _udev_attr_path(toks, attr):

@@ -67,7 +67,17 @@ class HostSpec:
             "uid_checking": bool(d.get("uid_checking", False)),
             "ccw": [],
             "pci": [],
+            # kernel parameter cio_ignore= (None: not set)
+            "cio_ignore": str(d["cio_ignore"]) if d.get("cio_ignore") not in (None, "") else None,
+            # /proc/sysinfo: the CPC (name, machine z15|z16|z17), the partition's number, and
+            # of a KVM guest its domain's vCPUs and UUID
+            "cpc": {"name": str((d.get("cpc") or {}).get("name") or "ZLAB"),
+                    "machine": str((d.get("cpc") or {}).get("machine") or "z16").lower()},
+            "lpar_number": int(d.get("lpar_number") or 1),
         }
+        if role == "guest":
+            out["vcpus"] = int(d.get("vcpus") or 2)
+            out["uuid"] = d.get("uuid")
         seen = set()
         for c in d.get("ccw") or []:
             busid = norm_busid(c["devno"])

@@ -341,10 +341,14 @@ class StateFS(KernelView):
             raise core.oserr(errno.ENODEV)
         finally:
             self._tree = None
+        deferred = self.st.pop("_deferred_errno", None)
+        if deferred:
+            raise core.oserr(deferred)
         return len(data)
 
 
-_TREES = ("/sys", "/proc/sys/net", "/proc/modules", "/proc/sys/kernel/osrelease")
+_TREES = ("/sys", "/proc/sys/net", "/proc/modules", "/proc/sys/kernel/osrelease",
+          "/proc/cio_ignore", "/proc/cio_settle", "/proc/sysinfo", "/proc/cmdline")
 
 
 class Shell:
@@ -630,6 +634,11 @@ def run(st, ent, value):
         argv = shlex.split(substitute(value, st, ent))
     except (Unsupported, ValueError) as exc:
         return 127, ["not emulated: %s" % exc]
+    return _run_argv(st, argv)
+
+
+def _run_argv(st, argv):
+    """Run a RUN program's argv: only ``/bin/sh -c SCRIPT`` is interpreted."""
     if len(argv) >= 3 and os.path.basename(argv[0]) in _SHELLS and argv[1] == "-c":
         shell = Shell(StateFS(st), argv[3] if len(argv) > 3 else argv[0], argv[4:])
         try:
@@ -641,10 +650,42 @@ def run(st, ent, value):
                  if argv else "not emulated: empty RUN"]
 
 
+def substitute_event(value, kernel, devpath):
+    """udev's format substitution for an event without attributes (a subsystem's add event:
+    ``$kernel`` is the subsystem's name, ``$devpath`` ``/bus/<name>``)."""
+
+    def repl(m):
+        code = m.group(1) if m.group(1) is not None else m.group(3)
+        if code in ("$", "%"):
+            return code
+        code = _LONG.get(code, code)
+        vals = {"k": kernel, "p": devpath, "S": "/sys", "r": "/dev", "d": ""}
+        if code == "n":
+            mm = re.search(r"(\d+)$", kernel)
+            return mm.group(1) if mm else ""
+        if code not in vals:
+            raise Unsupported("substitution %s" % m.group(0))
+        return vals[code]
+
+    return _FMT.sub(repl, value)
+
+
+def run_subsystem(st, name, value):
+    """Execute one RUN value for the add event of subsystem ``name`` (``udevadm trigger
+    --type=subsystems``, before the devices: chzdev's 41-cio-ignore.rules matches
+    SUBSYSTEM=="subsystem", KERNEL=="ccw"); returns (exit status, messages)."""
+    try:
+        argv = shlex.split(substitute_event(value, name, "/bus/" + name))
+    except (Unsupported, ValueError) as exc:
+        return 127, ["not emulated: %s" % exc]
+    return _run_argv(st, argv)
+
+
 def log(st, line):
     entries = st.setdefault("udev_log", [])
     entries.append(line)
     del entries[:-LOG_KEEP]
 
 
-__all__ = ["run", "substitute", "parse", "Shell", "StateFS", "Unsupported", "log"]
+__all__ = ["run", "run_subsystem", "substitute", "substitute_event", "parse", "Shell", "StateFS",
+           "Unsupported", "log"]

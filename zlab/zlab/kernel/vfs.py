@@ -5,8 +5,10 @@ Tree paths (what the FUSE daemon serves under its mount point):
     /proc_sys_net/...   /proc/sys/net (passthrough + emulated smc/, core/{r,w}mem_max)
     /proc_modules       /proc/modules
     /osrelease          /proc/sys/kernel/osrelease
-Host paths (/sys/..., /proc/sys/net/..., /proc/modules, /proc/sys/kernel/osrelease) are mapped
-onto these by :func:`tree_path`.
+    /proc/...           /proc: sysinfo, cio_ignore, cio_settle, cmdline, modules, and the real
+                        procfs's entries as links (ProcRoot)
+Host paths (/sys/..., /proc/sys/net/..., /proc/modules, /proc/sys/kernel/osrelease, other
+/proc/NAME) are mapped onto these by :func:`tree_path`.
 
 A tree is built from one state snapshot; ``show`` functions read that snapshot, ``store``
 functions run inside a store.transaction on the fresh state and raise OSError(errno).
@@ -17,7 +19,7 @@ import os
 import stat
 
 from .. import profiles
-from . import core, ebcdic
+from . import cio, core, ebcdic
 
 ATTR_SIZE = 4096
 
@@ -100,6 +102,81 @@ class Real(Node):
         self.path = path
 
 
+class SelfLink(Link):
+    """/proc/self or /proc/thread-self: the target depends on the caller (procfs resolves it
+    from the current task). ``target`` is the fallback when the caller is unknown."""
+
+    def __init__(self, name, raw, links):
+        Link.__init__(self, os.path.join(links, name))
+        self.name = name
+        self.raw = raw
+
+    def target_for(self, tid):
+        """'<tgid>' or '<tgid>/task/<tid>' of the thread ``tid`` (a pid of the host's pid
+        namespace, as FUSE reports the caller)."""
+        try:
+            with open(os.path.join(self.raw, str(int(tid)), "status"), encoding="ascii",
+                      errors="replace") as f:
+                for line in f:
+                    if line.startswith("Tgid:"):
+                        tgid = int(line.split()[1])
+                        break
+                else:
+                    return self.target
+        except (OSError, ValueError, TypeError):
+            return self.target
+        if not tid or not tgid:
+            return self.target
+        return str(tgid) if self.name == "self" else "%d/task/%d" % (tgid, int(tid))
+
+
+class ProcRoot(Dir):
+    """The host's /proc: the emulated files, and every entry of the real procfs ``raw`` as a
+    symlink into ``links`` (``raw`` or another procfs of the same pid namespace), so that pid
+    directories and their magic links (fd/N, exe, ns/*) stay the kernel's. Real symlinks
+    (mounts -> self/mounts) are copied; self and thread-self resolve per caller. ``sys`` is an
+    empty directory for the lab to mount the real /proc/sys on (procps' sysctl refuses a path
+    whose realpath is not under /proc/sys/)."""
+
+    MOUNTPOINTS = ("sys",)
+
+    def __init__(self, entries, raw, links):
+        if raw:
+            entries = dict({n: Dir({}) for n in self.MOUNTPOINTS}, **entries)
+        Dir.__init__(self, entries)
+        self.raw = raw
+        self.links = links or raw
+
+    def child(self, name):
+        node = self.entries.get(name)
+        if node is not None or not self.raw or name in ("", ".", "..") or "/" in name:
+            return node
+        if name in ("self", "thread-self"):
+            return SelfLink(name, self.raw, self.links)
+        p = os.path.join(self.raw, name)
+        if os.path.islink(p):
+            try:
+                return Link(os.readlink(p))
+            except OSError:
+                return None
+        if os.path.lexists(p):
+            return Link(os.path.join(self.links, name))
+        return None
+
+    def names(self):
+        return [n for n, _t in self.typed_names()]
+
+    def typed_names(self):
+        out = [(n, node_type(e)) for n, e in self.entries.items()]
+        if self.raw:
+            try:
+                out.extend((n, stat.S_IFLNK) for n in os.listdir(self.raw)
+                           if n not in self.entries)
+            except OSError:
+                pass
+        return out
+
+
 def node_type(node):
     """S_IFMT bits of a node (lstat of a passed-through real one)."""
     if isinstance(node, Dir):
@@ -156,6 +233,17 @@ def const(text, mode=0o444):
                 store=(lambda st, d: None) if mode & 0o200 else None)
 
 
+def _eio(*_args):
+    raise core.oserr(errno.EIO)
+
+
+def proc_file(mode, show=None, store=None):
+    """A procfs file: opening it is allowed to root whatever the mode; a read without a read
+    operation or a write without a write operation fails with EIO (pde_read/pde_write). Size 0,
+    as procfs reports."""
+    return File(mode, show=show or _eio, store=store or _eio, size=0)
+
+
 def tree_path(host_path):
     """Map a host path to a tree path ('/sys/..' stays; '/proc/sys/net/..' -> '/proc_sys_net/..')."""
     p = "/" + host_path.strip("/")
@@ -192,8 +280,51 @@ class Builder:
             "proc_sys_net": self.proc_sys_net(),
             "proc_modules": ro(self.show_proc_modules),
             "osrelease": ro(lambda st: core.profile_of(st)["osrelease"] + "\n"),
+            "proc": self.proc_root(),
         })
         return root
+
+    # ---- /proc (the top level: the files an s390 kernel has and this machine's lacks) -------
+    def proc_root(self):
+        entries = {
+            "sysinfo": proc_file(0o444, show=self.show_sysinfo),
+            "cio_ignore": proc_file(0o644, show=lambda st: cio.render(st.get("cio_ignore")),
+                                    store=core.cio_ignore_store),
+            "cio_settle": proc_file(0o200, store=core.cio_settle_store),
+            "cmdline": proc_file(0o444, show=self.show_cmdline),
+            "modules": proc_file(0o444, show=self.show_proc_modules),
+        }
+        return ProcRoot(entries, getattr(self.view, "real_proc", None),
+                        getattr(self.view, "proc_links", None))
+
+    def show_sysinfo(self, st):
+        cpus = None
+        online = self.R("devices/system/cpu/online")
+        if online:
+            try:
+                with open(online, encoding="ascii") as f:
+                    cpus = cio.count_cpus(f.read())
+            except OSError:
+                cpus = None
+        return cio.sysinfo(st["spec"], cpus or os.cpu_count() or 1)
+
+    def show_cmdline(self, st):
+        """The machine's command line, with the host's cio_ignore= (zlab_cio_ignore)."""
+        text = ""
+        raw = getattr(self.view, "real_proc", None)
+        if raw:
+            try:
+                with open(os.path.join(raw, "cmdline"), encoding="latin-1") as f:
+                    text = f.read().rstrip("\n")
+            except OSError:
+                text = ""
+        if st["spec"].get("cio_ignore"):
+            # a kernel parameter goes before "--" (what follows is init's)
+            words = text.split(" ") if text else []
+            at = words.index("--") if "--" in words else len(words)
+            words.insert(at, "cio_ignore=" + st["spec"]["cio_ignore"])
+            text = " ".join(words)
+        return text + "\n"
 
     # ---- /sys ---------------------------------------------------------------------------
     def sys_root(self):
@@ -214,12 +345,13 @@ class Builder:
 
     def bus_ccw(self):
         st = self.st
-        devs = {b: Link("../../../devices/" + self._ccw_path(b)) for b in st["ccw"]}
+        present = core.ccw_registered(st)  # blacklisted (cio_ignore) devices are not there
+        devs = {b: Link("../../../devices/" + self._ccw_path(b)) for b in present}
         drivers = {}
         if core.module_present(st, "qeth"):
             ent = {"bind": wo(_enodev), "unbind": wo(_enodev), "uevent": wo(_noop),
                    "module": Link("../../../../module/qeth")}
-            for b, d in st["ccw"].items():
+            for b, d in present.items():
                 if d.get("driver") == "qeth":
                     ent[b] = Link("../../../../devices/" + self._ccw_path(b))
             drivers["qeth"] = Dir(ent)
@@ -305,7 +437,7 @@ class Builder:
                 "chid_external": const("0\n"),
                 "uevent": const("", 0o644),
             })
-        for busid, d in st["ccw"].items():
+        for busid, d in core.ccw_registered(st).items():
             cu, dt = core.CU_BY_TYPE[d["chpid_type"]]
             dev = {
                 "online": rw(lambda s, b=busid: "%d\n" % s["ccw"][b]["online"],

@@ -17,10 +17,13 @@ from . import core, store, vfs
 
 
 class KernelView:
-    def __init__(self, state_dir, real_sys=None, real_proc_sys_net=None, log=None):
+    def __init__(self, state_dir, real_sys=None, real_proc_sys_net=None, log=None,
+                 real_proc=None, proc_links=None):
         self.state_dir = state_dir
         self.real_sys = real_sys
         self.real_proc_sys_net = real_proc_sys_net
+        self.real_proc = real_proc      # the host's procfs: /proc entries shown as links...
+        self.proc_links = proc_links    # ...to this procfs path (default real_proc)
         self.log = log
         self._lock = threading.RLock()
         self._token = None
@@ -168,6 +171,7 @@ class KernelView:
             raise core.oserr(errno.EISDIR)
         if not isinstance(node, vfs.File) or node.store is None:
             raise core.oserr(errno.EACCES)
+        deferred = None
         try:
             with store.transaction(self.state_dir) as st:
                 st["_state_dir"] = self.state_dir
@@ -187,12 +191,15 @@ class KernelView:
                         raise core.oserr(errno.ENODEV)
                 finally:
                     st.pop("_state_dir", None)
+                    deferred = st.pop("_deferred_errno", None)
         except BaseException:
             core.take_hooks()
             raise
         finally:
             self._token = None
         core.run_hooks(core.take_hooks(), self.log)
+        if deferred:
+            raise core.oserr(deferred)
         return len(data)
 
     def check_fault(self, cpath):
