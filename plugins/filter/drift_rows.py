@@ -77,7 +77,7 @@ def _registered(hvars, name):
     return value
 
 
-_QETH_ACTIVE = ("exists", "online", "layer2", "buffer_count", "portno", "isolation", "attributes")
+_QETH_ACTIVE = ("exists", "hidden", "online", "layer2", "buffer_count", "portno", "isolation", "attributes")
 
 
 def _changes(old, new, keys):
@@ -93,6 +93,8 @@ def _text(value):
         return "-"
     if isinstance(value, dict):
         return ",".join("%s=%s" % (k, _text(v)) for k, v in sorted(value.items())) or "{}"
+    if isinstance(value, list):
+        return ",".join(_text(v) for v in value) or "none"
     return str(value)
 
 
@@ -114,6 +116,10 @@ def _qeth_state_rows(res):
             else:
                 what = "udev rule " + ", ".join(_changes(old_rule, new_rule, sorted(set(old_rule) | set(new_rule))))
             rows.append(("qeth " + str(dev.get("id")), what, "persistent"))
+        if old.get("hidden_at_boot") and not dev.get("hidden_at_boot"):
+            rows.append(("qeth " + str(dev.get("id")),
+                         "cio_ignore hides %s at boot (not freed in 41-cio-ignore.rules)"
+                         % ",".join(old["hidden_at_boot"]), "persistent"))
     return rows
 
 

@@ -16,6 +16,12 @@ Forms used (all argv lists, never a shell):
   since modules run unattended and check the management connection themselves first.
 - ``chzdev -p qeth <id> -r <attr>...``: drop settings from the persistent configuration
   (chzdev refuses ``-r`` for the active configuration of these attributes).
+- ``chzdev -e -p --force qeth <id> ...``: rewrite a persistent configuration that is already right,
+  so that chzdev writes ``41-cio-ignore.rules`` again (without ``--force`` it reports "already
+  configured" and writes nothing).
+
+chzdev frees CCW devices hidden by cio_ignore that it configures (given the full
+``read:write:data`` ID), and lists them in ``41-cio-ignore.rules`` for the next boot.
 
 Scope flags: none = active and persistent, ``-a`` = active only, ``-p`` = persistent only.
 """
@@ -71,14 +77,19 @@ def _settings_args(settings):
     return ["%s=%s" % (name, value) for name, value in settings]
 
 
-def enable_argv(binary, group_id, settings, scope="both"):
+def _force(force):
+    return ["--force"] if force else []
+
+
+def enable_argv(binary, group_id, settings, scope="both", force=False):
     """Configure and set online. settings: ordered list of (name, value) strings."""
-    return [binary, "-e"] + SCOPE_FLAGS[scope] + [DEVTYPE, group_id] + _settings_args(settings)
+    return [binary, "-e"] + SCOPE_FLAGS[scope] + _force(force) + [DEVTYPE, group_id] + _settings_args(settings)
 
 
-def offline_argv(binary, group_id, settings, scope="both"):
+def offline_argv(binary, group_id, settings, scope="both", force=False):
     """Set offline (``online=0`` first), then apply settings."""
-    return [binary] + SCOPE_FLAGS[scope] + [DEVTYPE, group_id, "online=0"] + _settings_args(settings)
+    return [binary] + SCOPE_FLAGS[scope] + _force(force) + [DEVTYPE, group_id, "online=0"] + \
+        _settings_args(settings)
 
 
 def disable_argv(binary, group_id, scope="both", yes=False):

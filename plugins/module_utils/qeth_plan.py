@@ -39,6 +39,10 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes impo
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import format_group_id
 
 
+# persistent_diff key: the device is configured but blacklisted at the next boot
+BOOT_BLACKLIST = "cio_ignore"
+
+
 class PlanError(ValueError):
     pass
 
@@ -171,11 +175,17 @@ def active_diff(dev, want):
 
 
 def persistent_diff(dev, want):
-    """name -> (current, wanted) for the chzdev udev rule; {'rule': ...} when there is none."""
+    """name -> (current, wanted) for the chzdev udev rule; {'rule': ...} when there is none.
+
+    ``cio_ignore``: the rule is right but the next boot blacklists the device's CCW devices
+    (41-cio-ignore.rules does not free them), so it would not come back.
+    """
     rule = dev.persistent if dev is not None else None
     if rule is None:
         return {"rule": (None, "created")}
     diffs = {}
+    if dev.hidden_at_boot:
+        diffs[BOOT_BLACKLIST] = (",".join(dev.hidden_at_boot), "freed")
     wanted_online = "1" if want.online else "0"
     if rule.get("online") != wanted_online:
         diffs["online"] = (rule.get("online"), wanted_online)
@@ -244,12 +254,15 @@ def plan_device(dev, want, scope, binary):
                 steps.append(Step(chz.offline_argv(binary, gid, all_active, "active"), want.busid, "offline",
                                   "active"))
     if rule_update:
+        # a rule that is already right makes chzdev -p skip the device ("already configured") and
+        # leave 41-cio-ignore.rules as it is: --force makes it write both again
+        force = set(pers) == {BOOT_BLACKLIST}
         if want.online:
-            steps.append(Step(chz.enable_argv(binary, gid, all_both, "persistent"), want.busid,
+            steps.append(Step(chz.enable_argv(binary, gid, all_both, "persistent", force=force), want.busid,
                               "configure", "persistent"))
         else:
             # online=0 in the rule: the device stays down after the next boot
-            steps.append(Step(chz.offline_argv(binary, gid, all_both, "persistent"), want.busid,
+            steps.append(Step(chz.offline_argv(binary, gid, all_both, "persistent", force=force), want.busid,
                               "offline", "persistent", disruptive=True))
     if do_persistent:
         rule = dev.persistent if dev is not None else None
@@ -310,6 +323,7 @@ def predict(dev, want, scope, new_state_factory):
     after.ids = tuple(want.ids)
     if scope in ("both", "active"):
         after.exists = True
+        after.hidden = []  # chzdev frees the CCW devices it configures
         after.active["online"] = "1" if want.online else "0"
         after.active.update(want.settings)
         after.active.update(want.active_resets)
@@ -321,6 +335,8 @@ def predict(dev, want, scope, new_state_factory):
             if rule_update:
                 rule["online"] = "1" if want.online else "0"
                 rule.update(want.settings)
+                after.hidden_at_boot = []
+                after.hidden = []  # chzdev -p frees them now as well
             for name in want.persistent_removes:
                 rule.pop(name, None)
             after.persistent = rule

@@ -7,10 +7,11 @@ rules), merged per device, plus the views the modules return. Reads only; no com
 
 from __future__ import annotations
 
+from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import (
     CARD_HIPERSOCKETS, MANAGED, RULES, normalize_read, order_settings)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
-    QethIdError, auto_groups, ccw_sort_key, complete_group, format_group_id, parse_group_id)
+    QethIdError, auto_groups, ccw_sort_key, complete_group, format_group_id, naive_group, parse_group_id)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_udev_rules import read_all_rules
 
 
@@ -25,6 +26,8 @@ class DeviceState(object):
         self.info = {}               # read-only facts: card_type, chpid, state, if_name, inbuf_size
         self.persistent = None       # name -> string from the chzdev rule, None without a rule
         self.rule_path = None
+        self.hidden = []             # CCW devices of the group on the cio_ignore list now
+        self.hidden_at_boot = []     # ... on the list the next boot starts with
 
     @property
     def group_id(self):
@@ -62,12 +65,22 @@ def card_type_from_ccw(info):
     return "OSA"
 
 
-def read_state(reader, root="/", extra_names=()):
+def note_blacklist(dev, cio):
+    """Set ``dev.hidden``/``hidden_at_boot`` from a ccw_blacklist.CioIgnore (None: no cio_ignore)."""
+    ids = list(dev.ids) if dev.ids else [dev.busid]
+    dev.hidden = cio.hidden_now(ids) if cio is not None else []
+    dev.hidden_at_boot = cio.hidden_at_boot(ids) if cio is not None else []
+    return dev
+
+
+def read_state(reader, root="/", extra_names=(), cio=None):
     """busid -> DeviceState for every qeth group device and every chzdev qeth rule.
 
     ``extra_names``: further attributes to read from sysfs for every device (besides the managed
-    ones and those found in rules).
+    ones and those found in rules). ``cio``: the host's ccw_blacklist.CioIgnore (read when None).
     """
+    if cio is None:
+        cio = ccw_blacklist.read(root)
     rules = read_all_rules(root)
     wanted_extra = set(extra_names)
     for rule in rules.values():
@@ -111,6 +124,8 @@ def read_state(reader, root="/", extra_names=()):
                 settings[name] = normalize_read(name, value) if name in RULES or name == "online" else value
         dev.persistent = settings
         dev.rule_path = rule.path
+    for dev in devices.values():
+        note_blacklist(dev, cio)
     return devices
 
 
@@ -168,8 +183,11 @@ def device_view(dev, extra_names=(), scope="both"):
         entry["exists"] = dev.exists
         entry["if_name"] = dev.if_name
         entry["card_type"] = dev.card_type
+        entry["hidden"] = list(dev.hidden)
     if scope in ("both", "persistent"):
         entry["persistent"] = config_view(dev.persistent, names) if dev.persistent is not None else None
+        # only a device configured at boot is hurt by being blacklisted at boot
+        entry["hidden_at_boot"] = list(dev.hidden_at_boot) if dev.persistent is not None else []
     return entry
 
 
@@ -209,13 +227,15 @@ def settings_text(values, names=None):
     return " ".join(words) if words else "(no settings)"
 
 
-def resolve_id(text, devices, reader):
+def resolve_id(text, devices, reader, cio=None):
     """Resolve a config ``id`` to (busid, (read, write, data)) on this host.
 
-    A full triple must match the group the kernel has (if grouped). A single ID is the read
-    device of an existing group, of a chzdev rule, or completed the way chzdev groups devices.
+    A full triple must match the group the kernel has (if grouped); its CCW devices may be
+    hidden by cio_ignore (chzdev frees them). A single ID is the read device of an existing group,
+    of a chzdev rule, or completed the way chzdev groups devices, which needs visible devices.
     Raises QethIdError (malformed, or not a qeth device of this host).
     """
+    hidden_now = cio.now if cio is not None and cio.now is not None else ccw_blacklist.Blacklist()
     ids = parse_group_id(text)
     read = ids[0]
     group_busid = reader.group_of_ccw(read)
@@ -232,9 +252,19 @@ def resolve_id(text, devices, reader):
                 other = reader.group_of_ccw(ccwid)
                 if other is not None:
                     raise QethIdError("CCW device %s is already in qeth device %s" % (ccwid, other))
-                if reader.ccw_dir(ccwid) is None and (dev is None or dev.persistent is None):
+                if reader.ccw_dir(ccwid) is None and (dev is None or dev.persistent is None) and \
+                        not hidden_now.contains(ccwid):
                     raise QethIdError("CCW device %s does not exist on this host" % ccwid)
         return read, tuple(ids)
     if dev is not None and dev.ids:
         return read, tuple(dev.ids)
+    if reader.ccw_dir(read) is None and hidden_now.contains(read):
+        try:
+            example = format_group_id(naive_group(read))
+        except QethIdError:
+            example = "0.0.8200:0.0.8201:0.0.8202"
+        raise QethIdError(
+            "CCW device %s is hidden by cio_ignore (listed in /proc/cio_ignore), so its write and data "
+            "devices cannot be looked up; give the full ID read:write:data (for example %s) and the "
+            "devices are freed now and at boot, as chzdev does" % (read, example))
     return read, complete_group(read, reader.ungrouped_qeth_ccw())

@@ -24,6 +24,14 @@ description:
     SSH connection Ansible uses) unless O(allow_disruptive=true).
   - If a C(chzdev) call fails half way, restores the device's previous active state (online again
     with its old attributes) and reports the failure.
+  - On a host that hides CCW devices with the kernel's blacklist (kernel parameter
+    C(cio_ignore=all,!condev), common on RHEL and SLES), a device whose CCW devices are hidden is
+    configured like any other when it is named by its full ID C(read:write:data); C(chzdev) frees
+    the devices now and lists them in C(/etc/udev/rules.d/41-cio-ignore.rules) for the next boot.
+    A configured device that the next boot would hide again (the kernel parameter names it and
+    C(41-cio-ignore.rules) does not free it) is persistent drift, corrected with
+    C(chzdev -e -p --force qeth ID ...). The next boot is assumed to use the running kernel's command
+    line (C(/proc/cmdline)).
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -48,6 +56,8 @@ options:
         description:
           - The device, by its read device (C(0.0.8200), also C(8200)), completed to the group the
             way C(chzdev) does it, or by all three CCW devices C(0.0.8200:0.0.8201:0.0.8202).
+          - A device hidden by cio_ignore needs all three (its write and data devices cannot be
+            looked up until it is freed), unless it already has a udev rule.
         type: str
         required: true
       online:
@@ -198,6 +208,8 @@ before:
   description:
     - The devices the task is about, before it ran. Active values at the top level (V(null) where
       the device is not grouped), the udev rule under C(persistent) (V(null) without a rule).
+    - C(hidden) lists the device's CCW devices that cio_ignore hides now; C(hidden_at_boot) those the
+      next boot would hide although the device has a udev rule (both empty lists when none).
   returned: when O(state) is not V(gathered) or V(rendered)
   type: list
   elements: dict
@@ -212,7 +224,9 @@ before:
       portno: 0
       isolation: null
       attributes: {}
+      hidden: []
       persistent: null
+      hidden_at_boot: []
 after:
   description: The same devices after the task (read back from the host; predicted in check mode).
   returned: when O(state) is not V(gathered) or V(rendered)
@@ -250,6 +264,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
@@ -257,8 +272,8 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
 from ansible_collections.s390x.network.plugins.module_utils.qeth_plan import (
     PlanError, build_desired, plan_delete, plan_device, plan_rollback, predict, predict_delete)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
-    DeviceState, capable_devices, card_type_from_ccw, device_view, gathered_entry, read_state, resolve_id,
-    settings_text)
+    DeviceState, capable_devices, card_type_from_ccw, device_view, gathered_entry, note_blacklist, read_state,
+    resolve_id, settings_text)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
 
 CHANGING_STATES = ("merged", "replaced", "overridden", "deleted")
@@ -303,26 +318,33 @@ def _read_os_release(root):
     return ""
 
 
-def _blank(busid, group_id):
+def _blank(busid, group_id, cio=None):
     """A device the host has neither grouped nor in a udev rule."""
     dev = DeviceState(busid)
     dev.ids = tuple(group_id.split(":"))
-    return dev
+    return note_blacklist(dev, cio)
 
 
-def _diff_text(views_by_busid, devices, names_by_busid, scope):
+def _diff_text(views_by_busid, devices, names_by_busid, scope, cio=None):
     lines = []
     for busid in sorted(views_by_busid):
         dev = devices.get(busid)
         if dev is None:
-            lines.append("qeth %s: not configured" % views_by_busid[busid])
+            hidden = cio.hidden_now(views_by_busid[busid].split(":")) if cio is not None else []
+            lines.append("qeth %s: not configured%s" % (
+                views_by_busid[busid], "; hidden by cio_ignore: %s" % ",".join(hidden) if hidden else ""))
             continue
         names = names_by_busid.get(busid)
         lines.append("qeth %s" % dev.group_id)
         if scope in ("both", "active"):
-            lines.append("  active:     %s" % (settings_text(dev.active, names) if dev.exists else "(not grouped)"))
+            text = settings_text(dev.active, names) if dev.exists else "(not grouped)"
+            if dev.hidden:
+                text += "; hidden by cio_ignore: %s" % ",".join(dev.hidden)
+            lines.append("  active:     %s" % text)
         if scope in ("both", "persistent"):
             text = settings_text(dev.persistent, names) if dev.persistent is not None else "(no udev rule)"
+            if dev.persistent is not None and dev.hidden_at_boot:
+                text += "; hidden at boot by cio_ignore: %s" % ",".join(dev.hidden_at_boot)
             lines.append("  persistent: %s" % text)
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -403,7 +425,8 @@ def main():
         if not binary:
             module.fail_json(msg=chz.missing_tool_message(_read_os_release(root)))
 
-    devices = read_state(reader, root, extra_names=_extra_names(config))
+    cio = ccw_blacklist.read(root)
+    devices = read_state(reader, root, extra_names=_extra_names(config), cio=cio)
 
     if state == "gathered":
         if scope == "persistent":
@@ -419,7 +442,7 @@ def main():
     for index, entry in enumerate(config):
         label = _label(index, entry)
         try:
-            busid, ids = resolve_id(entry["id"], devices, reader)
+            busid, ids = resolve_id(entry["id"], devices, reader, cio)
         except QethIdError as exc:
             if state == "deleted" and devices.get(parse_group_id(entry["id"])[0]) is None:
                 # neither grouped nor in a udev rule: nothing left to delete
@@ -510,7 +533,7 @@ def main():
     before_views = {}
     for busid, group_id, steps, kind, want in plans:
         dev = devices.get(busid)
-        before_views[busid] = device_view(dev if dev is not None else _blank(busid, group_id),
+        before_views[busid] = device_view(dev if dev is not None else _blank(busid, group_id, cio),
                                           names_by_busid.get(busid, ()), scope)
     all_steps = [s for _b, _g, steps, _k, _w in plans for s in steps]
     commands = [s.command for s in all_steps]
@@ -527,7 +550,8 @@ def main():
 
     diff = None
     if module._diff:
-        diff = {"before": _diff_text(dict((b, g) for b, g, _s, _k, _w in plans), devices, names_by_busid, scope),
+        diff = {"before": _diff_text(dict((b, g) for b, g, _s, _k, _w in plans), devices, names_by_busid, scope,
+                                     cio),
                 "after": _diff_text(dict((b, g) for b, g, _s, _k, _w in plans), predicted, names_by_busid, scope),
                 "before_header": "qeth devices (before)", "after_header": "qeth devices (after)"}
 
@@ -535,7 +559,7 @@ def main():
         out = []
         for busid, group_id, _s, _k, _w in plans:
             dev = state_map.get(busid)
-            out.append(device_view(dev if dev is not None else _blank(busid, group_id),
+            out.append(device_view(dev if dev is not None else _blank(busid, group_id, cio),
                                    names_by_busid.get(busid, ()), scope))
         return out
 

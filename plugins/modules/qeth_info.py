@@ -120,6 +120,20 @@ devices:
         - The settings in the device's chzdev udev rule (attribute -> value as in the rule, with
           C(online), C(layer2), C(buffer_count) and C(portno) as typed values), or V(null) without a rule.
       type: dict
+    hidden:
+      description:
+        - The device's CCW devices that the kernel's blacklist (C(/proc/cio_ignore)) hides now; they
+          are not in C(/sys/bus/ccw/devices) until freed. Empty when none is hidden.
+      type: list
+      elements: str
+      sample: [0.0.8200, 0.0.8201, 0.0.8202]
+    hidden_at_boot:
+      description:
+        - For a device with a udev rule, its CCW devices that the next boot blacklists (the kernel
+          parameter C(cio_ignore=) of the running kernel names them and C(41-cio-ignore.rules) does
+          not free them), so the device would not come back after a reboot. Empty when none is.
+      type: list
+      elements: str
     lszdev:
       description:
         - What lszdev reports (C(online), C(persistent), C(names)), when it ran.
@@ -130,10 +144,38 @@ lszdev_available:
   description: Whether lszdev was found and ran successfully.
   returned: always
   type: bool
+cio_ignore:
+  description: The kernel's CCW device blacklist, now and at the next boot.
+  returned: always
+  type: dict
+  contains:
+    ignored:
+      description: The ranges in C(/proc/cio_ignore), V(null) when the host has no such file.
+      type: list
+      elements: str
+      sample: [0.0.0000-0.0.81ff, 0.0.8203-0.0.ffff]
+    kernel_parameter:
+      description: The values of C(cio_ignore=) in the running kernel's command line (C(/proc/cmdline)).
+      type: list
+      elements: str
+      sample: ["all,!condev"]
+    freed_at_boot:
+      description: The lists that C(41-cio-ignore.rules) frees when the ccw subsystem appears at boot.
+      type: list
+      elements: str
+      sample: [8200-8205]
+    ignored_at_boot:
+      description:
+        - The blacklist the next boot leaves, as ranges (the kernel parameter, then the free lists);
+          V(null) without a C(cio_ignore=) parameter. Assumes the next boot uses the running
+          kernel's command line.
+      type: list
+      elements: str
 """
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError, ccw_sort_key, parse_group_id
 from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import lszdev_argv, parse_pairs, persistence, yes_no
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import read_state
@@ -173,6 +215,8 @@ def device_entry(dev, attributes):
         "inbuf_size": dev.info.get("inbuf_size"),
         "attributes": dict((name, active.get(name)) for name in attributes),
         "persistent": None,
+        "hidden": list(dev.hidden),
+        "hidden_at_boot": list(dev.hidden_at_boot) if dev.persistent is not None else [],
     }
     if dev.persistent is not None:
         entry["persistent"] = dict((k, _typed(k, v) if k in ("online", "layer2") + _TYPED_INT else v)
@@ -203,7 +247,8 @@ def main():
             module.fail_json(msg="attributes: %r is not a sysfs attribute name" % name)
 
     reader = SysfsReader()
-    devices = read_state(reader, reader.root, extra_names=attributes)
+    cio = ccw_blacklist.read(reader.root)
+    devices = read_state(reader, reader.root, extra_names=attributes, cio=cio)
 
     lszdev_rows = {}
     lszdev_ok = False
@@ -232,7 +277,7 @@ def main():
         if busid in lszdev_rows:
             entry["lszdev"] = lszdev_rows[busid]
         result.append(entry)
-    module.exit_json(changed=False, devices=result, lszdev_available=lszdev_ok)
+    module.exit_json(changed=False, devices=result, lszdev_available=lszdev_ok, cio_ignore=cio.as_dict())
 
 
 if __name__ == "__main__":

@@ -181,6 +181,24 @@ def test_qeth_before_after_name_what_differs():
     ]
 
 
+def test_qeth_hidden_now_and_at_boot_are_rows_of_their_scope():
+    ids = "0.0.8200:0.0.8201:0.0.8202"
+    hidden = ids.split(":")
+    res = {"changed": True,
+           "commands": ["chzdev -e -p --force qeth %s layer2=1 buffer_count=128" % ids],
+           "before": [_dev(ids, exists=False, online=None, hidden=hidden, hidden_at_boot=hidden),
+                      _dev("0.0.8300", hidden=[], hidden_at_boot=["0.0.8300", "0.0.8301", "0.0.8302"])],
+           "after": [_dev(ids, hidden=[], hidden_at_boot=[]), _dev("0.0.8300", hidden=[], hidden_at_boot=[])]}
+    rows = [(r["object"], r["difference"], r["scope"]) for r in drift_rows({"h": {"qeth_result": res}})]
+    assert rows == [
+        ("qeth " + ids, "exists 0 -> 1, hidden 0.0.8200,0.0.8201,0.0.8202 -> none, online - -> 1", "active"),
+        ("qeth " + ids, "cio_ignore hides 0.0.8200,0.0.8201,0.0.8202 at boot (not freed in 41-cio-ignore.rules)",
+         "persistent"),
+        ("qeth 0.0.8300", "cio_ignore hides 0.0.8300,0.0.8301,0.0.8302 at boot (not freed in 41-cio-ignore.rules)",
+         "persistent"),
+    ]
+
+
 def test_qeth_without_before_after_falls_back_to_the_commands():
     res = dict(QETH, before=[], after=[])
     assert len(drift_rows({"h": {"qeth_result": res}})) == 4

@@ -148,3 +148,35 @@ def test_build_desired_replaced_and_errors():
     text = str(err.value)
     assert "buffer_count must be between 8 and 128" in text and "portno must be between 0 and 1" in text
     assert "attributes.layer2: use the option 'layer2' instead" in text
+
+
+# -- cio_ignore ----------------------------------------------------------------------------------
+
+def test_hidden_at_boot_is_persistent_drift_fixed_with_force():
+    d = dev(active={"layer2": "1"}, rule={"online": "1", "layer2": "1"})
+    d.hidden_at_boot = list(IDS)
+    w = want(layer2="1")
+    assert persistent_diff(d, w) == {"cio_ignore": (",".join(IDS), "freed")}
+    assert active_diff(d, w) == {}
+    steps = plan_device(d, w, "both", "chzdev")
+    assert cmds(steps) == ["chzdev -e -p --force qeth %s layer2=1" % GID]
+    assert not steps[0].disruptive
+    assert plan_device(d, w, "active", "chzdev") == []
+    after = predict(d, w, "both", DeviceState)
+    assert after.hidden_at_boot == [] and plan_device(after, w, "both", "chzdev") == []
+
+
+def test_hidden_at_boot_with_other_rule_drift_needs_no_force():
+    d = dev(active={"layer2": "1"}, rule={"online": "1", "layer2": "0"})
+    d.hidden_at_boot = list(IDS)
+    assert cmds(plan_device(d, want(layer2="1"), "persistent", "chzdev")) == \
+        ["chzdev -e -p qeth %s layer2=1" % GID]
+
+
+def test_hidden_device_is_configured_by_full_id_and_predicted_free():
+    d = dev(exists=False, rule=None)
+    d.hidden = list(IDS)
+    w = want(layer2="1")
+    assert cmds(plan_device(d, w, "both", "chzdev")) == ["chzdev -e qeth %s layer2=1" % GID]
+    after = predict(d, w, "persistent", DeviceState)
+    assert after.hidden == [] and after.hidden_at_boot == []

@@ -10,6 +10,7 @@ import os
 
 import pytest
 
+from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
     capable_devices, card_type_from_ccw, device_view, read_state, resolve_id, settings_text)
@@ -115,3 +116,74 @@ def test_empty_host(tmp_path):
     reader = SysfsReader(str(tmp_path))
     assert reader.group_busids() == [] and reader.ungrouped_qeth_ccw() == []
     assert read_state(reader, str(tmp_path)) == {}
+
+
+# -- devices hidden by cio_ignore ---------------------------------------------------------------
+
+def _hidden_host(tmp_path, rule_free=None):
+    """8200-8202 on the blacklist (no CCW device in sysfs), 8203-8205 freed; booted with cio_ignore=all."""
+    h = fake.FakeQethHost(tmp_path)
+    h.add_devices("0.0.8203", 3)
+    os.makedirs(os.path.join(h.root, "proc"), exist_ok=True)
+    with open(os.path.join(h.root, "proc", "cio_ignore"), "w") as handle:
+        handle.write("0.0.0000-0.0.8202\n0.0.8206-0.0.ffff\n0.1.0000-0.1.ffff\n")
+    with open(os.path.join(h.root, "proc", "cmdline"), "w") as handle:
+        handle.write("root=/dev/dasda1 cio_ignore=all,!condev\n")
+    if rule_free:
+        with open(os.path.join(h.root, "etc", "udev", "rules.d", "41-cio-ignore.rules"), "w") as handle:
+            handle.write('ACTION=="add", SUBSYSTEM=="subsystem", KERNEL=="ccw", RUN{program}+="/bin/sh -c '
+                         '\'echo free %s > /proc/cio_ignore\'"\n' % rule_free)
+    return h
+
+
+def test_hidden_device_by_full_id_resolves(tmp_path):
+    h = _hidden_host(tmp_path)
+    reader = SysfsReader(h.root)
+    devices = read_state(reader, h.root)
+    assert resolve_id("0.0.8200:0.0.8201:0.0.8202", devices, reader, ccw_blacklist.read(h.root)) == \
+        ("0.0.8200", IDS)
+
+
+def test_hidden_device_by_read_id_asks_for_the_full_id(tmp_path):
+    h = _hidden_host(tmp_path)
+    reader = SysfsReader(h.root)
+    with pytest.raises(QethIdError, match=r"hidden by cio_ignore.*0\.0\.8200:0\.0\.8201:0\.0\.8202"):
+        resolve_id("0.0.8200", read_state(reader, h.root), reader, ccw_blacklist.read(h.root))
+
+
+def test_a_device_that_is_neither_present_nor_hidden_is_still_an_error(tmp_path):
+    h = _hidden_host(tmp_path)
+    with open(os.path.join(h.root, "proc", "cio_ignore"), "w") as handle:
+        handle.write("0.0.8206-0.0.ffff\n")
+    reader = SysfsReader(h.root)
+    with pytest.raises(QethIdError, match="0.0.8200 does not exist"):
+        resolve_id("0.0.8200:0.0.8201:0.0.8202", read_state(reader, h.root), reader, ccw_blacklist.read(h.root))
+
+
+@pytest.mark.parametrize("rule_free, at_boot", [
+    (None, ["0.0.8203", "0.0.8204", "0.0.8205"]),
+    ("8200-8202", ["0.0.8203", "0.0.8204", "0.0.8205"]),
+    ("8203-8205", []),
+    ("0.0.8203,0.0.8205", ["0.0.8204"]),
+])
+def test_configured_device_hidden_at_boot(tmp_path, rule_free, at_boot):
+    h = _hidden_host(tmp_path, rule_free)
+    h.write_rule("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"), {"online": "1"})
+    dev = read_state(SysfsReader(h.root), h.root)["0.0.8203"]
+    assert dev.hidden == []
+    assert dev.hidden_at_boot == at_boot
+    view = device_view(dev)
+    assert view["hidden"] == [] and view["hidden_at_boot"] == at_boot
+
+
+def test_rule_of_a_hidden_device_is_read_and_reported_hidden(tmp_path):
+    h = _hidden_host(tmp_path)
+    h.write_rule("0.0.8200", IDS, {"online": "1", "layer2": "1"})
+    reader = SysfsReader(h.root)
+    devices = read_state(reader, h.root)
+    dev = devices["0.0.8200"]
+    assert not dev.exists and dev.hidden == list(IDS) and dev.hidden_at_boot == list(IDS)
+    # a single ID names it through its rule
+    assert resolve_id("0.0.8200", devices, reader, ccw_blacklist.read(h.root)) == ("0.0.8200", IDS)
+    assert device_view(dev, scope="active")["hidden"] == list(IDS)
+    assert "hidden_at_boot" not in device_view(dev, scope="active")
