@@ -33,6 +33,7 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
+from ansible_collections.s390x.network.plugins.module_utils import resource_engine as engine
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import (
     CARD_HIPERSOCKETS, MANAGED, OFFLINE_ONLY, AttrError, canonical, check_combination, default_for,
     order_settings, to_setting)
@@ -69,22 +70,15 @@ class Desired(object):
         return set(self.settings) | set(self.active_resets)
 
 
-class Step(object):
+class Step(engine.Step):
     """One chzdev call. ``disruptive``: takes the device's interface down, now or at the next boot."""
 
     def __init__(self, argv, busid, kind, scope, disruptive=False):
-        self.argv = argv
-        self.busid = busid
-        self.kind = kind
-        self.scope = scope
-        self.disruptive = disruptive
+        super(Step, self).__init__(argv=argv, kind=kind, scope=scope, disruptive=disruptive, subject=busid)
 
     @property
-    def command(self):
-        return chz.render(self.argv)
-
-    def __repr__(self):
-        return "Step(%r, %s, disruptive=%s)" % (self.command, self.kind, self.disruptive)
+    def busid(self):
+        return self.subject
 
 
 def entry_settings(entry, label):

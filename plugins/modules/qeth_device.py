@@ -252,6 +252,26 @@ rendered:
   returned: when O(state=rendered)
   type: list
   elements: str
+drift:
+  description:
+    - What differs between O(config) and the host (before the run; after a run, what the run changed),
+      one row per device and configuration, for example C(online 0 -> 1) (active) or
+      C(udev rule missing) (persistent).
+  returned: when O(state) is not V(gathered) or V(rendered)
+  type: list
+  elements: dict
+  contains:
+    object:
+      description: The device, C(qeth) and its group ID.
+      type: str
+      sample: qeth 0.0.8200:0.0.8201:0.0.8202
+    scope:
+      description: V(active) (sysfs) or V(persistent) (udev rules, cio_ignore at boot).
+      type: str
+    difference:
+      description: What differs, C(name old -> new) per setting.
+      type: str
+      sample: buffer_count 64 -> 128
 rollback:
   description:
     - After a failed C(chzdev) call, the commands run to restore the device's previous active state
@@ -260,23 +280,10 @@ rollback:
   type: dict
 """
 
-import os
-
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
-from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
-from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
-from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
-    QethIdError, format_group_id, naive_group, parse_group_id)
-from ansible_collections.s390x.network.plugins.module_utils.qeth_plan import (
-    PlanError, build_desired, plan_delete, plan_device, plan_rollback, predict, predict_delete)
-from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
-    DeviceState, capable_devices, card_type_from_ccw, device_view, gathered_entry, note_blacklist, read_state,
-    resolve_id, settings_text)
-from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
-
-CHANGING_STATES = ("merged", "replaced", "overridden", "deleted")
+from ansible_collections.s390x.network.plugins.module_utils import resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.qeth_resource import QethDevices
 
 
 def argument_spec():
@@ -297,89 +304,6 @@ def argument_spec():
     )
 
 
-def _label(index, entry):
-    return "config[%d] (id %s)" % (index, entry.get("id"))
-
-
-def _extra_names(config):
-    names = set()
-    for entry in config:
-        names.update((entry.get("attributes") or {}).keys())
-    return sorted(names)
-
-
-def _read_os_release(root):
-    for path in (os.path.join(root, "etc", "os-release"), os.path.join(root, "usr", "lib", "os-release")):
-        try:
-            with open(path, "r") as handle:
-                return handle.read()
-        except (IOError, OSError):
-            continue
-    return ""
-
-
-def _blank(busid, group_id, cio=None):
-    """A device the host has neither grouped nor in a udev rule."""
-    dev = DeviceState(busid)
-    dev.ids = tuple(group_id.split(":"))
-    return note_blacklist(dev, cio)
-
-
-def _diff_text(views_by_busid, devices, names_by_busid, scope, cio=None):
-    lines = []
-    for busid in sorted(views_by_busid):
-        dev = devices.get(busid)
-        if dev is None:
-            hidden = cio.hidden_now(views_by_busid[busid].split(":")) if cio is not None else []
-            lines.append("qeth %s: not configured%s" % (
-                views_by_busid[busid], "; hidden by cio_ignore: %s" % ",".join(hidden) if hidden else ""))
-            continue
-        names = names_by_busid.get(busid)
-        lines.append("qeth %s" % dev.group_id)
-        if scope in ("both", "active"):
-            text = settings_text(dev.active, names) if dev.exists else "(not grouped)"
-            if dev.hidden:
-                text += "; hidden by cio_ignore: %s" % ",".join(dev.hidden)
-            lines.append("  active:     %s" % text)
-        if scope in ("both", "persistent"):
-            text = settings_text(dev.persistent, names) if dev.persistent is not None else "(no udev rule)"
-            if dev.persistent is not None and dev.hidden_at_boot:
-                text += "; hidden at boot by cio_ignore: %s" % ",".join(dev.hidden_at_boot)
-            lines.append("  persistent: %s" % text)
-    return "\n".join(lines) + ("\n" if lines else "")
-
-
-def render(module, config, scope):
-    """state=rendered: commands for a host where the devices are not configured, host untouched."""
-    commands = []
-    errors = []
-    for index, entry in enumerate(config):
-        label = _label(index, entry)
-        try:
-            ids = parse_group_id(entry["id"])
-            if len(ids) == 1:
-                ids = naive_group(ids[0])
-            want = build_desired(entry, ids[0], ids, None, "merged", None, label)
-        except (QethIdError, PlanError) as exc:
-            errors.append("%s: %s" % (label, exc) if isinstance(exc, QethIdError) else str(exc))
-            continue
-        commands.extend(step.command for step in plan_device(None, want, scope, chz.TOOL))
-    if errors:
-        module.fail_json(msg="; ".join(errors))
-    module.exit_json(changed=False, rendered=commands, commands=[])
-
-
-class Runner(object):
-    def __init__(self, module):
-        self.module = module
-        self.executed = []
-
-    def run(self, step):
-        rc, out, err = self.module.run_command(step.argv, environ_update={"LC_ALL": "C"})
-        self.executed.append(step.command)
-        return rc, out, err
-
-
 def main():
     module = AnsibleModule(
         argument_spec=argument_spec(),
@@ -391,232 +315,7 @@ def main():
             ("state", "rendered", ("config",)),
         ],
     )
-    params = module.params
-    state = params["state"]
-    scope = params["scope"]
-    config = params["config"] or []
-    allow_disruptive = params["allow_disruptive"]
-
-    # Input checks that need no host: malformed IDs and attribute values.
-    errors = []
-    for index, entry in enumerate(config):
-        label = _label(index, entry)
-        try:
-            parse_group_id(entry["id"])
-        except QethIdError as exc:
-            errors.append("%s: %s" % (label, exc))
-            continue
-        try:
-            build_desired(entry, "0.0.0000", ("0.0.0000",), None, "merged", None, label)
-        except PlanError as exc:
-            errors.append(str(exc))
-    if errors:
-        module.fail_json(msg="; ".join(errors))
-
-    if state == "rendered":
-        render(module, config, scope)
-        return
-
-    reader = SysfsReader()
-    root = reader.root
-    binary = None
-    if state in CHANGING_STATES:
-        binary = module.get_bin_path(chz.TOOL)
-        if not binary:
-            module.fail_json(msg=chz.missing_tool_message(_read_os_release(root)))
-
-    cio = ccw_blacklist.read(root)
-    devices = read_state(reader, root, extra_names=_extra_names(config), cio=cio)
-
-    if state == "gathered":
-        if scope == "persistent":
-            listed = [d for _b, d in sorted(devices.items()) if d.persistent is not None]
-        else:
-            listed = [d for _b, d in sorted(devices.items()) if d.exists]
-        gathered = [gathered_entry(d, scope) for d in listed]
-        module.exit_json(changed=False, gathered=gathered, commands=[])
-
-    # Resolve IDs against the host; build the desired state of every listed device.
-    wants = []
-    seen = {}
-    for index, entry in enumerate(config):
-        label = _label(index, entry)
-        try:
-            busid, ids = resolve_id(entry["id"], devices, reader, cio)
-        except QethIdError as exc:
-            if state == "deleted" and devices.get(parse_group_id(entry["id"])[0]) is None:
-                # neither grouped nor in a udev rule: nothing left to delete
-                module.warn("%s: no such qeth device configured on this host, nothing to delete" % label)
-                continue
-            errors.append("%s: %s; qeth devices on this host: %s"
-                          % (label, exc, ", ".join(capable_devices(devices, reader)) or "none"))
-            continue
-        if busid in seen:
-            errors.append("%s: the same device as config[%d]" % (label, seen[busid]))
-            continue
-        seen[busid] = index
-        dev = devices.get(busid)
-        if state == "deleted":
-            wants.append((busid, ids, None, entry))
-            continue
-        if dev is not None and dev.exists:
-            card_type = dev.card_type
-        else:
-            card_type = card_type_from_ccw(reader.ccw_info(busid))
-        try:
-            want = build_desired(entry, busid, ids, dev, state, card_type, label)
-        except PlanError as exc:
-            errors.append(str(exc))
-            continue
-        wants.append((busid, ids, want, entry))
-    if errors:
-        module.fail_json(msg="; ".join(errors))
-
-    # Plan.
-    plans = []          # (busid, group_id, steps, kind "configure"|"delete", Desired or None)
-    names_by_busid = {}
-    for busid, ids, want, entry in wants:
-        dev = devices.get(busid)
-        if want is None:
-            group_id = format_group_id(ids)
-            plans.append((busid, group_id, plan_delete(dev, group_id, scope, binary), "delete", None))
-            names_by_busid[busid] = set()
-        else:
-            plans.append((busid, want.group_id, plan_device(dev, want, scope, binary), "configure", want))
-            names_by_busid[busid] = want.touched_names() | set(want.persistent_removes)
-
-    mgmt = None
-    mgmt_details = {}
-
-    def mgmt_names():
-        return management_connection(module, proc_root=os.path.join(root, "proc"), sys_root=os.path.join(root, "sys"))
-
-    if state == "overridden":
-        listed = set(b for b, _i, _w, _e in wants)
-        for busid, dev in sorted(devices.items()):
-            if busid in listed or not dev.configured:
-                continue
-            if mgmt is None:
-                mgmt, mgmt_details = mgmt_names()
-            if dev.if_name and dev.if_name in mgmt:
-                module.warn("state overridden leaves qeth device %s alone: its interface %s carries the "
-                            "management connection" % (dev.group_id, dev.if_name))
-                continue
-            plans.append((busid, dev.group_id, plan_delete(dev, dev.group_id, scope, binary),
-                          "delete", None))
-            names_by_busid[busid] = set()
-
-    # Safety: no disruptive step on the management interface without allow_disruptive.
-    for busid, group_id, steps, kind, want in plans:
-        dev = devices.get(busid)
-        if not any(s.disruptive for s in steps) or dev is None or not dev.if_name:
-            continue
-        if mgmt is None:
-            mgmt, mgmt_details = mgmt_names()
-        if dev.if_name in mgmt and not allow_disruptive:
-            conn = mgmt_details.get("ssh_connection") or {}
-            module.fail_json(
-                msg="qeth device %s: its interface %s carries the management connection (SSH from %s to %s); "
-                    "the change takes the device offline, now or at the next boot (%s), which would cut the "
-                    "connection. Set allow_disruptive: true to do it anyway."
-                    % (group_id, dev.if_name, conn.get("client"), conn.get("server"),
-                       "; ".join(s.command for s in steps if s.disruptive)),
-                commands=[], management_interfaces=sorted(mgmt))
-        if want is not None and "layer2" in want.settings and dev.exists and \
-                dev.active.get("layer2") not in (None, want.settings["layer2"]):
-            uppers = reader.netdev_uppers(dev.if_name)
-            if uppers:
-                module.warn("qeth device %s: changing layer2 on %s, which has upper devices %s (MacVTap "
-                            "guests or VLANs lose their link while it is offline)"
-                            % (group_id, dev.if_name, ", ".join(uppers)))
-
-    before_views = {}
-    for busid, group_id, steps, kind, want in plans:
-        dev = devices.get(busid)
-        before_views[busid] = device_view(dev if dev is not None else _blank(busid, group_id, cio),
-                                          names_by_busid.get(busid, ()), scope)
-    all_steps = [s for _b, _g, steps, _k, _w in plans for s in steps]
-    commands = [s.command for s in all_steps]
-    changed = bool(all_steps)
-
-    predicted = dict(devices)
-    for busid, group_id, steps, kind, want in plans:
-        if not steps:
-            continue
-        if kind == "delete":
-            predicted[busid] = predict_delete(devices.get(busid), scope)
-        else:
-            predicted[busid] = predict(devices.get(busid), want, scope, DeviceState)
-
-    diff = None
-    if module._diff:
-        diff = {"before": _diff_text(dict((b, g) for b, g, _s, _k, _w in plans), devices, names_by_busid, scope,
-                                     cio),
-                "after": _diff_text(dict((b, g) for b, g, _s, _k, _w in plans), predicted, names_by_busid, scope),
-                "before_header": "qeth devices (before)", "after_header": "qeth devices (after)"}
-
-    def views(state_map):
-        out = []
-        for busid, group_id, _s, _k, _w in plans:
-            dev = state_map.get(busid)
-            out.append(device_view(dev if dev is not None else _blank(busid, group_id, cio),
-                                   names_by_busid.get(busid, ()), scope))
-        return out
-
-    result = dict(changed=changed, commands=commands, before=[before_views[b] for b, _g, _s, _k, _w in plans])
-    if diff is not None:
-        result["diff"] = diff
-    if module.check_mode or not changed:
-        result["after"] = views(predicted)
-        module.exit_json(**result)
-
-    # Apply, device by device; on a failure restore that device's previous active state.
-    reader.forget()
-    runner = Runner(module)
-    for busid, group_id, steps, kind, want in plans:
-        for step in steps:
-            rc, out, err = runner.run(step)
-            if rc == 0:
-                continue
-            failure = chz.failure_message(step.argv, rc, out, err)
-            before_dev = devices.get(busid)
-            now = read_state(reader, root, extra_names=_extra_names(config)).get(busid)
-            rollback = {"commands": [], "ok": True, "errors": []}
-            touched_active = any(s.scope in ("both", "active") for s in steps[:steps.index(step) + 1])
-            if touched_active and now is not None:
-                names = set(before_dev.active) - set(["online"]) if before_dev is not None else set()
-                for rstep in plan_rollback(before_dev, now, names, binary):
-                    rrc, rout, rerr = module.run_command(rstep.argv, environ_update={"LC_ALL": "C"})
-                    rollback["commands"].append(rstep.command)
-                    if rrc != 0:
-                        rollback["ok"] = False
-                        rollback["errors"].append(chz.failure_message(rstep.argv, rrc, rout, rerr))
-                        break
-            after_devices = read_state(reader, root, extra_names=_extra_names(config))
-            result["after"] = views(after_devices)
-            result["commands"] = runner.executed
-            result["changed"] = True
-            result["rollback"] = rollback
-            msg = "qeth device %s: %s" % (group_id, failure)
-            if rollback["commands"]:
-                msg += "; previous active state %s (%s)" % (
-                    "restored" if rollback["ok"] else "NOT restored",
-                    "; ".join(rollback["commands"]))
-            module.fail_json(msg=msg, rc=rc, stdout=out, stderr=err, **result)
-
-    after_devices = read_state(reader, root, extra_names=_extra_names(config))
-    result["after"] = views(after_devices)
-    result["commands"] = runner.executed
-    for busid, group_id, steps, kind, want in plans:
-        if want is None or not steps:
-            continue
-        left = plan_device(after_devices.get(busid), want, scope, binary)
-        if left:
-            module.warn("qeth device %s still differs after chzdev ran; the next run would run: %s"
-                        % (group_id, "; ".join(s.command for s in left)))
-    if diff is not None:
-        diff["after"] = _diff_text(dict((b, g) for b, g, _s, _k, _w in plans), after_devices, names_by_busid, scope)
-    module.exit_json(**result)
+    resource_engine.run(module, QethDevices(module))
 
 
 if __name__ == "__main__":

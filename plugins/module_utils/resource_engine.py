@@ -1,0 +1,243 @@
+# -*- coding: utf-8 -*-
+# Copyright: s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The flow every changing module shares, so that each module only says what is specific to it.
+
+A module defines a ``Resource`` subclass (how to read the host, validate, plan, guard, predict,
+roll back and show its objects) and calls ``run(module, resource)``. The engine owns the order:
+
+1. ``validate()``: every check that needs no host, before anything is read; errors name the field.
+2. ``state: rendered``: ``render()`` -> the commands for a host that has nothing yet; host untouched.
+3. ``read()`` the host; ``state: gathered``: ``gather()`` -> config entries, nothing changes.
+4. ``plan()`` -> ``Change`` objects (one per managed object: its steps and what it should become);
+   ``guard()`` may refuse (the management connection, a device in use) before any step runs.
+5. ``before`` / ``after`` (``view()``), ``drift`` rows (``drift()``: object, scope, difference) and
+   ``--diff`` (``diff_text()``) from the current and the predicted state.
+6. Check mode, or nothing to do: exit with the prediction. Otherwise run the steps change by change;
+   when a step fails, ``rollback()`` gives the steps that restore that object's previous state; the
+   engine runs them and fails with ``commands`` (what ran), ``rollback`` (what it ran to restore and
+   whether that worked) and ``after`` (read back).
+7. Read back, warn about any object that ``remaining()`` still finds different, exit.
+
+Every changing module returns the same fields: ``changed``, ``commands``, ``before``, ``after``,
+``drift`` (and ``diff`` with ``--diff``); ``rendered`` and ``gathered`` for those states.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+
+class Step(object):
+    """One command (``argv``, run with LC_ALL=C) or one action (a callable that raises OSError).
+
+    ``scope``: active | persistent | both. ``disruptive``: takes the object's interface down, now or
+    at the next boot. ``kind``: what the step does (configure, offline, deconfigure, rollback ...).
+    """
+
+    def __init__(self, argv=None, action=None, text=None, scope="both", disruptive=False, kind="change",
+                 subject=None):
+        if (argv is None) == (action is None):
+            raise ValueError("a step has either argv or action")
+        self.argv = list(argv) if argv is not None else None
+        self.action = action
+        self._text = text
+        self.scope = scope
+        self.disruptive = disruptive
+        self.kind = kind
+        self.subject = subject
+
+    @property
+    def command(self):
+        """The step as shown in ``commands``: the program by its name, arguments shell-quoted."""
+        if self._text is not None:
+            return self._text
+        import os  # pylint: disable=import-outside-toplevel
+        return " ".join(shlex.quote(a) for a in [os.path.basename(self.argv[0])] + self.argv[1:])
+
+    def __repr__(self):
+        return "Step(%r, %s, %s%s)" % (self.command, self.kind, self.scope, ", disruptive" if self.disruptive else "")
+
+
+class Change(object):
+    """What one managed object gets: its steps and what it should become (``want``, module-defined)."""
+
+    def __init__(self, subject, steps, want=None, label=None):
+        self.subject = subject
+        self.steps = list(steps)
+        self.want = want
+        self.label = label or subject
+        for step in self.steps:
+            if step.subject is None:
+                step.subject = subject
+
+
+class ResourceError(Exception):
+    """Ends the module with ``msg``; ``extra`` goes into the result."""
+
+    def __init__(self, msg, **extra):
+        super(ResourceError, self).__init__(msg)
+        self.msg = msg
+        self.extra = extra
+
+
+class Resource(object):
+    """Hooks a module implements. ``module`` is the AnsibleModule; ``params`` its parameters."""
+
+    #: the object kind, first word of every drift row and message (qeth, zpci, sysctl ...)
+    kind = "object"
+    #: what runs the steps, for the "still differs after ... ran" warning
+    runner_name = "the module"
+    #: what a rollback restores, for the failure message
+    restores = "previous state"
+
+    def __init__(self, module):
+        self.module = module
+        self.params = module.params
+
+    # -- no host -------------------------------------------------------------------------------
+    def validate(self):
+        """Errors found without the host (list of str)."""
+        return []
+
+    def render(self):
+        """Commands for a host that has none of the objects yet (state rendered)."""
+        raise ResourceError("state rendered is not supported")
+
+    # -- host ----------------------------------------------------------------------------------
+    def read(self):
+        """The host's current state (module-defined)."""
+        raise NotImplementedError
+
+    def gather(self, current):
+        raise ResourceError("state gathered is not supported")
+
+    def plan(self, current):
+        """Changes (list of Change) that bring the host where the parameters want it.
+
+        Raise ResourceError for problems found on the host (a device that does not exist)."""
+        raise NotImplementedError
+
+    def guard(self, current, changes):
+        """Raise ResourceError to refuse the plan before any step runs."""
+
+    def predict(self, current, changes):
+        """The state the steps would leave (used in check mode and for ``after`` before applying)."""
+        raise NotImplementedError
+
+    def view(self, state, change):
+        """One ``before``/``after`` entry of ``change``'s object in ``state``."""
+        raise NotImplementedError
+
+    def drift(self, before, after, change):
+        """Rows ``(object, scope, difference)`` between two views of one object."""
+        return []
+
+    def diff_text(self, state, changes):
+        """Text for ``--diff`` (one block per object)."""
+        return ""
+
+    def rollback(self, before, now, change, ran):
+        """Steps that restore ``change``'s object from ``now`` to ``before``; ``ran``: the steps of
+        the change that ran, the failed one last."""
+        return []
+
+    def remaining(self, after, change):
+        """Steps still needed after the run (the engine warns when there are any)."""
+        return []
+
+    def run_step(self, step):
+        """Run one step; returns (rc, stdout, stderr)."""
+        if step.argv is not None:
+            return self.module.run_command(step.argv, environ_update={"LC_ALL": "C"})
+        try:
+            step.action()
+        except (IOError, OSError) as exc:
+            return 1, "", str(exc)
+        return 0, "", ""
+
+    def failure_message(self, change, step, rc, out, err):
+        detail = "\n".join(x.strip() for x in (err or "", out or "") if x and x.strip())
+        return "%s %s: %s failed (exit code %s)%s" % (
+            self.kind, change.label, step.command, rc, ": " + detail if detail else "")
+
+
+def drift_rows(resource, before_views, after_views, changes):
+    rows = []
+    for before, after, change in zip(before_views, after_views, changes):
+        for obj, scope, difference in resource.drift(before, after, change):
+            rows.append({"object": obj, "scope": scope, "difference": difference})
+    return rows
+
+
+def run(module, resource):
+    """Run ``resource`` for ``module`` and exit (exit_json / fail_json)."""
+    state = module.params.get("state")
+    errors = resource.validate()
+    if errors:
+        module.fail_json(msg="; ".join(errors))
+    try:
+        if state == "rendered":
+            module.exit_json(changed=False, rendered=resource.render(), commands=[], drift=[])
+        current = resource.read()
+        if state == "gathered":
+            module.exit_json(changed=False, gathered=resource.gather(current), commands=[], drift=[])
+        changes = resource.plan(current)
+        resource.guard(current, changes)
+    except ResourceError as exc:
+        module.fail_json(msg=exc.msg, **exc.extra)
+
+    predicted = resource.predict(current, changes)
+    before = [resource.view(current, c) for c in changes]
+    planned_after = [resource.view(predicted, c) for c in changes]
+    steps = [s for c in changes for s in c.steps]
+    result = dict(changed=bool(steps), commands=[s.command for s in steps], before=before,
+                  drift=drift_rows(resource, before, planned_after, changes))
+    if module._diff:
+        result["diff"] = {"before": resource.diff_text(current, changes),
+                          "after": resource.diff_text(predicted, changes),
+                          "before_header": "%s (before)" % resource.kind,
+                          "after_header": "%s (after)" % resource.kind}
+    if module.check_mode or not steps:
+        result["after"] = planned_after
+        module.exit_json(**result)
+
+    executed = []
+    for change in changes:
+        for index, step in enumerate(change.steps):
+            rc, out, err = resource.run_step(step)
+            executed.append(step.command)
+            if rc == 0:
+                continue
+            now = resource.read()
+            rollback = {"commands": [], "ok": True, "errors": []}
+            for rstep in resource.rollback(current, now, change, change.steps[:index + 1]):
+                rrc, rout, rerr = resource.run_step(rstep)
+                rollback["commands"].append(rstep.command)
+                if rrc != 0:
+                    rollback["ok"] = False
+                    rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
+                    break
+            after_state = resource.read()
+            msg = resource.failure_message(change, step, rc, out, err)
+            if rollback["commands"]:
+                msg += "; %s %s (%s)" % (resource.restores, "restored" if rollback["ok"] else "NOT restored",
+                                         "; ".join(rollback["commands"]))
+            result.update(changed=True, commands=executed, rollback=rollback,
+                          after=[resource.view(after_state, c) for c in changes])
+            module.fail_json(msg=msg, rc=rc, stdout=out, stderr=err, **result)
+
+    after_state = resource.read()
+    result["after"] = [resource.view(after_state, c) for c in changes]
+    result["commands"] = executed
+    result["drift"] = drift_rows(resource, before, result["after"], changes)
+    for change in changes:
+        if not change.steps:
+            continue
+        left = resource.remaining(after_state, change)
+        if left:
+            module.warn("%s %s still differs after %s ran; the next run would run: %s"
+                        % (resource.kind, change.label, resource.runner_name, "; ".join(s.command for s in left)))
+    if "diff" in result:
+        result["diff"]["after"] = resource.diff_text(after_state, changes)
+    module.exit_json(**result)

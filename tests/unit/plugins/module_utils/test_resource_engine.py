@@ -1,0 +1,189 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The resource engine: order of the hooks, check mode, result shape, failure with rollback."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.s390x.network.plugins.module_utils import resource_engine as engine
+
+
+class Done(Exception):
+    def __init__(self, failed, result):
+        super(Done, self).__init__(result.get("msg"))
+        self.failed = failed
+        self.result = result
+
+
+class FakeModule(object):
+    def __init__(self, params, check_mode=False, diff=False):
+        self.params = params
+        self.check_mode = check_mode
+        self._diff = diff
+        self.warnings = []
+
+    def warn(self, text):
+        self.warnings.append(text)
+
+    def exit_json(self, **result):
+        raise Done(False, result)
+
+    def fail_json(self, **result):
+        raise Done(True, result)
+
+
+class Keys(engine.Resource):
+    """A toy resource: keys with values in a dict (the 'host'); steps are actions on it."""
+
+    kind = "key"
+
+    def __init__(self, module, host, fail_on=None, stuck=()):
+        super(Keys, self).__init__(module)
+        self.host = host
+        self.fail_on = fail_on
+        self.stuck = stuck
+        self.reads = 0
+
+    def validate(self):
+        return ["config.%s: value must be a string" % k for k, v in self.params["config"].items()
+                if not isinstance(v, str)]
+
+    def render(self):
+        return ["set %s=%s" % kv for kv in sorted(self.params["config"].items())]
+
+    def read(self):
+        self.reads += 1
+        return dict(self.host)
+
+    def gather(self, current):
+        return [{"key": k, "value": v} for k, v in sorted(current.items())]
+
+    def _set(self, key, value):
+        def act():
+            if key == self.fail_on:
+                self.host[key] = "half"
+                raise OSError(5, "Input/output error")
+            if key not in self.stuck:
+                self.host[key] = value
+        return act
+
+    def plan(self, current):
+        changes = []
+        for key, value in sorted(self.params["config"].items()):
+            steps = [] if current.get(key) == value else [
+                engine.Step(action=self._set(key, value), text="set %s=%s" % (key, value), scope="active")]
+            changes.append(engine.Change(key, steps, want=value))
+        return changes
+
+    def guard(self, current, changes):
+        if any(c.subject == "mgmt" and c.steps for c in changes):
+            raise engine.ResourceError("mgmt is in use", commands=[])
+
+    def predict(self, current, changes):
+        out = dict(current)
+        out.update((c.subject, c.want) for c in changes)
+        return out
+
+    def view(self, state, change):
+        return {"key": change.subject, "value": state.get(change.subject)}
+
+    def drift(self, before, after, change):
+        if before != after:
+            return [("key " + change.subject, "active", "%s -> %s" % (before["value"], after["value"]))]
+        return []
+
+    def diff_text(self, state, changes):
+        return "".join("%s=%s\n" % (c.subject, state.get(c.subject)) for c in changes)
+
+    def rollback(self, before, now, change, ran):
+        old = before.get(change.subject)
+        return [engine.Step(action=self._restore(change.subject, old), text="restore %s=%s" % (change.subject, old),
+                            kind="rollback")]
+
+    def _restore(self, key, value):
+        def act():
+            self.host[key] = value
+        return act
+
+    def remaining(self, after, change):
+        return [] if after.get(change.subject) == change.want else [engine.Step(action=lambda: None, text="again")]
+
+
+def run(params, host, check=False, diff=False, **kw):
+    module = FakeModule(dict(params), check_mode=check, diff=diff)
+    resource = Keys(module, host, **kw)
+    with pytest.raises(Done) as info:
+        engine.run(module, resource)
+    return info.value, resource, module
+
+
+def test_validation_fails_before_the_host_is_read():
+    done, resource, _m = run({"state": "merged", "config": {"a": 1}}, {})
+    assert done.failed and done.result["msg"] == "config.a: value must be a string"
+    assert resource.reads == 0
+
+
+def test_rendered_and_gathered_change_nothing():
+    done, resource, _m = run({"state": "rendered", "config": {"b": "2", "a": "1"}}, {})
+    assert done.result == {"changed": False, "rendered": ["set a=1", "set b=2"], "commands": [], "drift": []}
+    assert resource.reads == 0
+    host = {"a": "1"}
+    done, _r, _m = run({"state": "gathered", "config": {}}, host)
+    assert done.result["gathered"] == [{"key": "a", "value": "1"}] and host == {"a": "1"}
+
+
+def test_check_mode_predicts_reports_drift_and_diff_and_touches_nothing():
+    host = {"a": "1", "b": "x"}
+    done, _r, _m = run({"state": "merged", "config": {"a": "1", "b": "2"}}, host, check=True, diff=True)
+    res = done.result
+    assert not done.failed and res["changed"] is True and host == {"a": "1", "b": "x"}
+    assert res["commands"] == ["set b=2"]
+    assert res["before"] == [{"key": "a", "value": "1"}, {"key": "b", "value": "x"}]
+    assert res["after"] == [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]
+    assert res["drift"] == [{"object": "key b", "scope": "active", "difference": "x -> 2"}]
+    assert res["diff"]["before"] == "a=1\nb=x\n" and res["diff"]["after"] == "a=1\nb=2\n"
+
+
+def test_apply_reads_back_and_a_second_run_is_a_no_op():
+    host = {"b": "x"}
+    done, resource, module = run({"state": "merged", "config": {"b": "2"}}, host)
+    assert host == {"b": "2"} and done.result["changed"] and done.result["commands"] == ["set b=2"]
+    assert done.result["after"] == [{"key": "b", "value": "2"}] and module.warnings == []
+    assert resource.reads == 2  # before and after
+    again, _r, _m = run({"state": "merged", "config": {"b": "2"}}, host)
+    assert again.result["changed"] is False and again.result["commands"] == [] and again.result["drift"] == []
+
+
+def test_guard_refuses_before_any_step():
+    host = {"mgmt": "up"}
+    done, _r, _m = run({"state": "merged", "config": {"mgmt": "down"}}, host)
+    assert done.failed and done.result == {"msg": "mgmt is in use", "commands": []} and host == {"mgmt": "up"}
+
+
+def test_a_failed_step_is_rolled_back_and_reported():
+    host = {"a": "old", "b": "old"}
+    done, _r, _m = run({"state": "merged", "config": {"a": "new", "b": "new"}}, host, fail_on="b")
+    res = done.result
+    assert done.failed
+    assert host == {"a": "new", "b": "old"}  # b restored from "half"; a stays new: old or new, never half
+    assert res["commands"] == ["set a=new", "set b=new"]
+    assert res["rollback"] == {"commands": ["restore b=old"], "ok": True, "errors": []}
+    assert res["msg"].startswith("key b: set b=new failed (exit code 1): ")
+    assert res["msg"].endswith("; previous state restored (restore b=old)")
+    assert res["after"] == [{"key": "a", "value": "new"}, {"key": "b", "value": "old"}]
+
+
+def test_an_object_that_still_differs_after_the_run_is_a_warning():
+    host = {"a": "old"}
+    done, _r, module = run({"state": "merged", "config": {"a": "new"}}, host, stuck=("a",))
+    assert not done.failed and host == {"a": "old"}
+    assert module.warnings == ["key a still differs after the module ran; the next run would run: again"]
+    assert done.result["drift"] == []  # read back: nothing changed
+
+
+def test_a_step_has_argv_or_action():
+    with pytest.raises(ValueError):
+        engine.Step()
+    assert engine.Step(argv=["/usr/sbin/chzdev", "-e", "qeth", "a b"]).command == "chzdev -e qeth 'a b'"
