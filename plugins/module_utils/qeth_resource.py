@@ -10,6 +10,7 @@ import os
 
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
+from ansible_collections.s390x.network.plugins.module_utils.drift_text import changes as _changes
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
     QethIdError, format_group_id, naive_group, parse_group_id)
@@ -30,23 +31,6 @@ _ACTIVE_KEYS = ("exists", "hidden", "online", "layer2", "buffer_count", "portno"
 
 def label(index, entry):
     return "config[%d] (id %s)" % (index, entry.get("id"))
-
-
-def _text(value):
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if value is None:
-        return "-"
-    if isinstance(value, dict):
-        return ",".join("%s=%s" % (k, _text(v)) for k, v in sorted(value.items())) or "{}"
-    if isinstance(value, list):
-        return ",".join(_text(v) for v in value) or "none"
-    return str(value)
-
-
-def _changes(old, new, keys):
-    return ["%s %s -> %s" % (key, _text(old.get(key)), _text(new.get(key)))
-            for key in keys if old.get(key) != new.get(key)]
 
 
 def view_drift(before, after):

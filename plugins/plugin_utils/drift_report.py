@@ -15,26 +15,11 @@ import re
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.s390x.network.plugins.module_utils.drift_text import changes as _changes
+from ansible_collections.s390x.network.plugins.module_utils.drift_text import value_text as _text
+
 # the path may hold a placeholder with blanks in check mode: "<address of FID 0x606>"
 _ECHO = re.compile(r"^echo\s+(?P<value>.*?)\s*>\s*(?P<path>/.*\S)\s*$")
-
-
-def _text(value):
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if value is None:
-        return "-"
-    if isinstance(value, dict):
-        return ",".join("%s=%s" % (k, _text(v)) for k, v in sorted(value.items())) or "{}"
-    if isinstance(value, list):
-        return ",".join(_text(v) for v in value) or "none"
-    return str(value)
-
-
-def _changes(old, new, keys):
-    """``key old -> new`` for each of ``keys`` that differs between two dicts."""
-    return ["%s %s -> %s" % (key, _text(old.get(key)), _text(new.get(key)))
-            for key in keys if old.get(key) != new.get(key)]
 
 
 _ZPCI_ACTIVE = ("power", "driver_override", "driver")

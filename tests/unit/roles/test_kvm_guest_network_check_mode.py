@@ -88,7 +88,7 @@ def run_cases(root):
     (coll / 'plugins' / 'modules' / 'libvirt_device.py').write_text(STUB_MODULE)
     os.symlink(ROLE, str(coll / 'roles' / 'kvm_guest_network'))
     # the role reports its drift with the collection's filter
-    for sub in ('filter', 'plugin_utils'):
+    for sub in ('filter', 'plugin_utils', 'module_utils'):
         os.symlink(os.path.join(ROLE, '..', '..', 'plugins', sub), str(coll / 'plugins' / sub))
     (root / 'ansible.cfg').write_text('[defaults]\n')
     plays = ''.join(PLAY.format(name=case_name(c, a), play_check=str(c).lower(), apply=str(a).lower())
