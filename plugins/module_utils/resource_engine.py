@@ -126,8 +126,14 @@ class Resource(object):
         raise NotImplementedError
 
     def view(self, state, change):
-        """One ``before``/``after`` entry of ``change``'s object in ``state``."""
+        """One ``before``/``after`` entry of ``change``'s object in ``state`` (also what ``drift``
+        compares)."""
         raise NotImplementedError
+
+    def views(self, state, changes):
+        """``before``/``after`` as returned: one view per change unless a module returns its whole
+        table (the views ``drift`` compares are still per change)."""
+        return [self.view(state, c) for c in changes]
 
     def drift(self, before, after, change):
         """Rows ``(object, scope, difference)`` between two views of one object."""
@@ -162,12 +168,21 @@ class Resource(object):
             self.kind, change.label, step.command, rc, ": " + detail if detail else "")
 
 
-def drift_rows(resource, before_views, after_views, changes):
+def drift_rows(resource, before_state, after_state, changes):
     rows = []
-    for before, after, change in zip(before_views, after_views, changes):
+    for change in changes:
+        before, after = resource.view(before_state, change), resource.view(after_state, change)
         for obj, scope, difference in resource.drift(before, after, change):
             rows.append({"object": obj, "scope": scope, "difference": difference})
     return rows
+
+
+def _read_after_failure(resource):
+    """The host after a failed step, None when it cannot be read either."""
+    try:
+        return resource.read()
+    except ResourceError:
+        return None
 
 
 def run(module, resource):
@@ -188,18 +203,16 @@ def run(module, resource):
         module.fail_json(msg=exc.msg, **exc.extra)
 
     predicted = resource.predict(current, changes)
-    before = [resource.view(current, c) for c in changes]
-    planned_after = [resource.view(predicted, c) for c in changes]
     steps = [s for c in changes for s in c.steps]
-    result = dict(changed=bool(steps), commands=[s.command for s in steps], before=before,
-                  drift=drift_rows(resource, before, planned_after, changes))
+    result = dict(changed=bool(steps), commands=[s.command for s in steps], before=resource.views(current, changes),
+                  drift=drift_rows(resource, current, predicted, changes))
     if module._diff:
         result["diff"] = {"before": resource.diff_text(current, changes),
                           "after": resource.diff_text(predicted, changes),
                           "before_header": "%s (before)" % resource.kind,
                           "after_header": "%s (after)" % resource.kind}
     if module.check_mode or not steps:
-        result["after"] = planned_after
+        result["after"] = resource.views(predicted, changes)
         module.exit_json(**result)
 
     executed = []
@@ -209,28 +222,33 @@ def run(module, resource):
             executed.append(step.command)
             if rc == 0:
                 continue
-            now = resource.read()
+            now = _read_after_failure(resource)
             rollback = {"commands": [], "ok": True, "errors": []}
-            for rstep in resource.rollback(current, now, change, change.steps[:index + 1]):
+            rsteps = resource.rollback(current, now, change, change.steps[:index + 1]) if now is not None else []
+            for rstep in rsteps:
                 rrc, rout, rerr = resource.run_step(rstep)
                 rollback["commands"].append(rstep.command)
                 if rrc != 0:
                     rollback["ok"] = False
                     rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
                     break
-            after_state = resource.read()
+            after_state = _read_after_failure(resource)
             msg = resource.failure_message(change, step, rc, out, err)
             if rollback["commands"]:
                 msg += "; %s %s (%s)" % (resource.restores, "restored" if rollback["ok"] else "NOT restored",
                                          "; ".join(rollback["commands"]))
             result.update(changed=True, commands=executed, rollback=rollback,
-                          after=[resource.view(after_state, c) for c in changes])
+                          after=resource.views(after_state, changes) if after_state is not None else None)
             module.fail_json(msg=msg, rc=rc, stdout=out, stderr=err, **result)
 
-    after_state = resource.read()
-    result["after"] = [resource.view(after_state, c) for c in changes]
+    try:
+        after_state = resource.read()
+    except ResourceError as exc:
+        result.update(commands=executed, msg="the run succeeded but reading back failed: %s" % exc.msg)
+        module.fail_json(**result)
+    result["after"] = resource.views(after_state, changes)
     result["commands"] = executed
-    result["drift"] = drift_rows(resource, before, result["after"], changes)
+    result["drift"] = drift_rows(resource, current, after_state, changes)
     for change in changes:
         if not change.steps:
             continue

@@ -360,11 +360,25 @@ def apply_step(dom, op, config, live, live_mode, warnings, live_pending):
     return True, False
 
 
+def domain_name_error(name):
+    """Why ``name`` cannot be a libvirt domain name (libvirt's QEMU driver refuses '/' in names, the
+    XML parser control characters); None when it can."""
+    if not name or not name.strip():
+        return 'domain: the name is empty'
+    bad = sorted(set(c for c in name if c == '/' or ord(c) < 32 or ord(c) == 127))
+    if bad:
+        return 'domain: %r is not a libvirt domain name (no "/" and no control characters)' % name
+    return None
+
+
 def run(module):
     params = module.params
     state = params['state']
     live_mode = params['live']
     result = dict(changed=False, changed_devices=[], devices=[], live_pending=[])
+    name_error = domain_name_error(params['domain'])
+    if name_error:
+        module.fail_json(msg=name_error, **result)
     try:
         hostdevs = lx.hostdevs_from_params(params['hostdevs'], state)
         interfaces = lx.interfaces_from_params(params['interfaces'], state)

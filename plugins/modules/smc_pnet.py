@@ -127,17 +127,25 @@ commands:
   type: list
   elements: str
   sample: ["smc_pnet -a NETA -D mlx5_0 -P 1"]
+drift:
+  description:
+    - What differs between O(config) and the table, one row per PNET ID (C(object) C(smc_pnet NETA),
+      C(scope) V(active), C(difference) such as C(interface eth1 missing)); after a run, what it changed.
+  returned: when O(state) is not V(gathered)
+  type: list
+  elements: dict
+rollback:
+  description:
+    - After a failed C(smc_pnet) call, the commands run to restore the previous table and whether
+      that worked. Returned with the failure.
+  returned: on failure after a change started
+  type: dict
 """
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_cmd import (
-    PnetError, argv_show, normalize_entry, parse_table, plan, to_config,
-)
-
-
-def _dump(entries):
-    return "".join("%s\n" % " ".join("%s=%s" % (k, v) for k, v in sorted(item.items())) for item in entries)
+from ansible_collections.s390x.network.plugins.module_utils import resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_resource import PnetTable
 
 
 def main():
@@ -153,52 +161,7 @@ def main():
         ),
         supports_check_mode=True,
     )
-    state = module.params["state"]
-    try:
-        config = [normalize_entry(dict((k, v) for k, v in item.items() if v is not None), i,
-                                  allow_bare=(state == "deleted"))
-                  for i, item in enumerate(module.params["config"] or [])]
-    except PnetError as exc:
-        module.fail_json(msg=str(exc))
-
-    tool = module.get_bin_path("smc_pnet", opt_dirs=["/usr/sbin", "/sbin"])
-    if tool is None:
-        module.fail_json(msg="smc_pnet not found: install smc-tools")
-    commands = []
-
-    def run(argv):
-        argv = [tool] + argv[1:]
-        rc, out, err = module.run_command(argv)
-        if rc != 0:
-            hint = ""
-            if "not loaded" in (err or ""):
-                hint = " (load the smc kernel module first)"
-            elif "exists" in (err or "").lower():
-                hint = (" (the interface or device port belongs to another PNET ID, or the device has a PNET ID "
-                        "from the IOCDS, which wins over software entries)")
-            module.fail_json(msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, (err or out).strip()),
-                             rc=rc, stdout=out, stderr=err, commands=commands)
-        return out
-
-    current = parse_table(run(argv_show()))
-    try:
-        to_run, after = plan(state, config, current)
-    except PnetError as exc:
-        module.fail_json(msg=str(exc))
-
-    if state == "gathered":
-        module.exit_json(changed=False, gathered=to_config(current), commands=[])
-
-    for argv in to_run:
-        commands.append(" ".join(["smc_pnet"] + argv[1:]))
-        if not module.check_mode:
-            run(argv)
-    if to_run and not module.check_mode:
-        after = parse_table(run(argv_show()))
-    result = dict(changed=bool(to_run), before=to_config(current), after=to_config(after), commands=commands)
-    if module._diff:
-        result["diff"] = dict(before=_dump(result["before"]), after=_dump(result["after"]))
-    module.exit_json(**result)
+    resource_engine.run(module, PnetTable(module))
 
 
 if __name__ == "__main__":

@@ -88,10 +88,6 @@ def _sysctl_rows(res):
     return rows
 
 
-def _pnet_rows(res):
-    return [("smc_pnet", cmd, "active") for cmd in res.get("commands") or []]
-
-
 def _file_loop_rows(res, action):
     rows = []
     for item in res.get("results") or []:
@@ -107,7 +103,7 @@ _READERS = {
     "zpci": _zpci_rows,
     "guest": _libvirt_rows,
     "sysctl": _sysctl_rows,
-    "pnet": _pnet_rows,
+    "pnet": None,  # smc_pnet returns its drift rows
     "dropin": lambda r: _file_loop_rows(r, "drop-in differs"),
     "dropin_removed": lambda r: _file_loop_rows(r, "drop-in to remove"),
 }

@@ -392,3 +392,11 @@ def test_missing_bindings(env, monkeypatch):
 def test_connection_failure_is_reported(env):
     result = run({'domain': 'g1', 'uri': 'qemu+ssh://nowhere/system'}, expect=Fail)
     assert result['msg'].startswith('open(qemu+ssh://nowhere/system): Failed to connect socket')
+
+
+@pytest.mark.parametrize('name', ['../../etc/libvirt/qemu/g1', 'g1/x', 'g1\nother', ' '])
+def test_a_name_that_cannot_be_a_domain_is_refused_before_libvirt_is_asked(env, name):
+    g1(env)
+    result = run({'domain': name, 'hostdevs': [{'fid': '0x605'}]}, expect=Fail)
+    assert result['msg'].startswith('domain: ')
+    assert env.opened == []  # libvirt was never asked

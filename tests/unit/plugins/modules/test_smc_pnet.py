@@ -139,3 +139,41 @@ def test_errors_name_the_cause():
         return original(argv)
     out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETX", "ib_device": "ism1"}]}, refuse)
     assert out.failed and "IOCDS" in out.result["msg"]
+
+
+def test_a_list_that_contradicts_itself_is_refused_before_the_table_is_read():
+    # the host has no smc_pnet at all: the error is about the list, not about the tool
+    def no_tool(argv):
+        raise AssertionError("nothing may run: %r" % argv)
+    out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETA", "interface": "eth1"},
+                                                {"pnet_id": "NETB", "interface": "eth1"}]},
+                     no_tool, bin_paths={"smc_pnet": None})
+    assert out.failed and "interface eth1 is listed with two PNET IDs" in out.result["msg"]
+
+
+def test_drift_rows_name_the_pnet_id_and_the_entry():
+    fake = FakeSmcPnet()
+    out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETB", "interface": "enc8200"}]}, fake, check_mode=True)
+    assert out.result["drift"] == [
+        {"object": "smc_pnet NETA", "scope": "active", "difference": "interface enc8200 to remove"},
+        {"object": "smc_pnet NETB", "scope": "active", "difference": "interface enc8200 missing"},
+    ]
+
+
+def test_a_move_that_fails_half_way_puts_the_old_table_back():
+    fake = FakeSmcPnet()
+    original = fake.__call__
+
+    def refuse_netb(argv):
+        if argv[1:3] == ["-a", "NETB"]:
+            fake.calls.append(argv)
+            return 1, "", "smc_pnet: Object exists\n"
+        return original(argv)
+    out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETB", "interface": "enc8200"}]}, refuse_netb)
+    assert out.failed
+    # NETA was deleted and rebuilt without enc8200; then adding it to NETB failed: back to the old table
+    assert out.result["rollback"]["ok"] is True
+    assert out.result["rollback"]["commands"] == ["smc_pnet -a NETA -I enc8200"]
+    assert sorted(" ".join(line) for line in fake.lines) == sorted(
+        ["NETA enc8200 n/a 255", "NETA n/a mlx5_0 1", "NETR n/a mlx5_1 2", "NETB bond0 n/a 255"])
+    assert "previous state restored" in out.result["msg"]
