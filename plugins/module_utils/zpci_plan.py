@@ -148,6 +148,10 @@ def binding_actions(entry, record, driver_available=None):
     current = record.get('driver')
     override = record.get('driver_override')
     actions = []
+    # the driver is loaded first: a modprobe that fails then leaves the function as it was
+    if driver not in ('none', current) and driver_available is not None and not driver_available(driver):
+        module = DRIVER_MODULES.get(driver, driver)
+        actions.append(_act('modprobe', fid, None, module, 'modprobe %s' % module))
     override_path = ZpciSysfs.override_path(address)
     if override != driver:
         actions.append(_act('set_override', fid, override_path, driver, 'echo %s > %s' % (driver, override_path)))
@@ -158,9 +162,6 @@ def binding_actions(entry, record, driver_available=None):
         return actions
     if current == driver:
         return actions
-    if driver_available is not None and not driver_available(driver):
-        module = DRIVER_MODULES.get(driver, driver)
-        actions.append(_act('modprobe', fid, None, module, 'modprobe %s' % module))
     if current is not None:
         path = ZpciSysfs.unbind_path(current)
         actions.append(_act('unbind', fid, path, address, 'echo %s > %s' % (address, path)))

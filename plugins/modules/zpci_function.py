@@ -315,6 +315,7 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci_plan import (
     predict,
 )
 from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import (
+    DRIVERS_PROBE,
     ZpciError,
     ZpciSysfs,
     fid_text,
@@ -348,6 +349,15 @@ def _summary(records):
     return '\n'.join(lines) + ('\n' if lines else '')
 
 
+class Failure(Exception):
+    """A failure on the way; ``run()`` makes the persistent files agree with the functions first."""
+
+    def __init__(self, msg, **extra):
+        super(Failure, self).__init__(msg)
+        self.msg = msg
+        self.extra = extra
+
+
 class ZpciFunctionModule(object):
 
     def __init__(self, module):
@@ -366,7 +376,7 @@ class ZpciFunctionModule(object):
         return self.module.run_command(argv)
 
     def fail(self, msg, **kwargs):
-        self.module.fail_json(msg=msg, commands=self.commands, **kwargs)
+        raise Failure(msg, **kwargs)
 
     def mgmt_interfaces(self):
         if self._mgmt is None:
@@ -451,28 +461,51 @@ class ZpciFunctionModule(object):
         return self.probe.holders(record, mgmt)
 
     def bind(self, entry, record):
-        """Execute the binding of one configured function; restores driver_override on failure."""
+        """Execute the binding of one configured function. When a step fails, the function gets
+        its old driver_override back and, if it lost its driver on the way, its old driver."""
         actions = binding_actions(entry, record, self.sysfs.driver_available)
+        address = record['pci_address']
         old_override = record.get('driver_override')
+        old_driver = record.get('driver')
         for action in actions:
             try:
                 self.execute(action)
             except ZpciError as exc:
-                if action['action'] in ('unbind', 'probe') and any(a['action'] == 'set_override' for a in actions):
-                    path = self.sysfs.override_path(record['pci_address'])
-                    try:
-                        self.sysfs.write(path, old_override or '')
-                        self.commands.append(('echo %s > %s' % (old_override, path)) if old_override
-                                             else ('echo > %s' % path))
-                    except ZpciError:
-                        pass
-                self.fail('FID %s: %s; the function keeps driver %s' % (
-                    fid_text(entry['fid']), to_native(exc), self.sysfs.driver_of(record['pci_address'])))
+                self.fail('FID %s: %s; %s' % (fid_text(entry['fid']), to_native(exc),
+                                              self.restore_binding(action, actions, address, old_override,
+                                                                   old_driver)))
         if actions and entry['driver'] != 'none':
-            after = self.sysfs.driver_of(record['pci_address'])
+            after = self.sysfs.driver_of(address)
             if after != entry['driver']:
-                self.fail('FID %s: after %s the function is bound to %s, not %s' % (
-                    fid_text(entry['fid']), ', '.join(a['command'] for a in actions), after, entry['driver']))
+                self.fail('FID %s: after %s the function is bound to %s, not %s; %s' % (
+                    fid_text(entry['fid']), ', '.join(a['command'] for a in actions), after, entry['driver'],
+                    self.restore_binding(None, actions, address, old_override, old_driver)))
+
+    def restore_binding(self, failed, actions, address, old_override, old_driver):
+        """Put back driver_override and the driver after ``failed`` (None: after all of ``actions``)."""
+        ran = actions if failed is None else actions[:actions.index(failed)]
+        steps = []
+        if any(a['action'] == 'set_override' for a in ran + ([failed] if failed else [])):
+            path = self.sysfs.override_path(address)
+            steps.append((path, old_override or '',
+                          ('echo %s > %s' % (old_override, path)) if old_override else ('echo > %s' % path)))
+        current = self.sysfs.driver_of(address)
+        if old_driver is not None and current != old_driver:
+            if current is not None:
+                path = self.sysfs.unbind_path(current)
+                steps.append((path, address, 'echo %s > %s' % (address, path)))
+            steps.append((DRIVERS_PROBE, address, 'echo %s > %s' % (address, DRIVERS_PROBE)))
+        try:
+            for path, value, command in steps:
+                self.sysfs.write(path, value)
+                self.commands.append(command)
+        except ZpciError as exc:
+            return 'restoring the old binding failed too (%s): the function has driver %s' % (
+                to_native(exc), self.sysfs.driver_of(address))
+        now = self.sysfs.driver_of(address)
+        if now != old_driver:
+            return 'the old binding could not be restored: the function has driver %s, it had %s' % (now, old_driver)
+        return 'the function keeps driver %s' % now
 
     # -- states ------------------------------------------------------------------------------
     def rendered(self, entries):
@@ -490,6 +523,15 @@ class ZpciFunctionModule(object):
         self.module.exit_json(changed=False, rendered={'commands': commands, 'files': files})
 
     def run(self):
+        try:
+            self._run_states()
+        except Failure as exc:
+            # changed whenever anything ran that writes (a modprobe, a sysfs write, a file)
+            extra = dict(exc.extra)
+            extra.setdefault('changed', bool(self.commands))
+            self.module.fail_json(msg=exc.msg, commands=self.commands, **extra)
+
+    def _run_states(self):
         state = self.params['state']
         try:
             entries = normalize_config(self.params['config'])
@@ -549,50 +591,102 @@ class ZpciFunctionModule(object):
         changed = bool(file_changes) or any(actions for dummy, actions in plans) or bool(clears)
         if self.module.check_mode:
             after = {}
+            # the order of a real run: the boot-time files first
+            for path, dummy, content in file_changes:
+                self.commands.append(('write %s' % path) if content else ('rm %s' % path))
             for entry, actions in plans:
                 after[entry['fid']] = predict(before[entry['fid']], actions, entry)
                 self.commands.extend(action['command'] for action in actions)
             for fid, actions in clears:
                 after[fid] = predict(before[fid], actions)
                 self.commands.extend(action['command'] for action in actions)
-            for path, dummy, content in file_changes:
-                self.commands.append(('write %s' % path) if content else ('rm %s' % path))
             self.finish(changed, fids, before, after)
 
-        for entry, actions in plans:
-            fid = entry['fid']
-            record = before[fid]
-            power = [a for a in actions if a['action'] in ('power_on', 'power_off')]
-            for action in power:
-                try:
-                    self.execute(action)
-                except ZpciError as exc:
-                    self.fail('FID %s: %s' % (fid_text(fid), to_native(exc)))
-            if entry['power'] != 'on':
-                continue
-            if power:
-                record = self.wait_for_device(fid)
-                if not record['pci_address']:
-                    self.fail('FID %s: configured, but no PCI device has function_id 0x%08x' % (fid_text(fid), fid))
-                try:
-                    check_type(entry, record)
-                except ZpciConfigError as exc:
+        # The boot-time files first: a file system that refuses them (read-only, full) then fails
+        # the run before any function changed.
+        self.write_files(file_changes)
+        done = []
+        try:
+            for entry, actions in plans:
+                self.apply_entry(entry, actions, before[entry['fid']])
+                done.append(entry)
+            for fid, actions in clears:
+                for action in actions:
                     try:
-                        self.execute(power_actions({'fid': fid, 'power': 'off'}, record)[0])
-                    except ZpciError:
-                        pass
-                    self.fail('%s; FID %s was powered off again' % (to_native(exc), fid_text(fid)))
-            self.bind(entry, record)
-        for fid, actions in clears:
-            for action in actions:
-                try:
-                    self.execute(action)
-                except ZpciError as exc:
-                    self.fail('FID %s: %s' % (fid_text(fid), to_native(exc)))
-        for path, dummy, content in file_changes:
-            self.write_file(path, content)
+                        self.execute(action)
+                    except ZpciError as exc:
+                        self.fail('FID %s: %s' % (fid_text(fid), to_native(exc)))
+        except Failure as exc:
+            if file_changes:
+                exc.msg += '; ' + self.files_after_failure(file_changes, done)
+            raise
         after = dict((fid, self.sysfs.read_function(fid)) for fid in fids)
         self.finish(changed, fids, before, after)
+
+    def apply_entry(self, entry, actions, record):
+        fid = entry['fid']
+        power = [a for a in actions if a['action'] in ('power_on', 'power_off')]
+        for action in power:
+            try:
+                self.execute(action)
+            except ZpciError as exc:
+                self.fail('FID %s: %s' % (fid_text(fid), to_native(exc)))
+        if entry['power'] != 'on':
+            return
+        if power:
+            record = self.wait_for_device(fid)
+            if not record['pci_address']:
+                self.fail('FID %s: configured, but no PCI device has function_id 0x%08x' % (fid_text(fid), fid))
+            try:
+                check_type(entry, record)
+            except ZpciConfigError as exc:
+                try:
+                    self.execute(power_actions({'fid': fid, 'power': 'off'}, record)[0])
+                except ZpciError:
+                    pass
+                self.fail('%s; FID %s was powered off again' % (to_native(exc), fid_text(fid)))
+        self.bind(entry, record)
+
+    def write_files(self, file_changes):
+        """Write the boot-time files; when one cannot be written, put back those already written."""
+        written = []
+        for path, old, content in file_changes:
+            try:
+                self.write_file(path, content)
+            except (IOError, OSError) as exc:
+                restored = self.restore_files(written)
+                # put back (or never written): the host is as it was
+                self.fail('cannot write %s: %s; no function was changed%s' % (
+                    path, exc.strerror or to_native(exc), restored),
+                    changed=restored.startswith('; the files already written could not'))
+            written.append((path, old, content))
+
+    def restore_files(self, written):
+        problems = []
+        for path, old, dummy in reversed(written):
+            try:
+                self.write_file(path, old)
+            except (IOError, OSError) as exc:
+                problems.append('%s (%s)' % (path, to_native(exc)))
+        if problems:
+            return '; the files already written could not be put back: %s' % ', '.join(problems)
+        return ', the files already written were put back' if written else ''
+
+    def files_after_failure(self, file_changes, done):
+        """After a function failed: the files as they were, plus the functions that reached their
+        new state, so that each function's boot-time state matches its active one."""
+        old = dict((path, before) for path, before, dummy in file_changes)
+        bindings, power = merge(parse_rules(old.get(RULES_PATH, _read_file(RULES_PATH))),
+                                parse_tmpfiles(old.get(TMPFILES_PATH, _read_file(TMPFILES_PATH))), done, False)
+        wanted = {RULES_PATH: render_rules(bindings), TMPFILES_PATH: render_tmpfiles(power),
+                  MODULES_LOAD_PATH: render_modules_load(boot_modules(bindings))}
+        try:
+            for path in (RULES_PATH, TMPFILES_PATH, MODULES_LOAD_PATH):
+                if _read_file(path) != wanted[path]:
+                    self.write_file(path, wanted[path])
+        except (IOError, OSError) as exc:
+            return 'the boot-time files could not be made to match (%s)' % to_native(exc)
+        return 'the boot-time files hold the old state of the functions not changed'
 
     def finish(self, changed, fids, before, after):
         before_list = [before[fid] for fid in fids]

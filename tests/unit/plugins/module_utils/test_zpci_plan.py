@@ -107,10 +107,11 @@ def test_rebind_ism_to_vfio_in_kernel_order():
     assert after['driver'] == 'vfio-pci' and after['driver_override'] == 'vfio-pci'
 
 
-def test_missing_driver_is_loaded_before_probe():
+def test_missing_driver_is_loaded_before_anything_is_written():
+    # a modprobe that fails must not leave an override behind that sends the next probe elsewhere
     actions = binding_actions(entry(driver='vfio-pci'), dict(ON_ISM, driver=None), lambda name: False)
-    assert [a['action'] for a in actions] == ['set_override', 'modprobe', 'probe']
-    assert actions[1]['value'] == 'vfio-pci'
+    assert [a['action'] for a in actions] == ['modprobe', 'set_override', 'probe']
+    assert actions[0]['value'] == 'vfio-pci'
     assert not needs_guard(actions)
 
 

@@ -95,7 +95,9 @@ def test_standby_ism_to_vfio_then_idempotent(tmp_path, monkeypatch, capsys):
     host = Host(tmp_path, monkeypatch, [ism(0x605)])
     result = host.run(capsys, config=[{'fid': 0x605, 'driver': 'vfio-pci', 'expected_type': 'ism'}])
     assert result['changed'] is True, result
-    assert result['commands'][:4] == [
+    # the boot-time files first (a file system that refuses them fails the run before any change)
+    assert [c.split()[0] for c in result['commands'][:3]] == ['write', 'write', 'write']
+    assert result['commands'][3:7] == [
         'echo 1 > /sys/bus/pci/slots/00000605/power',
         'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
         'echo 0605:00:00.0 > /sys/bus/pci/drivers/ism/unbind',
@@ -218,10 +220,16 @@ def test_ebusy_on_unbind_keeps_old_driver_and_override(tmp_path, monkeypatch, ca
     assert 'Device or resource busy' in result['msg'] and 'keeps driver ism' in result['msg']
     assert host.kernel.bound(0x605) == 'ism'
     assert host.kernel.driver_override('0605:00:00.0') is None
-    assert host.file(RULES) is None
-    # what was written, including the restored (cleared) override
-    assert result['commands'] == ['echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
-                                  'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override']
+    # the boot-time files were written first and are back as they were (none): boot state = old state
+    assert host.file(RULES) is None and host.file(TMPFILES) is None and host.file(MODLOAD) is None
+    # what was written, including the restored (cleared) override and the files put back
+    assert [c for c in result['commands'] if c.startswith('echo')] == [
+        'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
+        'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override']
+    assert [c for c in result['commands'] if c.startswith('rm ')] == [
+        'rm /etc/udev/rules.d/60-s390x-network-zpci.rules', 'rm /etc/tmpfiles.d/s390x-network-zpci.conf',
+        'rm /etc/modules-load.d/s390x-network-zpci.conf']
+    assert 'hold the old state' in result['msg'] and result['changed'] is True
 
 
 def test_vfio_pci_module_is_loaded_when_missing(tmp_path, monkeypatch, capsys):
@@ -260,7 +268,8 @@ def test_overridden_clears_unlisted_overrides_and_rules(tmp_path, monkeypatch, c
     host.run(capsys, config=[{'fid': 0x605, 'driver': 'vfio-pci'}, {'fid': 0x606, 'driver': 'vfio-pci'}])
     result = host.run(capsys, state='overridden', config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
     assert result['changed']
-    assert result['commands'][0] == 'echo > /sys/bus/pci/devices/0606:00:00.0/driver_override'
+    assert [c for c in result['commands'] if not c.startswith(('write ', 'rm '))] == [
+        'echo > /sys/bus/pci/devices/0606:00:00.0/driver_override']
     assert host.kernel.driver_override('0606:00:00.0') is None
     assert host.kernel.bound(0x606) == 'vfio-pci'  # left bound until the next probe
     assert '0x00000606' not in host.file(RULES) and '0x00000605' in host.file(RULES)
@@ -284,3 +293,55 @@ def test_power_on_only_keeps_binding(tmp_path, monkeypatch, capsys):
     result = host.run(capsys, persistent=False, config=[{'fid': 0x605}])
     assert result['commands'] == ['echo 1 > /sys/bus/pci/slots/00000605/power']
     assert host.kernel.bound(0x605) == 'ism'
+
+
+# -- failure paths: each function ends in its old state or its new one, boot files matching -------
+
+def test_probe_failing_after_the_unbind_puts_the_old_driver_back(tmp_path, monkeypatch, capsys):
+    host = Host(tmp_path, monkeypatch, [ism(0x605, power=True)], drivers=('ism', 'vfio-pci'))
+    host.kernel.fail_next('/sys/bus/pci/drivers_probe', errno.ENODEV)
+    result = host.run(capsys, config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
+    assert result['failed'] and result['changed'] is True
+    assert host.kernel.bound(0x605) == 'ism'  # never left without a driver
+    assert host.kernel.driver_override('0605:00:00.0') is None
+    assert 'keeps driver ism' in result['msg']
+    assert [c for c in result['commands'] if c.startswith('echo')] == [
+        'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
+        'echo 0605:00:00.0 > /sys/bus/pci/drivers/ism/unbind',
+        'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override',
+        'echo 0605:00:00.0 > /sys/bus/pci/drivers_probe']
+    assert host.file(RULES) is None  # boot state = the old state
+
+    again = host.run(capsys, config=[{'fid': 0x605, 'driver': 'vfio-pci'}])  # a clean re-run converges
+    assert not again.get('failed') and host.kernel.bound(0x605) == 'vfio-pci'
+
+
+def test_modprobe_failing_leaves_no_override_behind(tmp_path, monkeypatch, capsys):
+    host = Host(tmp_path, monkeypatch, [ism(0x605, power=True)], drivers=('ism',))
+    monkeypatch.setattr(zpci_function.AnsibleModule, 'run_command',
+                        lambda self, argv, **kw: (1, '', 'modprobe: FATAL: Module vfio-pci not found'))
+    monkeypatch.setattr(zpci_function.AnsibleModule, 'get_bin_path',
+                        lambda self, name, required=False, opt_dirs=None: '/sbin/' + name)
+    result = host.run(capsys, persistent=False, config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
+    assert result['failed'] and 'modprobe vfio-pci failed' in result['msg']
+    assert host.kernel.bound(0x605) == 'ism' and host.kernel.driver_override('0605:00:00.0') is None
+    assert host.kernel.writes == []  # nothing was written to sysfs
+
+
+@pytest.mark.parametrize('failing', [RULES, MODLOAD])
+def test_a_boot_file_that_cannot_be_written_fails_before_any_function_changes(
+        tmp_path, monkeypatch, capsys, failing):
+    host = Host(tmp_path, monkeypatch, [ism(0x605)])
+    original = zpci_function.ZpciFunctionModule.write_file
+
+    def read_only(self, path, content):
+        if path == failing:
+            raise OSError(errno.EROFS, 'Read-only file system')
+        return original(self, path, content)
+    monkeypatch.setattr(zpci_function.ZpciFunctionModule, 'write_file', read_only)
+    result = host.run(capsys, config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
+    assert result['failed'] and 'cannot write %s: Read-only file system' % failing in result['msg']
+    assert result['changed'] is False  # nothing on the host differs from before
+    assert host.kernel.writes == [] and host.kernel.bound(0x605) is None  # still in standby
+    # files written before the failing one are put back: none is left
+    assert host.file(RULES) is None and host.file(TMPFILES) is None and host.file(MODLOAD) is None
