@@ -112,6 +112,14 @@ def read_live(keys, proc_sys=None):
 
 
 def write_live(key, value, proc_sys=None):
-    """Write one sysctl; raises IOError/OSError with the kernel's errno (EINVAL when out of range)."""
-    with open(proc_path(key, proc_sys), "w") as handle:
-        handle.write("%s\n" % normalize_value(value))
+    """Write one sysctl with one unbuffered write; raises OSError with the kernel's errno (EINVAL when
+    out of range). Buffered text I/O could retry a refused write inside close() and apply it after
+    the error was reported; one os.write either takes the whole value or fails."""
+    data = ("%s\n" % normalize_value(value)).encode("ascii")
+    fd = os.open(proc_path(key, proc_sys), os.O_WRONLY)
+    try:
+        written = os.write(fd, data)
+    finally:
+        os.close(fd)
+    if written != len(data):
+        raise OSError(errno.EIO, "short write to %s (%d of %d bytes)" % (key, written, len(data)))

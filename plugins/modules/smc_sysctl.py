@@ -314,7 +314,9 @@ def remove_files(module, kernel, old_text, old_modules, result):
 def apply_live(module, desired, live_before):
     """Write the desired values that differ to /proc/sys (not in check mode).
 
-    Returns (applied keys, keys the kernel does not have, live values after).
+    Returns (applied keys, keys the kernel does not have, live values after). When the kernel
+    refuses a value, the keys already written get their old values back and the module fails:
+    the live configuration is old or new, never mixed, and no file has been written yet.
     """
     applied, missing = [], []
     live_after = dict(live_before)
@@ -324,18 +326,70 @@ def apply_live(module, desired, live_before):
             continue
         if not module.params["apply"] or sfile.normalize_value(desired[key]) == live_before[key]:
             continue
+        if not module.check_mode:
+            try:
+                sfile.write_live(key, desired[key])
+            except (IOError, OSError) as exc:
+                reason = "the kernel refused the value (EINVAL: out of range)" if exc.errno == errno.EINVAL \
+                    else to_native(exc)
+                restored, not_restored = restore_live(applied, live_before)
+                module.fail_json(
+                    msg="cannot set %s = %s: %s; %s" % (key, desired[key], reason, _restore_text(restored, not_restored)),
+                    changed=bool(not_restored), applied=[], restored=restored, not_restored=not_restored,
+                    errno=exc.errno)
         applied.append(key)
         live_after[key] = sfile.normalize_value(desired[key])
-        if module.check_mode:
-            continue
-        try:
-            sfile.write_live(key, desired[key])
-        except (IOError, OSError) as exc:
-            reason = "the kernel refused the value (EINVAL: out of range)" if exc.errno == errno.EINVAL \
-                else to_native(exc)
-            module.fail_json(msg="cannot set %s = %s: %s" % (key, desired[key], reason),
-                             applied=applied[:-1], errno=exc.errno)
     return applied, missing, live_after
+
+
+def restore_live(keys, live_before):
+    """Write the old values of ``keys`` back; returns (restored keys, keys that could not be)."""
+    restored, failed = [], []
+    for key in keys:
+        try:
+            sfile.write_live(key, live_before[key])
+            restored.append(key)
+        except (IOError, OSError):
+            failed.append(key)
+    return restored, failed
+
+
+def _restore_text(restored, not_restored):
+    text = "no file was written"
+    if restored:
+        text += "; the values already set were put back: %s" % ", ".join(restored)
+    if not_restored:
+        text += "; NOT put back (still the new value): %s" % ", ".join(not_restored)
+    return text
+
+
+def write_files(module, changes, applied, live_before):
+    """Write the changed files (path, old text, new text) after the live values; when one cannot be
+    written, put back the files already written and the live values, and fail."""
+    written = []
+    for path, old, new in changes:
+        try:
+            sfile.write_file_atomic(path, new)
+            module.set_default_selinux_context(path, False)
+        except (IOError, OSError) as exc:
+            problems = []
+            for wpath, wold, dummy in reversed(written):
+                try:
+                    if wold is None:
+                        sfile.remove_file(wpath)
+                    else:
+                        sfile.write_file_atomic(wpath, wold)
+                except (IOError, OSError) as rexc:
+                    problems.append("%s (%s)" % (wpath, to_native(rexc)))
+            restored, not_restored = restore_live(applied, live_before)
+            msg = "cannot write %s: %s; the live values were put back" % (path, exc.strerror or to_native(exc))
+            if not_restored:
+                msg += " except %s" % ", ".join(not_restored)
+            if problems:
+                msg += "; files NOT put back: %s" % ", ".join(problems)
+            module.fail_json(msg=msg, changed=bool(not_restored or problems), applied=[], restored=restored,
+                             not_restored=not_restored)
+        written.append((path, old, new))
 
 
 def main():
@@ -447,24 +501,24 @@ def main():
     live_before = sfile.read_live(managed_keys)
 
     diffs = []
+    file_changes = []
     new_text = sfile.render(desired)
     if new_text != (old_text or ""):
         diffs.append(dict(before_header=params["file"], before=old_text or "",
                           after_header=params["file"], after=new_text))
-        if not check:
-            sfile.write_file_atomic(params["file"], new_text)
-            module.set_default_selinux_context(params["file"], False)
+        file_changes.append((params["file"], old_text, new_text))
     if params["load_module"]:
         new_modules = sfile.render_modules_load([MODULE_NAME])
         if new_modules != (old_modules or ""):
             diffs.append(dict(before_header=params["modules_load_file"], before=old_modules or "",
                               after_header=params["modules_load_file"], after=new_modules))
-            if not check:
-                sfile.write_file_atomic(params["modules_load_file"], new_modules)
-                module.set_default_selinux_context(params["modules_load_file"], False)
+            file_changes.append((params["modules_load_file"], old_modules, new_modules))
     changed = changed or bool(diffs)
 
+    # Live first: a value the kernel refuses must not reach the file every boot applies.
     applied, skipped, live_after = apply_live(module, desired, live_before)
+    if not check:
+        write_files(module, file_changes, applied, live_before)
     if applied:
         changed = True
     if skipped and (loaded or method == METHOD_TCP):

@@ -7,6 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import errno
 import os
 
 import pytest
@@ -231,3 +232,58 @@ def test_live_tcp_maximum_drift_is_undone_not_persisted(tmp_path, monkeypatch):
     assert host.live("net.ipv4.tcp_rmem") == "4096 262144 33554432"
     assert sfile.parse(open(host.file).read())["net.ipv4.tcp_rmem"] == "4096 262144 33554432"
     assert fixed["diff"] == []  # the file was right all along
+
+
+# -- failure paths: live values old or new, never mixed; no refused value in the boot file ---------
+
+def test_a_refused_second_value_puts_the_first_back_and_writes_no_file(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    host.load()
+    before = {k: host.live(k) for k in ("net.smc.rmem", "net.smc.wmem")}
+    original = sfile.write_live
+
+    def refuse_wmem(key, value, proc_sys=None):
+        if key == "net.smc.wmem" and str(value) != before["net.smc.wmem"]:
+            raise OSError(errno.EINVAL, "Invalid argument")
+        return original(key, value, proc_sys)
+    monkeypatch.setattr(sfile, "write_live", refuse_wmem)
+    out = host.run(rmem="128K", wmem="256K")
+    assert out.failed and "cannot set net.smc.wmem = 262144" in out.result["msg"]
+    assert out.result["restored"] == ["net.smc.rmem"] and out.result["not_restored"] == []
+    assert out.result["changed"] is False
+    assert {k: host.live(k) for k in before} == before  # old, not mixed
+    assert not os.path.exists(host.file)  # the refused value never reaches the boot file
+    assert "no file was written" in out.result["msg"]
+
+
+def test_a_boot_file_that_cannot_be_written_puts_the_live_values_back(tmp_path, monkeypatch):
+    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+    host.load()
+    old_rmem = host.live("net.smc.rmem")
+
+    def read_only(path, content, mode=0o644):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(sfile, "write_file_atomic", read_only)
+    out = host.run(rmem="128K")
+    assert out.failed and "cannot write %s: Read-only file system" % host.file in out.result["msg"]
+    assert host.live("net.smc.rmem") == old_rmem and out.result["restored"] == ["net.smc.rmem"]
+    assert out.result["changed"] is False
+
+
+def test_write_live_is_one_unbuffered_write_checked_for_its_length(tmp_path, monkeypatch):
+    path = tmp_path / "net" / "smc" / "rmem"
+    path.parent.mkdir(parents=True)
+    path.write_text("65536\n")
+    calls = []
+
+    def refuse(fd, data):
+        calls.append(data)
+        raise OSError(errno.EINVAL, "Invalid argument")
+    monkeypatch.setattr(sfile.os, "write", refuse)
+    with pytest.raises(OSError) as info:
+        sfile.write_live("net.smc.rmem", 1, str(tmp_path))
+    assert info.value.errno == errno.EINVAL and calls == [b"1\n"]  # no retry (a buffered close would)
+    monkeypatch.setattr(sfile.os, "write", lambda fd, data: len(data) - 1)
+    with pytest.raises(OSError) as info:
+        sfile.write_live("net.smc.rmem", 131072, str(tmp_path))
+    assert info.value.errno == errno.EIO and "short write" in str(info.value)
