@@ -8,8 +8,9 @@ list are added to group ``kvm_guests``.
 
 import yaml
 
+# the keepalive ends a session whose host vanished (zlab fault HOST link off) in ~15 s
 SSH_ARGS = ("-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "
-            "-o ConnectTimeout=10")
+            "-o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3")
 
 
 def connection_vars(lab, hname):
