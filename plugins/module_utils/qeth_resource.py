@@ -20,8 +20,9 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
     DeviceState, capable_devices, card_type_from_ccw, device_view, gathered_entry, note_blacklist, read_state,
     resolve_id, settings_text)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
+from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import OFFLINE_ONLY
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
-    Change, Resource, ResourceError)
+    Change, Resource, ResourceError, Step)
 
 CHANGING_STATES = ("merged", "replaced", "overridden", "deleted")
 
@@ -285,6 +286,51 @@ class QethDevices(Resource):
         before_dev = before.devices.get(change.subject)
         names = set(before_dev.active) - set(["online"]) if before_dev is not None else set()
         return plan_rollback(before_dev, now_dev, names, self.binary)
+
+    def second_rollback(self, before, now, change):
+        """chzdev could not put the device back: write its old attributes and ``online`` to sysfs
+        directly (the interface chzdev itself writes): grouping first if the group is gone,
+        offline-only attributes while offline (layer2 first), then online, then the rest."""
+        old = before.devices.get(change.subject)
+        cur = now.devices.get(change.subject)
+        if old is None or not old.exists or not old.ids:
+            return []
+        steps = []
+        if cur is None or not cur.exists:
+            steps.append(self._sysfs_step(("bus", "ccwgroup", "drivers", "qeth", "group"), ",".join(old.ids)))
+            current = {}
+        else:
+            current = cur.active
+        changed = dict((n, v) for n, v in old.active.items()
+                       if n != "online" and v is not None and current.get(n) != v)
+        offline_only = [n for n in OFFLINE_ONLY if n in changed]
+        if offline_only and current.get("online") == "1":
+            steps.append(self._sysfs_step(self._attr(change.subject, "online"), "0"))
+        for name in offline_only:
+            steps.append(self._sysfs_step(self._attr(change.subject, name), changed[name]))
+        if old.online and (current.get("online") != "1" or offline_only):
+            steps.append(self._sysfs_step(self._attr(change.subject, "online"), "1"))
+        for name in sorted(n for n in changed if n not in OFFLINE_ONLY):
+            steps.append(self._sysfs_step(self._attr(change.subject, name), changed[name]))
+        return steps
+
+    @staticmethod
+    def _attr(busid, name):
+        return ("bus", "ccwgroup", "devices", busid) + tuple(name.split("/"))
+
+    def _sysfs_step(self, parts, value):
+        path = self.reader.path(*parts)
+
+        def write():
+            data = ("%s\n" % value).encode("ascii")
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                if os.write(fd, data) != len(data):
+                    raise OSError(5, "short write to %s" % path)
+            finally:
+                os.close(fd)
+        return Step(action=write, text="echo %s > /sys/%s" % (value, "/".join(parts)), scope="active",
+                    kind="rollback")
 
     def remaining(self, after, change):
         if change.want is None:

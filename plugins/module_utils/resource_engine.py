@@ -15,8 +15,9 @@ roll back and show its objects) and calls ``run(module, resource)``. The engine 
    ``--diff`` (``diff_text()``) from the current and the predicted state.
 6. Check mode, or nothing to do: exit with the prediction. Otherwise run the steps change by change;
    when a step fails, ``rollback()`` gives the steps that restore that object's previous state; the
-   engine runs them and fails with ``commands`` (what ran), ``rollback`` (what it ran to restore and
-   whether that worked) and ``after`` (read back).
+   engine runs them (and, when they fail, ``second_rollback()``: another way to the same state) and
+   fails with ``commands`` (what ran), ``rollback`` (what it ran to restore, the errors on the way
+   and whether the object is back) and ``after`` (read back).
 7. Read back, warn about any object that ``remaining()`` still finds different, exit.
 
 Every changing module returns the same fields: ``changed``, ``commands``, ``before``, ``after``,
@@ -148,6 +149,10 @@ class Resource(object):
         the change that ran, the failed one last."""
         return []
 
+    def second_rollback(self, before, now, change):
+        """Steps of a second way to restore ``change``'s object when the rollback steps failed."""
+        return []
+
     def remaining(self, after, change):
         """Steps still needed after the run (the engine warns when there are any)."""
         return []
@@ -232,6 +237,17 @@ def run(module, resource):
                     rollback["ok"] = False
                     rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
                     break
+            if not rollback["ok"]:
+                again = _read_after_failure(resource)
+                fallback = resource.second_rollback(current, again, change) if again is not None else []
+                for rstep in fallback:
+                    rrc, rout, rerr = resource.run_step(rstep)
+                    rollback["commands"].append(rstep.command)
+                    if rrc != 0:
+                        rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
+                        break
+                else:
+                    rollback["ok"] = bool(fallback)
             after_state = _read_after_failure(resource)
             msg = resource.failure_message(change, step, rc, out, err)
             if rollback["commands"]:

@@ -512,3 +512,28 @@ if HAS_HYPOTHESIS:
                 assert now == before_sysfs
         finally:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def test_when_the_chzdev_rollback_fails_too_sysfs_puts_the_device_back_online(env):
+    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
+               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
+                           "attrs": {"layer2": "1", "buffer_count": "64"}}]})
+    real = env.host.chzdev
+    calls = []
+
+    def failing(argv):
+        calls.append(argv)
+        if len(calls) in (2, 3):  # the configure step and the chzdev rollback
+            env.host.calls.append(list(argv))
+            return 17, "", "Error: Could not write file\n"
+        return real(argv)
+    env.host.chzdev = failing
+    result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
+    assert result["failed"]
+    rollback = result["rollback"]
+    assert rollback["ok"] is True and len(rollback["errors"]) == 1  # chzdev failed, sysfs did it
+    assert rollback["commands"] == ["chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202",
+                                    "echo 1 > /sys/bus/ccwgroup/devices/0.0.8200/online"]
+    assert env.host.read("0.0.8200", "online") == "1"  # never left offline
+    assert env.host.read("0.0.8200", "buffer_count") == "64"
+    assert "previous active state restored" in result["msg"]
