@@ -612,3 +612,30 @@ def partition_functions(model, partition):
 def partition_by_host(model):
     """Map inventory host name -> partition dict (partitions with a ``host``)."""
     return dict((p["host"], p) for p in model.get("partitions") or [] if p.get("host"))
+
+
+def guest_pnet_findings(model, pnet_configs):
+    """Guests that get a native ISM function (one with a PNET ID) but cannot use it.
+
+    A KVM guest's virtio-net/MacVTap NIC has no PNET ID from the IOCDS, so SMC-D with a native ISM
+    function needs a software PNET table entry that puts the guest's rendezvous interface under the
+    function's PNET ID; without one, SMC-D falls back to TCP. ``pnet_configs``: guest name ->
+    that guest's ``smc_pnet_config`` (guests not in it are not checked). Returns messages.
+    """
+    findings = []
+    for vchid in model.get("ism") or []:
+        for func in vchid["functions"]:
+            guest, pnet = func.get("guest"), func.get("pnet_id")
+            if not guest or not pnet or guest not in pnet_configs:
+                continue
+            entries = pnet_configs[guest] or []
+            if any(isinstance(e, dict) and str(e.get("pnet_id") or "").upper() == pnet.upper() and e.get("interface")
+                   for e in entries):
+                continue
+            findings.append(
+                "ism VCHID %03X fid %s: guest %s gets a native ISM function (PNET ID %s), but a guest's virtio/MacVTap "
+                "NIC has no PNET ID from the IOCDS and %s's smc_pnet_config has no interface under %s, so "
+                "SMC-D would fall back to TCP; add {pnet_id: %s, interface: <the guest's rendezvous "
+                "interface>} to its smc_pnet_config, or give it a non-native ISMv2 function (pnet_id: null)"
+                % (vchid["vchid"], fmt_id(func["fid"]), guest, pnet, guest, pnet, pnet))
+    return findings

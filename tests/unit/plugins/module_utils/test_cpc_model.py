@@ -325,3 +325,45 @@ def test_partition_by_host_helper(lab):
     hosts = partition_by_host(model)
     assert sorted(hosts) == ["lpar-a", "lpar-b"]
     assert hosts["lpar-b"]["name"] == "LPARB"
+
+
+def _native_guest_cpc(pnet="PNETB"):
+    return {"name": "PRODB", "machine": "z17", "css": 0,
+            "partitions": [{"name": "KVMP2", "mif_id": 1, "host": "kvmp2"}, {"name": "DBP2", "mif_id": 2}],
+            "ism": [{"vchid": "7E1", "pnet_id": pnet, "functions": [
+                {"fid": 0x1017, "uid": 0x17, "vf": 1, "partition": "KVMP2", "guest": "app3"},
+                {"fid": 0x1018, "uid": 0x18, "vf": 2, "partition": "DBP2"}]}]}
+
+
+def test_a_guest_with_a_native_ism_function_needs_a_software_pnet_entry():
+    from ansible_collections.s390x.network.plugins.module_utils.cpc_model import guest_pnet_findings
+    model, errors, _w = normalize_cpc(_native_guest_cpc())
+    assert errors == []
+    (finding,) = guest_pnet_findings(model, {"app3": None})
+    assert finding.startswith("ism VCHID 7E1 fid 0x1017: guest app3 gets a native ISM function (PNET ID PNETB)")
+    assert "{pnet_id: PNETB, interface:" in finding and "pnet_id: null" in finding
+    # an entry under another PNET ID, or for a device port only, does not help
+    unhelpful = [{"pnet_id": "NETX", "interface": "enc1"}, {"pnet_id": "PNETB", "ib_device": "ism0"}]
+    assert len(guest_pnet_findings(model, {"app3": unhelpful})) == 1
+    # the entry that helps (PNET IDs compare case-insensitively, the kernel stores them upper case)
+    assert guest_pnet_findings(model, {"app3": [{"pnet_id": "pnetb", "interface": "enc1"}]}) == []
+    # a guest the inventory does not manage is not checked; a non-native ISMv2 function needs nothing
+    assert guest_pnet_findings(model, {}) == []
+    model2, _e, _w = normalize_cpc(_native_guest_cpc(pnet=None))
+    assert guest_pnet_findings(model2, {"app3": None}) == []
+
+
+def test_the_example_inventory_gives_its_native_ism_guest_a_pnet_entry():
+    import os
+    import yaml
+    from ansible_collections.s390x.network.plugins.filter.guest_pnet_findings import guest_pnet_findings
+    inv = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "inventories", "example")
+    with open(os.path.join(inv, "group_vars", "all", "cpcs.yml")) as handle:
+        cpcs = yaml.safe_load(handle)
+    configs = {}
+    for name in os.listdir(os.path.join(inv, "host_vars")):
+        with open(os.path.join(inv, "host_vars", name)) as handle:
+            configs[name[:-4]] = (yaml.safe_load(handle) or {}).get("smc_pnet_config")
+    assert guest_pnet_findings([v for k, v in sorted(cpcs.items()) if k.startswith("cpc_")], configs) == []
+    configs["app3"] = None
+    assert len(guest_pnet_findings([cpcs["cpc_prodb"]], configs)) == 1
