@@ -28,8 +28,7 @@ Scope flags: none = active and persistent, ``-a`` = active only, ``-p`` = persis
 
 from __future__ import annotations
 
-import os
-import shlex
+from ansible_collections.s390x.network.plugins.module_utils.resource_engine import render_argv
 
 DEVTYPE = "qeth"
 TOOL = "chzdev"
@@ -108,7 +107,7 @@ def render(argv):
 
     The program is shown by its name; the module runs it by the path found in PATH.
     """
-    return " ".join(shlex.quote(a) for a in [os.path.basename(argv[0])] + list(argv[1:]))
+    return render_argv(argv)
 
 
 def describe_exit(rc):

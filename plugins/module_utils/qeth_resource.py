@@ -11,6 +11,7 @@ import os
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import changes as _changes
+from ansible_collections.s390x.network.plugins.module_utils.kernel_write import write_value
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
     QethIdError, format_group_id, naive_group, parse_group_id)
@@ -76,6 +77,7 @@ class QethDevices(Resource):
         self.state = self.params["state"]
         self.scope = self.params["scope"]
         self.binary = None
+        self._mgmt_cache = None
         self.extra_names = sorted(set(n for e in self.config for n in (e.get("attributes") or {})))
 
     # -- no host -------------------------------------------------------------------------------
@@ -199,7 +201,7 @@ class QethDevices(Resource):
         return change
 
     def _mgmt(self):
-        if not hasattr(self, "_mgmt_cache"):
+        if self._mgmt_cache is None:
             self._mgmt_cache = management_connection(self.module, proc_root=os.path.join(self.root, "proc"),
                                                      sys_root=os.path.join(self.root, "sys"))
         return self._mgmt_cache
@@ -320,16 +322,7 @@ class QethDevices(Resource):
 
     def _sysfs_step(self, parts, value):
         path = self.reader.path(*parts)
-
-        def write():
-            data = ("%s\n" % value).encode("ascii")
-            fd = os.open(path, os.O_WRONLY)
-            try:
-                if os.write(fd, data) != len(data):
-                    raise OSError(5, "short write to %s" % path)
-            finally:
-                os.close(fd)
-        return Step(action=write, text="echo %s > /sys/%s" % (value, "/".join(parts)), scope="active",
+        return Step(action=lambda: write_value(path, "%s\n" % value), text="echo %s > /sys/%s" % (value, "/".join(parts)), scope="active",
                     kind="rollback")
 
     def remaining(self, after, change):

@@ -26,7 +26,13 @@ Every changing module returns the same fields: ``changed``, ``commands``, ``befo
 
 from __future__ import annotations
 
+import os
 import shlex
+
+
+def render_argv(argv):
+    """A command line as shown in ``commands``: the program by its name, arguments shell-quoted."""
+    return " ".join(shlex.quote(a) for a in [os.path.basename(argv[0])] + list(argv[1:]))
 
 
 class Step(object):
@@ -53,8 +59,7 @@ class Step(object):
         """The step as shown in ``commands``: the program by its name, arguments shell-quoted."""
         if self._text is not None:
             return self._text
-        import os  # pylint: disable=import-outside-toplevel
-        return " ".join(shlex.quote(a) for a in [os.path.basename(self.argv[0])] + self.argv[1:])
+        return render_argv(self.argv)
 
     def __repr__(self):
         return "Step(%r, %s, %s%s)" % (self.command, self.kind, self.scope, ", disruptive" if self.disruptive else "")

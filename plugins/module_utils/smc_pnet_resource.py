@@ -91,9 +91,12 @@ class PnetTable(Resource):
             commands, target = plan(self.state, self.config, current)
         except PnetError as exc:
             raise ResourceError(str(exc))
-        steps = [Step(argv=[self.tool] + argv[1:], text=" ".join([TOOL] + argv[1:]), scope="active")
-                 for argv in commands]
-        return [Change(TABLE, steps, want=target)]
+        return [Change(TABLE, self._steps(commands), want=target)]
+
+    def _steps(self, commands, kind="change"):
+        """Steps of smc_pnet argvs (planned with the tool's name; run by the path found)."""
+        return [Step(argv=[self.tool] + argv[1:], text=" ".join([TOOL] + argv[1:]), scope="active", kind=kind)
+                for argv in commands]
 
     def predict(self, current, changes):
         return changes[0].want if changes[0].steps else current
@@ -114,12 +117,11 @@ class PnetTable(Resource):
         """Back to the table as it was: the table has no single-entry delete, so a run that stopped
         between deleting a PNET ID and adding its entries back would leave them out."""
         commands, _target = plan("overridden", before, now) if before else plan("deleted", [], now)
-        return [Step(argv=[self.tool] + argv[1:], text=" ".join([TOOL] + argv[1:]), scope="active", kind="rollback")
-                for argv in commands]
+        return self._steps(commands, kind="rollback")
 
     def remaining(self, after, change):
         commands, _target = plan(self.state, self.config, after)
-        return [Step(argv=argv, text=" ".join([TOOL] + argv[1:])) for argv in commands]
+        return self._steps(commands)
 
     def failure_message(self, change, step, rc, out, err):
         return "%s failed with exit code %d%s: %s" % (step.command, rc, _hint(err), (err or out).strip())

@@ -18,6 +18,8 @@ import errno
 import os
 import tempfile
 
+from ansible_collections.s390x.network.plugins.module_utils.kernel_write import write_value
+
 HEADER = (
     "# Managed by Ansible (s390x.network.smc_sysctl): SMC buffer sizes and net.smc settings.\n"
     "# Local changes are overwritten on the next run.\n"
@@ -112,14 +114,6 @@ def read_live(keys, proc_sys=None):
 
 
 def write_live(key, value, proc_sys=None):
-    """Write one sysctl with one unbuffered write; raises OSError with the kernel's errno (EINVAL when
-    out of range). Buffered text I/O could retry a refused write inside close() and apply it after
-    the error was reported; one os.write either takes the whole value or fails."""
-    data = ("%s\n" % normalize_value(value)).encode("ascii")
-    fd = os.open(proc_path(key, proc_sys), os.O_WRONLY)
-    try:
-        written = os.write(fd, data)
-    finally:
-        os.close(fd)
-    if written != len(data):
-        raise OSError(errno.EIO, "short write to %s (%d of %d bytes)" % (key, written, len(data)))
+    """Write one sysctl (one checked, unbuffered write); raises OSError with the kernel's errno
+    (EINVAL when out of range)."""
+    write_value(proc_path(key, proc_sys), "%s\n" % normalize_value(value))

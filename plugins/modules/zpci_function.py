@@ -676,8 +676,10 @@ class ZpciFunctionModule(object):
         """After a function failed: the files as they were, plus the functions that reached their
         new state, so that each function's boot-time state matches its active one."""
         old = dict((path, before) for path, before, dummy in file_changes)
-        bindings, power = merge(parse_rules(old.get(RULES_PATH, _read_file(RULES_PATH))),
-                                parse_tmpfiles(old.get(TMPFILES_PATH, _read_file(TMPFILES_PATH))), done, False)
+
+        def old_text(path):  # a file the run did not change is still as it was
+            return old[path] if path in old else _read_file(path)
+        bindings, power = merge(parse_rules(old_text(RULES_PATH)), parse_tmpfiles(old_text(TMPFILES_PATH)), done, False)
         wanted = {RULES_PATH: render_rules(bindings), TMPFILES_PATH: render_tmpfiles(power),
                   MODULES_LOAD_PATH: render_modules_load(boot_modules(bindings))}
         try:
