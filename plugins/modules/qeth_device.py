@@ -275,7 +275,9 @@ drift:
 rollback:
   description:
     - After a failed C(chzdev) call, the commands run to restore the device's previous active state
-      and whether that worked. Returned with the failure.
+      (C(commands)), the errors on the way (C(errors)) and whether the device is back (C(ok)).
+      When the restoring C(chzdev) call fails too, the old attributes and C(online) are written to
+      sysfs directly (listed as C(echo VALUE > /sys/...)). Returned with the failure.
   returned: on failure after a change started
   type: dict
 """

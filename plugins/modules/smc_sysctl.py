@@ -224,6 +224,18 @@ not_present:
   returned: always
   type: list
   elements: str
+restored:
+  description:
+    - After a failure (a value the kernel refused, a file that could not be written), the keys whose
+      live value was set in this run and put back to the old one.
+  returned: on failure after a live value was set
+  type: list
+  elements: str
+not_restored:
+  description: Keys whose old live value could not be put back (they keep the new value).
+  returned: on failure after a live value was set
+  type: list
+  elements: str
 before:
   description: O(file) content (key to value) and live values of the managed keys before the run.
   returned: always
