@@ -8,7 +8,7 @@ import shlex
 import sys
 import time
 
-from . import guests, host, image, inventory, model, network, s390tools
+from . import guests, host, image, inventory, kernel, model, network, s390tools
 from .host import Lab, LabError
 
 EPILOG = """\
@@ -164,7 +164,7 @@ def _active_devices(lab, hname):
     if not lab.data["emulator"]:
         return {}
     try:
-        st = host._kernel().state(lab.state_dir(hname))  # pylint: disable=protected-access
+        st = kernel.state(lab.state_dir(hname))
     except Exception:  # pylint: disable=broad-except
         return {}
     qeth = {gid: "online" if card.get("online") else "offline"
@@ -343,7 +343,6 @@ def cmd_fault(args):
         return 0
     if not lab.data["emulator"]:
         raise LabError("faults need the device emulator (lab runs with plain /sys)")
-    kernel = host._kernel()  # pylint: disable=protected-access
     sd = lab.state_dir(args.host)
     if args.kind == "write":
         if len(a) != 2:

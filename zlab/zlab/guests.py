@@ -20,8 +20,8 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-from . import network
-from .host import LabError, _kernel
+from . import kernel, network
+from .errors import LabError
 
 # Read every referenced function on the KVM host in one exec: "ADDR present fid driver".
 PROBE = r"""
@@ -213,7 +213,7 @@ def hold(lab, kvm, held, guest):
         return
     for item in held:
         try:
-            _kernel().set_pci_holder(lab.state_dir(kvm), item["fid"], guest)
+            kernel.set_pci_holder(lab.state_dir(kvm), item["fid"], guest)
         except (OSError, KeyError):
             pass    # the function went away (KVM host rebooted: state rebuilt without holders)
 
@@ -276,11 +276,7 @@ def start(lab, guest, derive=True):
 def kernel_pci(lab, guest, pci):
     if not lab.data["emulator"]:
         return
-    kernel = _kernel()
-    if hasattr(kernel, "set_pci_functions"):
-        kernel.set_pci_functions(lab.state_dir(guest), pci)
-    else:
-        lab.boot_kernel(guest, dict(lab.hosts[guest]["spec"], pci=pci))
+    kernel.set_pci_functions(lab.state_dir(guest), pci)
 
 
 def restart(lab, guest):

@@ -32,35 +32,14 @@ import subprocess
 import sys
 import time
 
-from . import image, model as model_mod, network, profiles as profiles_mod
+from . import guests, image, kernel, model as model_mod, network, profiles
+from .errors import LabError
 
 STATE_ROOT = os.environ.get("ZLAB_STATE_ROOT", "/var/lib/zlab")
 ZLAB_SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the repo's zlab/
 LAB_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,19}$")
 EXEC_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 BOOT_TIMEOUT = float(os.environ.get("ZLAB_BOOT_TIMEOUT", "120"))
-
-OS_RELEASE = {
-    "rhel8.8": (
-        'NAME="Red Hat Enterprise Linux"\nVERSION="8.8 (Ootpa)"\nID="rhel"\nID_LIKE="fedora"\n'
-        'VERSION_ID="8.8"\nPLATFORM_ID="platform:el8"\n'
-        'PRETTY_NAME="Red Hat Enterprise Linux 8.8 (Ootpa)"\nANSI_COLOR="0;31"\n'
-        'CPE_NAME="cpe:/o:redhat:enterprise_linux:8::baseos"\n'
-        'HOME_URL="https://www.redhat.com/"\n'),
-    "sles15sp5": (
-        'NAME="SLES"\nVERSION="15-SP5"\nVERSION_ID="15.5"\n'
-        'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP5"\nID="sles"\nID_LIKE="suse"\n'
-        'ANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp5"\n'),
-    "ubuntu23.04": (
-        'PRETTY_NAME="Ubuntu 23.04"\nNAME="Ubuntu"\nVERSION_ID="23.04"\n'
-        'VERSION="23.04 (Lunar Lobster)"\nVERSION_CODENAME=lunar\nID=ubuntu\nID_LIKE=debian\n'
-        'UBUNTU_CODENAME=lunar\n'),
-    "linux6.12": None,  # keep the image's own (Debian 12 userland)
-}
-
-
-class LabError(Exception):
-    pass
 
 
 def lab_dir(lab):
@@ -88,53 +67,17 @@ def lab_exists(name):
 
 
 def emulator_available():
+    """The kernel and the FUSE daemon are in the zlab/ that hosts mount (ZLAB_SRC)."""
     k = os.path.join(ZLAB_SRC, "zlab", "kernel", "__init__.py")
     f = os.path.join(ZLAB_SRC, "zlab", "fusefs", "__main__.py")
-    if not (os.path.isfile(k) and os.path.isfile(f)):
-        return False
-    try:
-        import zlab.kernel as kernel  # pylint: disable=import-outside-toplevel
-    except Exception:  # pylint: disable=broad-except
-        return False
-    return all(hasattr(kernel, n) for n in ("boot", "apply_persistent"))
-
-
-def _kernel():
-    import zlab.kernel as kernel  # pylint: disable=import-outside-toplevel
-    return kernel
-
-
-def os_release(profile):
-    try:
-        from zlab import profiles  # pylint: disable=import-outside-toplevel
-        for fn in ("os_release", "get_os_release"):
-            if hasattr(profiles, fn):
-                text = getattr(profiles, fn)(profile)
-                if text:
-                    return text
-        get = getattr(profiles, "get", None) or getattr(profiles, "get_profile", None)
-        if get is not None:
-            prof = get(profile)
-            text = prof.get("os_release") if isinstance(prof, dict) else getattr(
-                prof, "os_release", None)
-            if text:
-                return text
-    except Exception:  # pylint: disable=broad-except
-        pass
-    return OS_RELEASE.get(profile)
+    return os.path.isfile(k) and os.path.isfile(f)
 
 
 def profile_files(profile):
     """Files a kernel profile puts in /etc (os-release, redhat-release...)."""
-    files = {}
-    text = os_release(profile)
-    if text:
-        files["/etc/os-release"] = text
-    try:
-        from zlab import profiles  # pylint: disable=import-outside-toplevel
-        files.update(profiles.get(profile).get("extra_files") or {})
-    except Exception:  # pylint: disable=broad-except
-        pass
+    prof = profiles.get(profile)
+    files = {"/etc/os-release": prof["os_release"]}
+    files.update(prof["extra_files"])
     return files
 
 
@@ -431,7 +374,7 @@ class Lab:
         cfg = {"name": hname, "role": h["role"], "emulator": self.data["emulator"],
                "authorized_key": pub, "files": profile_files(h["kernel_profile"]),
                "lab_hosts": {n: x["ip"] for n, x in self.hosts.items()}, "domains": {},
-               "s390_tools": profiles_mod.get(h["kernel_profile"])["s390_tools"]}
+               "s390_tools": profiles.get(h["kernel_profile"])["s390_tools"]}
         for g in h.get("guests") or []:
             cfg["domains"][g] = DOMAIN_XML.format(
                 name=g, uuid=guest_uuid(self.slot, self.hosts[g]["index"]))
@@ -443,10 +386,7 @@ class Lab:
         os.makedirs(sd, exist_ok=True)
         if self.data["emulator"]:
             spec = spec or self.hosts[hname]["spec"]
-            kernel = _kernel()
-            hs = getattr(kernel, "HostSpec", None)
-            kernel.boot(sd, hs.from_dict(spec) if hs is not None and hasattr(hs, "from_dict")
-                        else spec)
+            kernel.boot(sd, kernel.HostSpec.from_dict(spec))
         network.write_hooks(sd, self.hosts[hname]["index"])
 
     def start_host(self, hname, spec=None, before_init=None):
@@ -621,7 +561,6 @@ class Lab:
         self.wait_ready(order)
 
     def reboot(self, hname, log=sys.stderr):
-        from . import guests  # pylint: disable=import-outside-toplevel
         h = self.host(hname)
         if h["role"] == "guest":
             guests.restart(self, hname)

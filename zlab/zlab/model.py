@@ -1,6 +1,6 @@
 """The CPC model of a lab, read from an Ansible inventory directory.
 
-Inputs (design section 1a): the ``cpc:`` variable (group_vars/all, or per CPC group, also as a
+Inputs (docs/cpc-model.md): the ``cpc:`` variable (group_vars/all, or per CPC group, also as a
 ``{{ name }}`` reference; one CPC per lab, chosen with ``--cpc``), per host ``zlab_kernel`` (kernel
 profile), ``kvm_guests`` (guests of a KVM host), ``qeth_devices`` (desired config, not applied by
 zlab: hosts start unconfigured). Every partition of ``cpc.partitions`` with a ``host`` becomes an
@@ -182,53 +182,28 @@ def _merge_vars(groups, hostvars):
 
 # ----------------------------------------------------------------------------- the model
 
-# The collection's model package; zlab reads ``cpc`` with its normaliser (docs/cpc-model.md).
-COLLECTION_UTILS = "ansible_collections.s390x.network.plugins.module_utils"
-REPO_UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__)))), "plugins", "module_utils")
+# zlab reads ``cpc`` with the collection's normaliser (docs/cpc-model.md), imported by its
+# collection name: cpc_model.py imports iocp_validate that way. The checkout zlab runs from is that
+# collection through the link `make collection-link` creates (the path pytest.ini gives the tests).
+CHECKOUT_COLLECTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), ".cache", "collections")
 # cpc_model warns about keys it does not know; these are zlab's own and are used
 ZLAB_KEY_WARNING = re.compile(r"^OSA [^:]*: ports is not a known field")
-_cpc_model = []
-
-
-def _load_file(name, path):
-    import importlib.util  # pylint: disable=import-outside-toplevel
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def cpc_model():
-    """The collection's ``cpc_model`` module (``normalize_cpc``).
-
-    zlab runs from the repository (``make env``: editable install), so the checkout's
-    plugins/module_utils/cpc_model.py is loaded from its file, with its one collection import
-    (``iocp_validate``) served from the same directory; an installed collection
-    (``ansible_collections`` importable) is the fallback.
-    """
-    if _cpc_model:
-        return _cpc_model[0]
-    if os.path.isfile(os.path.join(REPO_UTILS, "cpc_model.py")):
-        sibling = COLLECTION_UTILS + ".iocp_validate"
-        saved = sys.modules.get(sibling)
-        sys.modules[sibling] = _load_file("_zlab_iocp_validate",
-                                          os.path.join(REPO_UTILS, "iocp_validate.py"))
-        try:
-            mod = _load_file("_zlab_cpc_model", os.path.join(REPO_UTILS, "cpc_model.py"))
-        finally:
-            if saved is None:
-                del sys.modules[sibling]
-            else:
-                sys.modules[sibling] = saved
-    else:
-        import importlib  # pylint: disable=import-outside-toplevel
-        try:
-            mod = importlib.import_module(COLLECTION_UTILS + ".cpc_model")
-        except ImportError:
-            raise ModelError("cpc: zlab reads the model with the collection's cpc_model.py, "
-                             "which is neither in %s nor importable" % REPO_UTILS) from None
-    _cpc_model.append(mod)
+    """The collection's ``cpc_model`` module (``normalize_cpc``): the checkout's, else an
+    installed collection's."""
+    linked = os.path.join(CHECKOUT_COLLECTIONS, "ansible_collections", "s390x", "network")
+    if os.path.isdir(linked) and CHECKOUT_COLLECTIONS not in sys.path:
+        sys.path.insert(0, CHECKOUT_COLLECTIONS)
+    try:
+        # pylint: disable-next=import-outside-toplevel
+        from ansible_collections.s390x.network.plugins.module_utils import cpc_model as mod
+    except ImportError:
+        raise ModelError("cpc: zlab reads the model with the collection's cpc_model.py: link "
+                         "the checkout as the collection (make collection-link: %s) or install "
+                         "s390x.network" % linked) from None
     return mod
 
 

@@ -7,7 +7,7 @@ A profile decides:
 - the module catalogue (built-in vs loadable, dependencies, PCI/CCW drivers registered);
 - the distribution: ``/etc/os-release`` text and package names roles install.
 
-Facts: shared/facts/s390-linux-interfaces.md section 4, upstream net/smc/smc_sysctl.c
+Facts: upstream net/smc/smc_sysctl.c
 (6.1: autocorking_size, smcr_buf_type, smcr_testlink_time, wmem, rmem defaulting to
 tcp_{w,r}mem[1], min 16 KiB, no max; 6.5 and the 6.4 stable fix: default 64 KiB, max INT_MAX/2;
 6.7: smcr_max_links_per_lgr 1..2, smcr_max_conns_per_lgr 16..255) and net/smc/smc_core.c

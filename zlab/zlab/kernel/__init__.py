@@ -1,6 +1,6 @@
 """zlab.kernel: the emulated s390 kernel of one host (state store + semantics).
 
-Public API (module functions, ``state_dir`` first; see docs/dev/zlab-contract.md):
+Public API (module functions, ``state_dir`` first; see docs/contributing.md, "Kernel internals"):
 
     boot(state_dir, spec)                     fresh IPL state (spec: HostSpec or dict)
     apply_persistent(state_dir, host_root)    udev/systemd boot processing -> [(sysctl, value)]
@@ -24,7 +24,7 @@ import copy
 import os
 
 from .. import profiles
-from . import core, persist, store
+from . import core, hooks, persist, store
 from .core import ModuleError
 from .spec import HostSpec, norm_busid
 from .view import KernelView
@@ -48,28 +48,6 @@ def _spec_dict(spec):
 
 def _tx(state_dir):
     return store.transaction(state_dir)
-
-
-class _Mutate:
-    """Transaction that also runs netdev hooks queued by the change after commit."""
-
-    def __init__(self, state_dir):
-        self.state_dir = state_dir
-        self.cm = store.transaction(state_dir)
-
-    def __enter__(self):
-        st = self.cm.__enter__()
-        st["_state_dir"] = self.state_dir
-        self.st = st
-        return st
-
-    def __exit__(self, et, ev, tb):
-        self.st.pop("_state_dir", None)
-        res = self.cm.__exit__(et, ev, tb)
-        hooks = core.take_hooks()
-        if et is None:
-            core.run_hooks(hooks)
-        return res
 
 
 def view(state_dir, real_sys=None, real_proc_sys_net=None, log=None):
@@ -149,13 +127,13 @@ def modules_loaded(state_dir):
 def load_module(state_dir, name, params=None):
     """modprobe NAME [params]: True if loaded now, False if already loaded or built in.
     Raises ModuleError(reason='not_found')."""
-    with _Mutate(state_dir) as st:
+    with hooks.transaction(state_dir) as st:
         return core.load_module(st, name, params=params)
 
 
 def unload_module(state_dir, name):
     """modprobe -r / rmmod NAME. Raises ModuleError(reason in not_found|builtin|not_loaded|in_use)."""
-    with _Mutate(state_dir) as st:
+    with hooks.transaction(state_dir) as st:
         return core.unload_module(st, name)
 
 
@@ -287,7 +265,7 @@ def consume_tool_fault(state_dir, tool):
 def set_pci_functions(state_dir, functions):
     """Guest start: replace the guest's PCI functions (list of HostSpec pci dicts); each appears
     configured at domain = uid and is probed (ism binds when present)."""
-    with _Mutate(state_dir) as st:
+    with hooks.transaction(state_dir) as st:
         core.set_pci_functions(st, functions)
 
 

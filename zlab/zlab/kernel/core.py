@@ -1,4 +1,4 @@
-"""Kernel state semantics operating on the state dict (pure Python, no I/O except hooks/tcp_mem).
+"""Kernel state semantics operating on the state dict (pure Python, no I/O except tcp_mem).
 
 Every function that changes state takes the state dict ``st`` (inside a store.transaction) and
 raises OSError(errno) exactly where the kernel's store function would return -errno. Checks come
@@ -8,11 +8,10 @@ before changes so a failed call leaves the state untouched.
 import errno
 import os
 import re
-import subprocess
 import threading
 
 from .. import profiles
-from . import cio, store
+from . import cio
 from .spec import busid_devno
 
 FORMAT = 1
@@ -35,49 +34,37 @@ class ModuleError(OSError):
 
 
 # ---------------------------------------------------------------------------------------------
-# pending hooks: netdev-up/-down commands run after the transaction committed
+# work queued for after the transaction committed (kernel.hooks runs it): netdev-up/-down hooks
+# and the RUN programs of udev rules, whose writes are stores of their own
+# Entries: (state_dir, "netdev", args) | (state_dir, "udev-run", event).
 
 _pending = threading.local()
 
 
-def queue_hook(st, args):
+def _queue(st, kind, data):
     lst = getattr(_pending, "hooks", None)
     if lst is None:
         lst = _pending.hooks = []
-    lst.append((st.get("_state_dir"), list(args)))
+    lst.append((st.get("_state_dir"), kind, data))
+
+
+def queue_hook(st, args):
+    """``STATE_DIR/hooks/<args[0]> args[1:]`` (the lab's real netdevs)."""
+    _queue(st, "netdev", list(args))
+
+
+def queue_udev_run(st, ent, runs, depth):
+    """The rest of ``ent``'s add event: its RUN programs ``[(rules file, value)]``, then
+    :func:`udev_add_finish`. ``depth``: 1, or the depth of the event whose RUN program caused
+    this one plus 1 (events deeper than 4 run no RUN programs)."""
+    _queue(st, "udev-run", {"fid": str(ent["spec"]["fid"]), "addr": ent["addr"],
+                            "runs": [list(r) for r in runs], "depth": depth})
 
 
 def take_hooks():
     lst = getattr(_pending, "hooks", None) or []
     _pending.hooks = []
     return lst
-
-
-def run_hooks(hooks, log=None):
-    """Run queued hooks ``STATE_DIR/hooks/<name> args...``; missing hook files are skipped."""
-    ran = set()
-    for state_dir, args in hooks:
-        if not state_dir:
-            continue
-        path = os.path.join(state_dir, "hooks", args[0])
-        if not os.access(path, os.X_OK):
-            continue
-        ran.add(state_dir)
-        try:
-            res = subprocess.run([path] + [str(a) for a in args[1:]], capture_output=True,
-                                 text=True, timeout=60, check=False)
-            if res.returncode != 0 and log:
-                log("hook %s %s failed rc=%d: %s" % (args[0], " ".join(map(str, args[1:])),
-                                                       res.returncode, res.stderr.strip()))
-        except (OSError, subprocess.SubprocessError) as exc:
-            if log:
-                log("hook %s failed: %s" % (args[0], exc))
-    # A hook adds or removes the real netdev that /sys/class/net/<if> and the qeth device's
-    # net/<if> are built from. A view may have rebuilt its tree from the new state while the hook
-    # ran (the hook's programs look up /sys themselves: libselinux probes /sys/fs/selinux) and
-    # would keep it until the next state change: make every view rebuild.
-    for state_dir in ran:
-        store.touch(state_dir)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,7 +132,7 @@ def empty_smc_stats():
 
 
 def new_state(spec_dict, old=None):
-    """Fresh state of a freshly IPLed host (see zlab-contract: boot)."""
+    """Fresh state of a freshly IPLed host (see docs/contributing.md, "Kernel internals")."""
     st = {
         "format": FORMAT,
         "generation": (old or {}).get("generation", 0),
@@ -766,7 +753,8 @@ def pci_device_add(st, ent):
 
 
 def _udev_add(st, ent):
-    """The add uevent seen by udev: override rules, driverctl, modalias autoload, probe."""
+    """The add uevent seen by udev: override rules, driverctl, RUN programs, modalias autoload,
+    probe."""
     persist = st.get("persist") or {}
     addr = ent["addr"]
     drvctl = (persist.get("driverctl") or {}).get(addr)
@@ -791,21 +779,20 @@ def _udev_add(st, ent):
                 pass
         pci_probe(st, ent)
     # RUN programs of the matching rules, in order, after all rules (before 80-drivers.rules'
-    # RUN{builtin}="kmod load $env{MODALIAS}": rules files sort before it)
-    if runs and st.get("_udev_run_depth", 0) < 4:
-        from . import udevrun
-        st["_udev_run_depth"] = st.get("_udev_run_depth", 0) + 1
-        try:
-            for origin, value in runs:
-                status, msgs = udevrun.run(st, ent, value)
-                udevrun.log(st, "%s: %s: RUN '%s': exit %d%s" % (
-                    os.path.basename(origin), addr, value, status,
-                    "".join("; " + m for m in msgs)))
-        finally:
-            st["_udev_run_depth"] -= 1
-            if not st["_udev_run_depth"]:
-                del st["_udev_run_depth"]
-    # modalias autoload by udev (skipped for blacklisted modules)
+    # RUN{builtin}="kmod load $env{MODALIAS}": rules files sort before it). Their writes are
+    # stores of their own: they run after this change committed, and the rest of the event
+    # after them.
+    depth = st.get("_udev_run_depth", 0)
+    if runs and depth < 4:
+        queue_udev_run(st, ent, runs, depth + 1)
+        return
+    udev_add_finish(st, ent)
+
+
+def udev_add_finish(st, ent):
+    """The end of an add event: modalias autoload by udev (skipped for blacklisted modules),
+    then probe."""
+    persist = st.get("persist") or {}
     if ent["driver"] is None:
         for drv, (mod, ids) in sorted(profiles.PCI_DRIVERS.items()):
             if (ent["spec"]["vendor"], ent["spec"]["device"]) in ids and \

@@ -15,7 +15,7 @@ import glob
 import os
 import re
 
-from . import core, store, udevrun
+from . import core, hooks, store, udevrun
 
 _UDEV_DIRS = ("etc/udev/rules.d", "run/udev/rules.d", "usr/lib/udev/rules.d", "lib/udev/rules.d")
 _SYSCTL_DIRS = ("etc/sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/lib/sysctl.d",
@@ -182,10 +182,8 @@ def apply(view, root):
     # modules-load.d
     for mod in parse_modules_load(root):
         try:
-            with store.transaction(st_dir) as st:
-                st["_state_dir"] = st_dir
+            with hooks.transaction(st_dir) as st:
                 core.load_module(st, mod, explicit=True)
-                st.pop("_state_dir", None)
         except core.ModuleError as exc:
             log.append("modules-load: %s: %s" % (mod, exc.reason))
     view.invalidate()
@@ -203,7 +201,7 @@ def apply(view, root):
         else:
             other.append((key, val))
     # udev coldplug of the subsystems (udevadm trigger --type=subsystems), before the devices
-    with store.transaction(st_dir) as st:
+    with hooks.transaction(st_dir) as st:
         for path, toks in rules:
             for name in _subsystem_event(toks, ("ccw",)):
                 for k, a, op, val in toks:
@@ -217,7 +215,7 @@ def apply(view, root):
                         log.append("udev " + line)
     view.invalidate()
     # udev coldplug of PCI functions configured at IPL
-    with store.transaction(st_dir) as st:
+    with hooks.transaction(st_dir) as st:
         core.coldplug_pci(st)
     view.invalidate()
     # udev coldplug of ccw/ccwgroup: process rules in order

@@ -1,4 +1,4 @@
-"""HostSpec: what the lab tells the kernel about a host (see docs/dev/zlab-contract.md)."""
+"""HostSpec: what the lab tells the kernel about a host (see docs/contributing.md, "Kernel internals")."""
 
 import re
 

@@ -12,7 +12,8 @@ What udev does with a rule such as (zpci_function's persistent binding)::
    is split into argv (quotes honoured) and executed (udev does not use a shell).
 
 Here step 2 is interpreted, not executed: the emulator runs inside the FUSE daemon (a real
-``/bin/sh`` writing to ``/sys`` would call back into it) and inside one state transaction. The
+``/bin/sh`` writing to ``/sys`` would call back into it), each event's RUN programs inside one
+state transaction (hooks.py, after the change that added the function committed). The
 programs understood are ``/bin/sh -c SCRIPT [ARG0 ARG...]`` (also ``sh``, ``bash``, ``dash``) where
 SCRIPT is a small POSIX-shell subset: ``;``/newline lists, ``&&``/``||``, ``if/elif/else/fi``,
 ``NAME=value`` assignments, ``$NAME``/``${NAME}``/``$?``/``$1``, ``$(...)``, single/double
@@ -31,7 +32,7 @@ import re
 import shlex
 
 from . import core, vfs
-from .view import KernelView
+from .paths import PathAccess
 
 LOG_KEEP = 50
 _SHELLS = ("sh", "bash", "dash")
@@ -304,12 +305,12 @@ def parse(script):
 
 # ---- execution on the emulated trees ----------------------------------------------------------
 
-class StateFS(KernelView):
+class StateFS(PathAccess):
     """Path access to the trees of one in-transaction state ``st`` (no store/lock of its own):
     stores change ``st`` directly; injected write faults are consumed from ``st``."""
 
     def __init__(self, st):
-        KernelView.__init__(self, st.get("_state_dir") or "")
+        PathAccess.__init__(self, st.get("_state_dir") or "")
         self.st = st
 
     def snapshot(self):

@@ -16,7 +16,7 @@ def root():
     return os.environ.get("ZLAB_ROOT", "").rstrip("/")
 
 
-# Where the FUSE daemon serves the /proc pieces at its mount root (zlab-contract); used when
+# Where the FUSE daemon serves the /proc pieces at its mount root; used when
 # ZLAB_ROOT is such a mount point rather than a full host tree.
 _FUSE_ALIASES = (("/proc/sys/net", "/proc_sys_net"), ("/proc/modules", "/proc_modules"),
                  ("/proc/sys/kernel/osrelease", "/osrelease"))
