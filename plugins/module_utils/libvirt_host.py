@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Read-only sysfs checks on the KVM host before libvirt devices are attached.
 
-zPCI (facts sheet section 3) is read through ``zpci_sysfs.ZpciSysfs``: a FID has a hotplug slot
+zPCI is read through ``zpci_sysfs.ZpciSysfs``: a FID has a hotplug slot
 ``/sys/bus/pci/slots/%08x`` whose ``power`` reads 1 when configured; its PCI function is the device
 whose ``function_id`` equals the FID; ``pft`` (or the PCI ids) tells ISM from RoCE; ``driver`` is the
 bound driver.

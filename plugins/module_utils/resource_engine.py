@@ -8,7 +8,9 @@ roll back and show its objects) and calls ``run(module, resource)``. The engine 
 
 1. ``validate()``: every check that needs no host, before anything is read; errors name the field.
 2. ``state: rendered``: ``render()`` -> the commands for a host that has nothing yet; host untouched.
-3. ``read()`` the host; ``state: gathered``: ``gather()`` -> config entries, nothing changes.
+3. ``prepare()``: what must happen before the host can be read for planning (loading the kernel
+   module that creates the objects); it returns the commands it ran (in check mode, would run).
+   Then ``read()`` the host; ``state: gathered``: ``gather()`` -> config entries, nothing changes.
 4. ``plan()`` -> ``Change`` objects (one per managed object: its steps and what it should become);
    ``guard()`` may refuse (the management connection, a device in use) before any step runs.
 5. ``before`` / ``after`` (``view()``), ``drift`` rows (``drift()``: object, scope, difference) and
@@ -40,15 +42,19 @@ class Step(object):
 
     ``scope``: active | persistent | both. ``disruptive``: takes the object's interface down, now or
     at the next boot. ``kind``: what the step does (configure, offline, deconfigure, rollback ...).
+    An action that is several commands whose exact form is known only when it runs (a PCI address
+    that appears after power-on) shows ``texts`` before it runs and sets ``ran`` to what it ran.
     """
 
     def __init__(self, argv=None, action=None, text=None, scope="both", disruptive=False, kind="change",
-                 subject=None):
+                 subject=None, texts=None):
         if (argv is None) == (action is None):
             raise ValueError("a step has either argv or action")
         self.argv = list(argv) if argv is not None else None
         self.action = action
         self._text = text
+        self._texts = list(texts) if texts is not None else None
+        self.ran = None
         self.scope = scope
         self.disruptive = disruptive
         self.kind = kind
@@ -60,6 +66,11 @@ class Step(object):
         if self._text is not None:
             return self._text
         return render_argv(self.argv)
+
+    @property
+    def commands(self):
+        """What the step shows in ``commands`` before it runs (after it ran: ``ran`` when set)."""
+        return self._texts if self._texts is not None else [self.command]
 
     def __repr__(self):
         return "Step(%r, %s, %s%s)" % (self.command, self.kind, self.scope, ", disruptive" if self.disruptive else "")
@@ -96,6 +107,9 @@ class Resource(object):
     runner_name = "the module"
     #: what a rollback restores, for the failure message
     restores = "previous state"
+    #: run every rollback step even after one fails (independent objects such as sysctls); by
+    #: default the rollback stops at the first failing step (the next ones depend on it)
+    rollback_continues = False
 
     def __init__(self, module):
         self.module = module
@@ -111,6 +125,11 @@ class Resource(object):
         raise ResourceError("state rendered is not supported")
 
     # -- host ----------------------------------------------------------------------------------
+    def prepare(self):
+        """Commands run (in check mode, that would run) before ``read()``; raise ResourceError to
+        stop. Must not change anything in check mode."""
+        return []
+
     def read(self):
         """The host's current state (module-defined)."""
         raise NotImplementedError
@@ -149,6 +168,15 @@ class Resource(object):
         """Text for ``--diff`` (one block per object)."""
         return ""
 
+    def diff(self, before_state, after_state, changes):
+        """The ``diff`` result (a dict, or a list of dicts, one per file)."""
+        return {"before": self.diff_text(before_state, changes), "after": self.diff_text(after_state, changes),
+                "before_header": "%s (before)" % self.kind, "after_header": "%s (after)" % self.kind}
+
+    def extras(self, state, changes, failed=False):
+        """Module-specific result fields for the host in ``state`` (after the run, or predicted)."""
+        return {}
+
     def rollback(self, before, now, change, ran):
         """Steps that restore ``change``'s object from ``now`` to ``before``; ``ran``: the steps of
         the change that ran, the failed one last."""
@@ -161,6 +189,9 @@ class Resource(object):
     def remaining(self, after, change):
         """Steps still needed after the run (the engine warns when there are any)."""
         return []
+
+    def close(self):
+        """Release what ``read()`` opened (a connection); runs however the module ends."""
 
     def run_step(self, step):
         """Run one step; returns (rc, stdout, stderr)."""
@@ -187,6 +218,10 @@ def drift_rows(resource, before_state, after_state, changes):
     return rows
 
 
+def _ran(step):
+    return step.ran if step.ran is not None else step.commands
+
+
 def _read_after_failure(resource):
     """The host after a failed step, None when it cannot be read either."""
     try:
@@ -197,6 +232,13 @@ def _read_after_failure(resource):
 
 def run(module, resource):
     """Run ``resource`` for ``module`` and exit (exit_json / fail_json)."""
+    try:
+        _run(module, resource)
+    finally:
+        resource.close()
+
+
+def _run(module, resource):
     state = module.params.get("state")
     errors = resource.validate()
     if errors:
@@ -204,6 +246,7 @@ def run(module, resource):
     try:
         if state == "rendered":
             module.exit_json(changed=False, rendered=resource.render(), commands=[], drift=[])
+        prepared = list(resource.prepare()) if state != "gathered" else []
         current = resource.read()
         if state == "gathered":
             module.exit_json(changed=False, gathered=resource.gather(current), commands=[], drift=[])
@@ -214,22 +257,21 @@ def run(module, resource):
 
     predicted = resource.predict(current, changes)
     steps = [s for c in changes for s in c.steps]
-    result = dict(changed=bool(steps), commands=[s.command for s in steps], before=resource.views(current, changes),
-                  drift=drift_rows(resource, current, predicted, changes))
+    result = dict(changed=bool(steps or prepared), commands=prepared + [t for s in steps for t in s.commands],
+                  before=resource.views(current, changes), drift=drift_rows(resource, current, predicted, changes))
     if module._diff:
-        result["diff"] = {"before": resource.diff_text(current, changes),
-                          "after": resource.diff_text(predicted, changes),
-                          "before_header": "%s (before)" % resource.kind,
-                          "after_header": "%s (after)" % resource.kind}
+        result["diff"] = resource.diff(current, predicted, changes)
     if module.check_mode or not steps:
         result["after"] = resource.views(predicted, changes)
+        result.update(resource.extras(predicted, changes))
         module.exit_json(**result)
 
-    executed = []
+    executed = list(prepared)
+    completed = bool(prepared)  # something changed before the failing change began
     for change in changes:
         for index, step in enumerate(change.steps):
             rc, out, err = resource.run_step(step)
-            executed.append(step.command)
+            executed.extend(_ran(step))
             if rc == 0:
                 continue
             now = _read_after_failure(resource)
@@ -237,17 +279,18 @@ def run(module, resource):
             rsteps = resource.rollback(current, now, change, change.steps[:index + 1]) if now is not None else []
             for rstep in rsteps:
                 rrc, rout, rerr = resource.run_step(rstep)
-                rollback["commands"].append(rstep.command)
+                rollback["commands"].extend(_ran(rstep))
                 if rrc != 0:
                     rollback["ok"] = False
                     rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
-                    break
+                    if not resource.rollback_continues:
+                        break
             if not rollback["ok"]:
                 again = _read_after_failure(resource)
                 fallback = resource.second_rollback(current, again, change) if again is not None else []
                 for rstep in fallback:
                     rrc, rout, rerr = resource.run_step(rstep)
-                    rollback["commands"].append(rstep.command)
+                    rollback["commands"].extend(_ran(rstep))
                     if rrc != 0:
                         rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
                         break
@@ -258,9 +301,15 @@ def run(module, resource):
             if rollback["commands"]:
                 msg += "; %s %s (%s)" % (resource.restores, "restored" if rollback["ok"] else "NOT restored",
                                          "; ".join(rollback["commands"]))
-            result.update(changed=True, commands=executed, rollback=rollback,
+            # Changed unless this was the first change and it is back where it was (or its first
+            # step failed and left nothing to put back).
+            restored = rollback["ok"] and (bool(rollback["commands"]) or index == 0)
+            result.update(changed=completed or not restored, commands=executed, rollback=rollback,
                           after=resource.views(after_state, changes) if after_state is not None else None)
+            if after_state is not None:
+                result.update(resource.extras(after_state, changes, failed=True))
             module.fail_json(msg=msg, rc=rc, stdout=out, stderr=err, **result)
+        completed = completed or bool(change.steps)
 
     try:
         after_state = resource.read()
@@ -276,7 +325,9 @@ def run(module, resource):
         left = resource.remaining(after_state, change)
         if left:
             module.warn("%s %s still differs after %s ran; the next run would run: %s"
-                        % (resource.kind, change.label, resource.runner_name, "; ".join(s.command for s in left)))
+                        % (resource.kind, change.label, resource.runner_name,
+                           "; ".join(t for s in left for t in s.commands)))
     if "diff" in result:
-        result["diff"]["after"] = resource.diff_text(after_state, changes)
+        result["diff"] = resource.diff(current, after_state, changes)
+    result.update(resource.extras(after_state, changes))
     module.exit_json(**result)

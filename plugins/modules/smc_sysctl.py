@@ -42,12 +42,14 @@ extends_documentation_fragment:
 options:
   state:
     description:
-      - V(present) writes O(file) (and O(modules_load_file)) and applies the values.
-      - V(absent) removes both files. Live values stay as they are (the module does not know the
+      - V(merged) writes O(file) (and O(modules_load_file)) and applies the values.
+      - V(deleted) removes both files. Live values stay as they are (the module does not know the
         values from before it was used).
+      - V(present) and V(absent) are the names of earlier releases for V(merged) and V(deleted);
+        they still work.
     type: str
-    choices: [present, absent]
-    default: present
+    choices: [merged, deleted, present, absent]
+    default: merged
   rmem:
     description:
       - Wanted SMC receive buffer (RMB/DMB) size, in bytes or with a binary suffix
@@ -245,169 +247,41 @@ after:
   description: The same after the run (in check mode, as it would be).
   returned: always
   type: dict
+commands:
+  description:
+    - What ran (in check mode, would run), in order. C(modprobe smc), then one C(echo VALUE > /proc/sys/...)
+      per live value, then C(write PATH) or C(rm PATH) per file.
+  returned: always
+  type: list
+  elements: str
+  sample: ["echo 131072 > /proc/sys/net/smc/rmem", "write /etc/sysctl.d/90-smc.conf"]
+drift:
+  description:
+    - One row per key that differs (C(object) the key, C(scope) V(active) for the live value and
+      V(persistent) for O(file), C(difference) C(OLD -> NEW)).
+  returned: always
+  type: list
+  elements: dict
+  sample: [{"object": "net.smc.rmem", "scope": "active", "difference": "65536 -> 131072"}]
+rollback:
+  description:
+    - After a failure, what ran to put back the live values and files already written (C(commands)),
+      the errors on the way (C(errors)) and whether everything is back (C(ok)).
+  returned: on failure after a change started
+  type: dict
 """
 
-import errno
-import os
-import platform
-
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.common.text.converters import to_native
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
-from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import (
-    INT_MAX, METHOD_NET_SMC, METHOD_TCP, SMC_SYSCTL_PREFIX, SMC_SYSCTLS, TCP_KEYS, SizingError,
-    current_effective, decide_method, parse_kernel_release, parse_size, plan_buffers, tcp_triplet_basis,
-    validate_setting,
-)
-
-SYS_MODULE_SMC = "/sys/module/smc"
-MODULE_NAME = "smc"
-
-
-def kernel_release():
-    content = sfile.read_file(sfile.proc_path("kernel.osrelease"))
-    if content and content.strip():
-        return content.strip()
-    return platform.release()
-
-
-def smc_loaded():
-    return (os.path.isdir(sfile.proc_path("net.smc")) or os.path.isdir(SYS_MODULE_SMC))
-
-
-def load_smc(module, check_mode, require):
-    """Make sure smc is loaded; returns (loaded, changed)."""
-    if smc_loaded():
-        return True, False
-    modprobe = module.get_bin_path("modprobe", opt_dirs=["/sbin", "/usr/sbin"])
-    if modprobe is None:
-        if require:
-            module.fail_json(msg="smc is not loaded and modprobe was not found (require_smc=true)")
-        module.warn("smc is not loaded and modprobe was not found; deciding from the kernel release")
-        return False, False
-    if check_mode:
-        rc, dummy, err = module.run_command([modprobe, "--dry-run", MODULE_NAME])
-        if rc != 0 and require:
-            module.fail_json(msg="this kernel has no smc module (modprobe --dry-run smc: %s)" % err.strip(),
-                             rc=rc, stderr=err)
-        return False, rc == 0
-    rc, dummy, err = module.run_command([modprobe, MODULE_NAME])
-    if rc != 0:
-        if require:
-            module.fail_json(msg="cannot load smc (modprobe smc exited %d: %s)" % (rc, err.strip()),
-                             rc=rc, stderr=err)
-        module.warn("cannot load smc (modprobe smc: %s); deciding the method from the kernel release"
-                    % err.strip())
-        return False, False
-    return smc_loaded(), True
-
-
-def remove_files(module, kernel, old_text, old_modules, result):
-    """state=absent: remove both files (live values stay) and exit."""
-    params = module.params
-    diffs = []
-    for path, text in ((params["file"], old_text), (params["modules_load_file"], old_modules)):
-        if text is None:
-            continue
-        diffs.append(dict(before_header=path, before=text, after_header=path, after=""))
-        if not module.check_mode:
-            sfile.remove_file(path)
-    loaded = smc_loaded()
-    method = decide_method(kernel, os.path.exists(sfile.proc_path("net.smc.rmem")) if loaded else None)
-    result.update(changed=bool(diffs), method=method, method_source="presence" if loaded else "osrelease",
-                  smc_loaded=loaded, sysctls={}, effective_rmem=None, effective_wmem=None,
-                  before=dict(file=sfile.parse(old_text), live={}), after=dict(file={}, live={}))
-    if module._diff:
-        result["diff"] = diffs
-    module.exit_json(**result)
-
-
-def apply_live(module, desired, live_before):
-    """Write the desired values that differ to /proc/sys (not in check mode).
-
-    Returns (applied keys, keys the kernel does not have, live values after). When the kernel
-    refuses a value, the keys already written get their old values back and the module fails:
-    the live configuration is old or new, never mixed, and no file has been written yet.
-    """
-    applied, missing = [], []
-    live_after = dict(live_before)
-    for key in sorted(desired):
-        if live_before.get(key) is None:
-            missing.append(key)
-            continue
-        if not module.params["apply"] or sfile.normalize_value(desired[key]) == live_before[key]:
-            continue
-        if not module.check_mode:
-            try:
-                sfile.write_live(key, desired[key])
-            except (IOError, OSError) as exc:
-                reason = "the kernel refused the value (EINVAL: out of range)" if exc.errno == errno.EINVAL \
-                    else to_native(exc)
-                restored, not_restored = restore_live(applied, live_before)
-                module.fail_json(
-                    msg="cannot set %s = %s: %s; %s" % (key, desired[key], reason, _restore_text(restored, not_restored)),
-                    changed=bool(not_restored), applied=[], restored=restored, not_restored=not_restored,
-                    errno=exc.errno)
-        applied.append(key)
-        live_after[key] = sfile.normalize_value(desired[key])
-    return applied, missing, live_after
-
-
-def restore_live(keys, live_before):
-    """Write the old values of ``keys`` back; returns (restored keys, keys that could not be)."""
-    restored, failed = [], []
-    for key in keys:
-        try:
-            sfile.write_live(key, live_before[key])
-            restored.append(key)
-        except (IOError, OSError):
-            failed.append(key)
-    return restored, failed
-
-
-def _restore_text(restored, not_restored):
-    text = "no file was written"
-    if restored:
-        text += "; the values already set were put back: %s" % ", ".join(restored)
-    if not_restored:
-        text += "; NOT put back (still the new value): %s" % ", ".join(not_restored)
-    return text
-
-
-def write_files(module, changes, applied, live_before):
-    """Write the changed files (path, old text, new text) after the live values; when one cannot be
-    written, put back the files already written and the live values, and fail."""
-    written = []
-    for path, old, new in changes:
-        try:
-            sfile.write_file_atomic(path, new)
-            module.set_default_selinux_context(path, False)
-        except (IOError, OSError) as exc:
-            problems = []
-            for wpath, wold, dummy in reversed(written):
-                try:
-                    if wold is None:
-                        sfile.remove_file(wpath)
-                    else:
-                        sfile.write_file_atomic(wpath, wold)
-                except (IOError, OSError) as rexc:
-                    problems.append("%s (%s)" % (wpath, to_native(rexc)))
-            restored, not_restored = restore_live(applied, live_before)
-            msg = "cannot write %s: %s; the live values were put back" % (path, exc.strerror or to_native(exc))
-            if not_restored:
-                msg += " except %s" % ", ".join(not_restored)
-            if problems:
-                msg += "; files NOT put back: %s" % ", ".join(problems)
-            module.fail_json(msg=msg, changed=bool(not_restored or problems), applied=[], restored=restored,
-                             not_restored=not_restored)
-        written.append((path, old, new))
+from ansible_collections.s390x.network.plugins.module_utils import resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import METHOD_NET_SMC, METHOD_TCP
+from ansible_collections.s390x.network.plugins.module_utils.smc_sysctl_resource import STATES, SmcSysctls
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            state=dict(type="str", default="present", choices=["present", "absent"]),
+            state=dict(type="str", default="merged", choices=list(STATES)),
             rmem=dict(type="raw"),
             wmem=dict(type="raw"),
             protocol=dict(type="str", default="smcd", choices=["smcd", "smcr"]),
@@ -427,141 +301,7 @@ def main():
         ),
         supports_check_mode=True,
     )
-    params = module.params
-    check = module.check_mode
-    release = kernel_release()
-    try:
-        kernel = parse_kernel_release(release)
-    except SizingError as exc:
-        module.fail_json(msg="cannot read the kernel release: %s" % exc)
-
-    # Validate everything the user gave before touching the host.
-    settings = {}
-    try:
-        for key, value in sorted((params["settings"] or {}).items()):
-            short, number = validate_setting(key, value)
-            if short in ("rmem", "wmem"):
-                raise SizingError("settings.%s: use the %s option for the SMC buffer size" % (short, short))
-            settings[SMC_SYSCTL_PREFIX + short] = str(number)
-        for option, key in (("core_rmem_max", "net.core.rmem_max"), ("core_wmem_max", "net.core.wmem_max")):
-            if params[option] is not None:
-                number = parse_size(params[option], option)
-                if not 1 <= number <= INT_MAX:
-                    raise SizingError("%s: must be between 1 and %d bytes, got %d" % (option, INT_MAX, number))
-                settings[key] = str(number)
-        # A first plan with the kernel-release method only validates sizes and TCP limits.
-        plan_buffers(kernel, params["rmem"], params["wmem"], method=METHOD_TCP, protocol=params["protocol"],
-                     tcp_rmem_min=params["tcp_rmem_min"], tcp_rmem_max=params["tcp_rmem_max"],
-                     tcp_wmem_min=params["tcp_wmem_min"], tcp_wmem_max=params["tcp_wmem_max"])
-    except SizingError as exc:
-        module.fail_json(msg=str(exc))
-
-    result = dict(changed=False, kernel=release, applied=[], not_present=[])
-    old_text = sfile.read_file(params["file"])
-    old_modules = sfile.read_file(params["modules_load_file"])
-
-    if params["state"] == "absent":
-        remove_files(module, kernel, old_text, old_modules, result)
-
-    changed = False
-    loaded = smc_loaded()
-    would_load = False
-    if params["load_module"] and not loaded:
-        loaded, would_load = load_smc(module, check, params["require_smc"])
-        changed = would_load
-    if params["require_smc"] and not loaded and not (check and would_load):
-        module.fail_json(msg="smc is not loaded on this host (require_smc=true, load_module=%s)"
-                         % params["load_module"])
-
-    if params["method"] != "auto":
-        method, method_source = params["method"], "option"
-        present = os.path.exists(sfile.proc_path("net.smc.rmem"))
-        if loaded and present != (method == METHOD_NET_SMC):
-            module.warn("method=%s, but this kernel %s net.smc.rmem: the SMC buffer size will not follow"
-                        % (method, "has" if present else "has no"))
-    elif loaded:
-        method = decide_method(kernel, os.path.exists(sfile.proc_path("net.smc.rmem")))
-        method_source = "presence"
-    else:
-        method, method_source = decide_method(kernel), "osrelease"
-
-    live_tcp = sfile.read_live(list(TCP_KEYS.values()))
-    old_file = sfile.parse(old_text)
-    # The TCP minimum and maximum come from the file this module owns when it sets them: a live
-    # change of them behind Ansible's back is drift to undo, not a new value to persist.
-    tcp_basis = dict((key, tcp_triplet_basis(old_file.get(key), live_tcp.get(key), key))
-                     for key in TCP_KEYS.values())
-    smcr_buf_type = settings.get("net.smc.smcr_buf_type")
-    if smcr_buf_type is None:
-        live_type = sfile.read_live(["net.smc.smcr_buf_type"]).get("net.smc.smcr_buf_type")
-        smcr_buf_type = live_type if live_type and live_type.isdigit() else 0
-    try:
-        plan = plan_buffers(
-            kernel, params["rmem"], params["wmem"], method=method, protocol=params["protocol"],
-            smcr_buf_type=int(smcr_buf_type),
-            tcp_rmem=tcp_basis[TCP_KEYS["rmem"]], tcp_wmem=tcp_basis[TCP_KEYS["wmem"]],
-            tcp_rmem_min=params["tcp_rmem_min"], tcp_rmem_max=params["tcp_rmem_max"],
-            tcp_wmem_min=params["tcp_wmem_min"], tcp_wmem_max=params["tcp_wmem_max"])
-    except SizingError as exc:
-        module.fail_json(msg=str(exc))
-    for warning in plan["warnings"]:
-        module.warn(warning)
-
-    desired = dict(settings)
-    desired.update(plan["sysctls"])
-    managed_keys = sorted(set(desired) | set(old_file))
-    live_before = sfile.read_live(managed_keys)
-
-    diffs = []
-    file_changes = []
-    new_text = sfile.render(desired)
-    if new_text != (old_text or ""):
-        diffs.append(dict(before_header=params["file"], before=old_text or "",
-                          after_header=params["file"], after=new_text))
-        file_changes.append((params["file"], old_text, new_text))
-    if params["load_module"]:
-        new_modules = sfile.render_modules_load([MODULE_NAME])
-        if new_modules != (old_modules or ""):
-            diffs.append(dict(before_header=params["modules_load_file"], before=old_modules or "",
-                              after_header=params["modules_load_file"], after=new_modules))
-            file_changes.append((params["modules_load_file"], old_modules, new_modules))
-    changed = changed or bool(diffs)
-
-    # Live first: a value the kernel refuses must not reach the file every boot applies.
-    applied, skipped, live_after = apply_live(module, desired, live_before)
-    if not check:
-        write_files(module, file_changes, applied, live_before)
-    if applied:
-        changed = True
-    if skipped and (loaded or method == METHOD_TCP):
-        module.warn("not present on this kernel (%s), written to %s only: %s"
-                    % (release, params["file"], ", ".join(skipped)))
-    for key in settings:
-        short = key[len(SMC_SYSCTL_PREFIX):]
-        if key in skipped and short in SMC_SYSCTLS and kernel[:2] < SMC_SYSCTLS[short]["since"]:
-            module.warn("%s first appeared in upstream %d.%d; kernel %s may not know it"
-                        % (key, SMC_SYSCTLS[short]["since"][0], SMC_SYSCTLS[short]["since"][1], release))
-
-    eff_rmem, eff_wmem = plan["effective_rmem"], plan["effective_wmem"]
-    if eff_rmem is None or eff_wmem is None:
-        live_now = dict(live_after)
-        live_now.update(sfile.read_live([k for k in (SMC_SYSCTL_PREFIX + "rmem", SMC_SYSCTL_PREFIX + "wmem")
-                                         if k not in live_now] + [v for v in TCP_KEYS.values() if v not in live_now]))
-        cur_rmem, cur_wmem = current_effective(kernel, method, live_now, params["protocol"], int(smcr_buf_type))
-        eff_rmem = cur_rmem if eff_rmem is None else eff_rmem
-        eff_wmem = cur_wmem if eff_wmem is None else eff_wmem
-
-    result.update(
-        changed=changed, method=method, method_source=method_source,
-        smc_loaded=smc_loaded() if not check else loaded,
-        sysctls=desired, effective_rmem=eff_rmem, effective_wmem=eff_wmem,
-        applied=applied, not_present=skipped,
-        before=dict(file=old_file, live=live_before),
-        after=dict(file=sfile.parse(new_text), live=live_after),
-    )
-    if module._diff:
-        result["diff"] = diffs
-    module.exit_json(**result)
+    resource_engine.run(module, SmcSysctls(module))
 
 
 if __name__ == "__main__":

@@ -72,44 +72,25 @@ def test_an_expected_report_that_is_missing_is_an_error_row():
     ]
 
 
-def test_sysctl_file_and_live_differences_are_separate_rows():
-    res = {
-        "changed": True,
-        "before": {"file": {"net.smc.rmem": "65536"}, "live": {"net.smc.rmem": "65536", "net.smc.wmem": "131072"}},
-        "after": {"file": {"net.smc.rmem": "131072", "net.ipv4.tcp_rmem": "4096 262144 6291456"},
-                  "live": {"net.smc.rmem": "131072", "net.smc.wmem": "131072"}},
-    }
-    rows = drift_rows(reported({"h": {"smc_sysctl_result": res}}))
-    assert rows == [
-        {"host": "h", "object": "net.ipv4.tcp_rmem", "difference": "- -> 4096 262144 6291456", "scope": "persistent"},
-        {"host": "h", "object": "net.smc.rmem", "difference": "65536 -> 131072", "scope": "persistent"},
-        {"host": "h", "object": "net.smc.rmem", "difference": "65536 -> 131072", "scope": "active"},
-    ]
-
-
-def test_zpci_sysfs_writes_are_active_and_files_persistent():
-    res = {"changed": True, "commands": [
-        "echo 0605:00:00.0 > /sys/bus/pci/drivers_probe",
-        "write /etc/udev/rules.d/60-s390x-network-zpci.rules",
-    ]}
-    rows = drift_rows(reported({"kvm": {"ism_passthrough_result": res}}))
-    assert [r["scope"] for r in rows] == ["active", "persistent"]
-    assert rows[0]["object"] == "zpci /sys/bus/pci/drivers_probe"
-
-
-def test_libvirt_loop_results_name_the_guest_and_device():
+def test_loop_results_concatenate_the_rows_of_each_item():
     res = {"changed": True, "results": [
-        {"item": {"name": "g1"}, "changed": True, "changed_devices": [
-            {"action": "attach", "live": False, "fields": [], "device": {"kind": "hostdev", "fid": 0x605}},
-            {"action": "update", "live": True, "fields": ["mode"], "device": {"kind": "interface", "source": "enc8200"}},
-        ]},
-        {"item": {"name": "g2"}, "changed": False, "changed_devices": []},
+        {"item": {"name": "g1"}, "changed": True, "drift": [
+            {"object": "guest g1 hostdev fid 0x605", "scope": "persistent", "difference": "attach"},
+            {"object": "guest g1 interface enc8200", "scope": "both", "difference": "update (mode)"}]},
+        {"item": {"name": "g2"}, "changed": False, "drift": []},
+        {"item": {"name": "g3"}, "skipped": True},
     ]}
     rows = drift_rows(reported({"kvm": {"kvm_guest_network_result": res}}), ["kvm"])
     assert rows == [
         {"host": "kvm", "object": "guest g1 hostdev fid 0x605", "difference": "attach", "scope": "persistent"},
         {"host": "kvm", "object": "guest g1 interface enc8200", "difference": "update (mode)", "scope": "both"},
     ]
+
+
+def test_a_changed_item_without_rows_is_an_error_row():
+    res = {"changed": True, "results": [{"item": {"name": "g1"}, "changed": True}]}
+    rows = result_drift(res, "guest")
+    assert [r["scope"] for r in rows] == ["error"]
 
 
 def test_failed_checks_are_error_rows_per_loop_item():
@@ -133,54 +114,3 @@ def test_drift_table_aligns_columns_under_a_heading():
         "lpar-a  qeth 0.0.8200  active      layer2=1",
         "b       net.smc.rmem   persistent  1 -> 2",
     ]
-
-
-def test_zpci_without_before_after_falls_back_to_the_commands():
-    res = {"changed": True, "commands": [
-        "echo 1 > /sys/bus/pci/slots/00000606/power",
-        "echo ism > /sys/bus/pci/devices/<address of FID 0x606>/driver_override",  # check mode
-    ]}
-    rows = drift_rows(reported({"lpar-b": {"smc_ism_result": res, "smc_sysctl_result": {"changed": False}}}))
-    assert rows == [
-        {"host": "lpar-b", "object": "zpci /sys/bus/pci/slots/00000606/power", "difference": "write 1",
-         "scope": "active"},
-        {"host": "lpar-b", "object": "zpci /sys/bus/pci/devices/<address of FID 0x606>/driver_override",
-         "difference": "write ism", "scope": "active"},
-    ]
-
-
-def _fn(fid, **kw):
-    fn = {"fid": fid, "slot": "%08x" % fid, "power": "on", "pci_address": "%04x:00:00.0" % fid,
-          "driver": "ism", "driver_override": "ism", "pft": 5, "type": "ism"}
-    fn.update(kw)
-    return fn
-
-
-def test_zpci_before_after_give_one_row_per_function_and_files_persistent():
-    standby = dict(power="off", pci_address=None, driver=None, driver_override=None, type=None)
-    res = {"changed": True,
-           "commands": ["echo 1 > /sys/bus/pci/slots/00000606/power",
-                        "echo ism > /sys/bus/pci/devices/<address of FID 0x606>/driver_override",
-                        "echo <address of FID 0x606> > /sys/bus/pci/drivers_probe",
-                        "echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override",
-                        "write /etc/udev/rules.d/60-s390x-network-zpci.rules",
-                        "rm /etc/modules-load.d/s390x-network-zpci.conf"],
-           # check mode predicts no address for a function that is still in standby
-           "before": [_fn(0x606, **standby), _fn(0x605), _fn(0x607)],
-           "after": [_fn(0x606, pci_address=None), _fn(0x605, driver="vfio-pci", driver_override="vfio-pci"),
-                     _fn(0x607)]}
-    rows = [(r["object"], r["difference"], r["scope"]) for r in drift_rows(reported({"h": {"smc_ism_result": res}}))]
-    assert rows == [
-        ("zpci fid 0x606", "power off -> on, driver_override - -> ism, driver - -> ism", "active"),
-        ("zpci fid 0x605", "driver_override ism -> vfio-pci, driver ism -> vfio-pci", "active"),
-        ("/etc/udev/rules.d/60-s390x-network-zpci.rules", "file differs", "persistent"),
-        ("/etc/modules-load.d/s390x-network-zpci.conf", "file to remove", "persistent"),
-    ]
-
-
-def test_zpci_only_a_file_differs():
-    res = {"changed": True, "commands": ["write /etc/tmpfiles.d/s390x-network-zpci.conf"],
-           "before": [_fn(0x605)], "after": [_fn(0x605)]}
-    rows = drift_rows(reported({"kvm": {"ism_passthrough_result": res}}))
-    assert rows == [{"host": "kvm", "object": "/etc/tmpfiles.d/s390x-network-zpci.conf",
-                     "difference": "file differs", "scope": "persistent"}]

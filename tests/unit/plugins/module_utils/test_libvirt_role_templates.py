@@ -53,7 +53,7 @@ def guest_args(**variables):
 def test_design_data_model_for_lpar_a():
     guests = guest_args(cpc=CPC, kvm_guests=[
         {'name': 'g1', 'hostdevs': [{'fid': 0x605}], 'macvtap': [{'source': 'enc8200', 'mac': '12:34:56:78:9a:bc'}]}])
-    assert guests == [{'name': 'g1', 'state': 'present',
+    assert guests == [{'name': 'g1', 'state': 'merged',
                        'hostdevs': [{'fid': 0x605, 'uid': 0x605, 'address': None, 'managed': True}],
                        'interfaces': [{'source': 'enc8200', 'mac': '12:34:56:78:9a:bc'}]}]
 
@@ -84,7 +84,7 @@ def test_explicit_entry_wins_and_hex_strings_become_integers():
     guests = guest_args(cpc=CPC, kvm_guest_network_managed=False, kvm_guests=[
         {'name': 'g1', 'state': 'exact',
          'hostdevs': [{'fid': '0x605', 'uid': 7, 'managed': True}, {'fid': '00000999', 'address': '0999:00:00.0'}]}])
-    assert guests[0]['state'] == 'exact'
+    assert guests[0]['state'] == 'overridden'  # the name of earlier releases, mapped
     assert guests[0]['hostdevs'] == [
         {'fid': 0x605, 'uid': 7, 'address': None, 'managed': True},
         {'fid': 0x999, 'uid': None, 'address': '0999:00:00.0', 'managed': False}]
@@ -93,7 +93,7 @@ def test_explicit_entry_wins_and_hex_strings_become_integers():
 def test_no_cpc_and_no_guests():
     assert guest_args(kvm_guests=[]) == []
     assert guest_args(kvm_guests=[{'name': 'g1'}]) == [
-        {'name': 'g1', 'state': 'present', 'hostdevs': [], 'interfaces': []}]
+        {'name': 'g1', 'state': 'merged', 'hostdevs': [], 'interfaces': []}]
 
 
 def shape(element):

@@ -173,6 +173,55 @@ def test_a_failed_step_is_rolled_back_and_reported():
     assert res["msg"].startswith("key b: set b=new failed (exit code 1): ")
     assert res["msg"].endswith("; previous state restored (restore b=old)")
     assert res["after"] == [{"key": "a", "value": "new"}, {"key": "b", "value": "old"}]
+    assert res["changed"] is True  # a is new
+
+
+def test_a_first_change_put_back_is_not_a_change():
+    host = {"b": "old"}
+    done, _r, _m = run({"state": "merged", "config": {"b": "new"}}, host, fail_on="b")
+    assert done.failed and host == {"b": "old"} and done.result["changed"] is False
+
+
+class Prepared(Keys):
+    """Keys whose host needs a module loaded before it can be read; rollback steps that fail."""
+
+    rollback_continues = True
+
+    def prepare(self):
+        if not self.module.check_mode:
+            self.host["loaded"] = "yes"
+        return ["load"]
+
+    def rollback(self, before, now, change, ran):
+        def refuse():
+            raise OSError(16, "Device or resource busy")
+        return [engine.Step(action=refuse, text="first way", kind="rollback"),
+                engine.Step(action=self._restore(change.subject, before.get(change.subject)), text="second way",
+                            kind="rollback")]
+
+
+def test_prepare_runs_first_counts_as_a_change_and_only_pretends_in_check_mode():
+    host = {}
+    module = FakeModule({"state": "merged", "config": {}}, check_mode=True)
+    with pytest.raises(Done) as info:
+        engine.run(module, Prepared(module, host))
+    assert info.value.result["changed"] is True and info.value.result["commands"] == ["load"] and host == {}
+    module = FakeModule({"state": "merged", "config": {"a": "1"}})
+    with pytest.raises(Done) as info:
+        engine.run(module, Prepared(module, host))
+    assert info.value.result["commands"] == ["load", "set a=1"] and host == {"loaded": "yes", "a": "1"}
+
+
+def test_a_rollback_that_continues_runs_every_step_and_reports_each_error():
+    host = {"b": "old"}
+    module = FakeModule({"state": "merged", "config": {"b": "new"}})
+    with pytest.raises(Done) as info:
+        engine.run(module, Prepared(module, host, fail_on="b"))
+    res = info.value.result
+    assert host == {"b": "old", "loaded": "yes"}
+    assert res["rollback"]["commands"] == ["first way", "second way"] and res["rollback"]["ok"] is False
+    assert len(res["rollback"]["errors"]) == 1 and "first way" in res["rollback"]["errors"][0]
+    assert res["changed"] is True  # load ran
 
 
 def test_an_object_that_still_differs_after_the_run_is_a_warning():

@@ -4,7 +4,7 @@
 """A directory tree shaped like s390x sysfs plus the kernel's write semantics for zPCI.
 
 Used by the zpci unit tests: reads go through the real code paths (files, symlinks);
-``FakeKernel.write`` applies what the kernel does on a write (facts sheet section 3):
+``FakeKernel.write`` applies what the kernel does on a write:
 slot power 1 -> EIO unless in standby, creates the PCI device; 0 -> EIO unless
 configured, removes it; driver_override stores the value (empty clears, reads
 ``(null)``); ``drivers/<d>/unbind`` -> ENODEV unless bound to d; ``drivers_probe``

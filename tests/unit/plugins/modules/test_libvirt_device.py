@@ -400,3 +400,39 @@ def test_a_name_that_cannot_be_a_domain_is_refused_before_libvirt_is_asked(env, 
     result = run({'domain': name, 'hostdevs': [{'fid': '0x605'}]}, expect=Fail)
     assert result['msg'].startswith('domain: ')
     assert env.opened == []  # libvirt was never asked
+
+
+def test_state_names_of_earlier_releases_are_aliases(env):
+    dom = g1(env)
+    args = {'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]}
+    assert run(dict(args, state='present'))['changed'] is True
+    assert run(dict(args, state='merged'))['changed'] is False
+    result = run({'domain': 'g1', 'state': 'absent', 'hostdevs': [HOSTDEV]})
+    assert result['changed'] is True and devices(dom, 'hostdev') == []
+    assert result['drift'] == [{'object': 'guest g1 hostdev fid 0x605', 'scope': 'persistent',
+                                'difference': 'detach'}]
+    assert run({'domain': 'g1', 'state': 'deleted', 'hostdevs': [HOSTDEV]})['changed'] is False
+
+
+def test_gathered_and_rendered(env):
+    g1(env)
+    run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})
+    gathered = run({'domain': 'g1', 'state': 'gathered'})
+    assert gathered['changed'] is False
+    assert sorted((d['kind'], d.get('fid'), d.get('source')) for d in gathered['gathered']) == [
+        ('hostdev', 0x605, None), ('interface', None, 'enc8200')]
+    rendered = run({'domain': 'g1', 'state': 'rendered',
+                    'hostdevs': [{'fid': 0x606, 'address': '0606:00:00.0'}], 'interfaces': [IFACE]})
+    assert "<zpci uid='0x0606' fid='0x00000606' />" in rendered['rendered'][0]['xml'].replace('"', "'")
+    assert rendered['rendered'][1]['mac'] == '12:34:56:78:9a:bc'
+    no_address = run({'domain': 'g1', 'state': 'rendered', 'hostdevs': [{'fid': 0x606}]}, expect=Fail)
+    assert no_address['msg'].startswith('hostdevs[0].address: ')
+
+
+def test_the_connection_is_closed_however_the_module_ends(env, monkeypatch):
+    g1(env)
+    closed = []
+    monkeypatch.setattr(libvirt_conn.Hypervisor, 'close', lambda self: closed.append(True))
+    run({'domain': 'g1', 'hostdevs': [HOSTDEV]})
+    run({'domain': 'g3', 'hostdevs': [HOSTDEV]}, expect=Fail)
+    assert closed == [True, True]

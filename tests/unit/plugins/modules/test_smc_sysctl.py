@@ -14,6 +14,7 @@ import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
 from ansible_collections.s390x.network.tests.unit.plugins.modules.module_harness import run_module
+from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_resource
 from ansible_collections.s390x.network.plugins.modules import smc_sysctl
 
 
@@ -52,7 +53,7 @@ class FakeHost(object):
         self.file = str(tmp_path / "etc" / "sysctl.d" / "90-smc.conf")
         self.modules_file = str(tmp_path / "etc" / "modules-load.d" / "smc.conf")
         monkeypatch.setattr(sfile, "PROC_SYS", str(self.proc))
-        monkeypatch.setattr(smc_sysctl, "SYS_MODULE_SMC", str(self.sys_module))
+        monkeypatch.setattr(smc_sysctl_resource, "SYS_MODULE_SMC", str(self.sys_module))
 
     def load(self):
         self.sys_module.mkdir()
@@ -124,6 +125,11 @@ def test_linux612_uses_net_smc_and_settings(tmp_path, monkeypatch):
     assert check["changed"] is True and check["applied"] == ["net.smc.rmem"]
     assert host.live("net.smc.rmem") == "65536"  # check mode changed nothing
     assert "autocorking_size" in check["diff"][0]["before"] and "autocorking_size" not in check["diff"][0]["after"]
+    assert check["drift"] == [  # the file and the live value are separate rows
+        {"object": "net.smc.autocorking_size", "scope": "persistent", "difference": "1 -> -"},
+        {"object": "net.smc.rmem", "scope": "active", "difference": "65536 -> 131072"},
+    ]
+    assert check["commands"] == ["echo 131072 > %s" % sfile.proc_path("net.smc.rmem"), "write %s" % host.file]
     fixed = host.run(rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
     assert fixed["changed"] is True and host.live("net.smc.rmem") == "131072"
     assert "autocorking_size" not in open(host.file).read()
@@ -177,9 +183,10 @@ def test_kernel_without_smc(tmp_path, monkeypatch):
 def test_state_absent_removes_the_files(tmp_path, monkeypatch):
     host = FakeHost(tmp_path, "linux6.12", monkeypatch)
     host.run(rmem="128K")
-    res = host.run(state="absent").result
+    res = host.run(state="deleted").result
     assert res["changed"] is True and not os.path.exists(host.file) and not os.path.exists(host.modules_file)
-    assert host.run(state="absent").result["changed"] is False
+    assert res["commands"] == ["rm %s" % host.file, "rm %s" % host.modules_file]
+    assert host.run(state="absent").result["changed"] is False  # the name of earlier releases
 
 
 def test_effective_without_sizes_reports_the_current_values(tmp_path, monkeypatch):

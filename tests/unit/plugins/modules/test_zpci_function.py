@@ -16,7 +16,7 @@ import pytest
 
 from ansible.module_utils.testing import patch_module_args
 
-from ansible_collections.s390x.network.plugins.module_utils import zpci_holders
+from ansible_collections.s390x.network.plugins.module_utils import zpci_holders, zpci_resource
 from ansible_collections.s390x.network.plugins.modules import zpci_function
 
 _spec = importlib.util.spec_from_file_location(
@@ -129,6 +129,13 @@ def test_check_mode_predicts_and_changes_nothing(tmp_path, monkeypatch, capsys):
     assert 'write %s' % RULES in result['commands']
     assert 'driver=ism' in result['diff'][0]['before'] and 'driver=vfio-pci' in result['diff'][0]['after']
     assert result['diff'][1]['after_header'] == RULES
+    assert result['drift'] == [
+        {'object': RULES, 'scope': 'persistent', 'difference': 'file differs'},
+        {'object': TMPFILES, 'scope': 'persistent', 'difference': 'file differs'},
+        {'object': MODLOAD, 'scope': 'persistent', 'difference': 'file differs'},
+        {'object': 'zpci fid 0x605', 'scope': 'active',
+         'difference': 'driver_override - -> vfio-pci, driver ism -> vfio-pci'},
+    ]
 
 
 def test_check_mode_on_standby_names_address_by_fid(tmp_path, monkeypatch, capsys):
@@ -212,6 +219,18 @@ def test_refuses_power_off_of_management_interface(tmp_path, monkeypatch, capsys
     assert result['commands'][0] == 'echo 0 > /sys/bus/pci/slots/0000020e/power'
 
 
+def test_check_mode_on_standby_predicts_the_binding_by_fid(tmp_path, monkeypatch, capsys):
+    host = Host(tmp_path, monkeypatch, [ism(0x606)])
+    result = host.run(capsys, check_mode=True, persistent=False, config=[{'fid': 0x606, 'driver': 'ism'}])
+    assert result['commands'] == [
+        'echo 1 > /sys/bus/pci/slots/00000606/power',
+        'echo ism > /sys/bus/pci/devices/<address of FID 0x606>/driver_override',
+        'echo <address of FID 0x606> > /sys/bus/pci/drivers_probe']
+    assert result['drift'] == [{'object': 'zpci fid 0x606', 'scope': 'active',
+                                'difference': 'power off -> on, driver_override - -> ism, driver - -> ism'}]
+    assert host.kernel.writes == []
+
+
 def test_ebusy_on_unbind_keeps_old_driver_and_override(tmp_path, monkeypatch, capsys):
     host = Host(tmp_path, monkeypatch, [ism(0x605, power=True)])
     host.kernel.fail_next('/sys/bus/pci/drivers/ism/unbind', errno.EBUSY)
@@ -222,11 +241,13 @@ def test_ebusy_on_unbind_keeps_old_driver_and_override(tmp_path, monkeypatch, ca
     assert host.kernel.driver_override('0605:00:00.0') is None
     # the boot-time files were written first and are back as they were (none): boot state = old state
     assert host.file(RULES) is None and host.file(TMPFILES) is None and host.file(MODLOAD) is None
-    # what was written, including the restored (cleared) override and the files put back
+    # what was written, then what put back the (cleared) override and the files
     assert [c for c in result['commands'] if c.startswith('echo')] == [
-        'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
+        'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override']
+    assert result['rollback']['ok'] is True
+    assert [c for c in result['rollback']['commands'] if c.startswith('echo')] == [
         'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override']
-    assert [c for c in result['commands'] if c.startswith('rm ')] == [
+    assert [c for c in result['rollback']['commands'] if c.startswith('rm ')] == [
         'rm /etc/udev/rules.d/60-s390x-network-zpci.rules', 'rm /etc/tmpfiles.d/s390x-network-zpci.conf',
         'rm /etc/modules-load.d/s390x-network-zpci.conf']
     assert 'hold the old state' in result['msg'] and result['changed'] is True
@@ -305,7 +326,7 @@ def test_probe_failing_after_the_unbind_puts_the_old_driver_back(tmp_path, monke
     assert host.kernel.bound(0x605) == 'ism'  # never left without a driver
     assert host.kernel.driver_override('0605:00:00.0') is None
     assert 'keeps driver ism' in result['msg']
-    assert [c for c in result['commands'] if c.startswith('echo')] == [
+    assert [c for c in result['commands'] + result['rollback']['commands'] if c.startswith('echo')] == [
         'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
         'echo 0605:00:00.0 > /sys/bus/pci/drivers/ism/unbind',
         'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override',
@@ -332,13 +353,13 @@ def test_modprobe_failing_leaves_no_override_behind(tmp_path, monkeypatch, capsy
 def test_a_boot_file_that_cannot_be_written_fails_before_any_function_changes(
         tmp_path, monkeypatch, capsys, failing):
     host = Host(tmp_path, monkeypatch, [ism(0x605)])
-    original = zpci_function.ZpciFunctionModule.write_file
+    original = zpci_resource.ZpciFunctions.write_file
 
     def read_only(self, path, content):
         if path == failing:
             raise OSError(errno.EROFS, 'Read-only file system')
         return original(self, path, content)
-    monkeypatch.setattr(zpci_function.ZpciFunctionModule, 'write_file', read_only)
+    monkeypatch.setattr(zpci_resource.ZpciFunctions, 'write_file', read_only)
     result = host.run(capsys, config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
     assert result['failed'] and 'cannot write %s: Read-only file system' % failing in result['msg']
     assert result['changed'] is False  # nothing on the host differs from before
