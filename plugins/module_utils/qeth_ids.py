@@ -95,11 +95,6 @@ def format_group_id(ids):
     return ":".join(ids)
 
 
-def group_attr_value(ids):
-    """The value written to ``/sys/bus/ccwgroup/drivers/qeth/group`` and kept in chzdev rules."""
-    return ",".join(ids)
-
-
 class CcwInfo(object):
     """What the grouping algorithm needs to know about one ungrouped CCW device."""
 

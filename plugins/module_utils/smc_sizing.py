@@ -49,7 +49,6 @@ PROTOCOLS = ("smcd", "smcr")
 # First upstream releases of the behaviours this file models (see docs/smc-sizing.md).
 V_SMCD_1M = (5, 16)         # 67161779a9ea "Allow SMC-D 1MB DMB allocations"
 V_NET_SMC_MEM = (6, 1)      # 0227f058aa29 "Unbind r/w buffer size from clcsock ..."
-V_NET_SMC_64K = (6, 5)      # 833bac7ec392 "Fix setsockopt and sysctl to specify same buffer size again"
 V_SMCR_LARGE = (6, 11)      # "net/smc: change SMCR_RMBE_SIZES from 5 to 15"
 
 # Compressed buffer sizes: 0 -> 16 KiB ... n -> 16 KiB << n.
@@ -209,18 +208,6 @@ def requested_from_tcp(tcp_default):
 def tcp_default_for(buffer_size):
     """TCP default (middle) value that makes a kernel without net.smc.rmem request ``buffer_size``."""
     return 2 * int(buffer_size)
-
-
-def net_smc_default(kernel, tcp_values=None, which="rmem"):
-    """Value of net.smc.rmem/wmem right after the smc module was loaded on ``kernel``."""
-    kernel = parse_kernel_release(kernel)
-    if kernel[:2] < V_NET_SMC_MEM:
-        return None
-    if kernel[:2] >= V_NET_SMC_64K:
-        return 64 * KIB
-    if tcp_values is None:
-        tcp_values = TCP_RMEM_DEFAULT if which == "rmem" else TCP_WMEM_DEFAULT
-    return int(tcp_values[1])
 
 
 def parse_tcp_triplet(value, name):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
-    CcwInfo, QethIdError, auto_groups, complete_group, format_group_id, group_attr_value, naive_group,
+    CcwInfo, QethIdError, auto_groups, complete_group, format_group_id, naive_group,
     normalize_ccw_id, parse_group_id)
 
 
@@ -33,7 +33,6 @@ def test_group_forms():
     assert parse_group_id("0.0.8200,0.0.8201,0.0.8202") == triple
     assert parse_group_id("8200:8201:8202") == triple
     assert format_group_id(triple) == "0.0.8200:0.0.8201:0.0.8202"
-    assert group_attr_value(triple) == "0.0.8200,0.0.8201,0.0.8202"
     # the data device may be anywhere on the CHPID
     assert parse_group_id("0.0.8200:0.0.8201:0.0.81ff")[2] == "0.0.81ff"
 
