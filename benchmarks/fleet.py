@@ -18,7 +18,7 @@ task results that ran a module on the host, a loop counts per item; controller =
 set_fact ... ). Afterwards each lab is checked (lsqeth/lszdev/sysfs through `zlab exec`) so a
 fast run that did not configure anything cannot pass unnoticed.
 
-Usage (root, the venv's python): .venv/bin/python benchmarks/fleet.py [--sizes 8,24]
+Usage (root, the venv's python): .venv/bin/python benchmarks/fleet.py [--sizes 8,15]
     [--variants ours,naive] [--mitogen | --mitogen-only ours,naive] [--json FILE]
     [--keep-inventory DIR]; --table-from A.json B.json prints the table of earlier runs.
 """
@@ -261,7 +261,7 @@ def table(results):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--sizes", default="8,24", help="LPAR counts, comma separated (8,24)")
+    ap.add_argument("--sizes", default="8,15", help="LPAR counts, comma separated (8,15; at most 15)")
     ap.add_argument("--variants", default="ours,naive", help="ours,naive")
     ap.add_argument("--mitogen", action="store_true",
                     help="also run every variant with the mitogen_linear strategy")
@@ -282,6 +282,9 @@ def main():
     if os.geteuid() != 0:
         raise SystemExit("run as root (zlab)")
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    if any(not 1 <= n <= 15 for n in sizes):
+        # one CPC model has one channel subsystem, whose MIF image IDs are 1-F
+        ap.error("--sizes: a single-CPC fleet has 1 to 15 partitions, got %s" % args.sizes)
     strategies = [None]
     sdir = mitogen_strategy_dir()
     mitogen = (sdir, "mitogen_linear") if sdir else None
