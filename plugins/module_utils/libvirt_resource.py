@@ -73,9 +73,7 @@ def apply_step(dom, op, config, live, live_mode, warnings, live_pending):
     calls = _calls(op)
     if op["action"] == "replace":
         # the combined detach may have succeeded before the combined attach failed
-        current = lx.parse_domain(dom.xml(inactive=True))
-        present = [desc for element, desc in lx.managed_devices(current) if lx.device_key(desc) == op["key"]]
-        if not present:
+        if lx.find_device(lx.parse_domain(dom.xml(inactive=True)), op["key"]) is None:
             calls = calls[1:]
     for call, xml in calls:
         getattr(dom, call)(xml, config=True, live=False)
@@ -129,6 +127,7 @@ class DomainDevices(Resource):
     kind = "domain"
     runner_name = "libvirt_device"
     restores = "old device"
+    step_errors = (libvirt_conn.LibvirtCallError, lx.DomainXMLError, IOError, OSError)
 
     def __init__(self, module):
         super(DomainDevices, self).__init__(module)
@@ -228,9 +227,7 @@ class DomainDevices(Resource):
     def plan(self, current):
         try:
             return self._plan(current)
-        except lx.DeviceSpecError as exc:
-            raise self._error(str(exc))
-        except (lx.DomainXMLError, libvirt_conn.LibvirtCallError) as exc:
+        except (lx.DeviceSpecError, lx.DomainXMLError, libvirt_conn.LibvirtCallError) as exc:
             raise self._error(str(exc))
 
     def _plan(self, current):
@@ -300,22 +297,17 @@ class DomainDevices(Resource):
         raise OSError("the FID is in standby")
 
     def run_step(self, step):
-        try:
-            step.action()
-        except (libvirt_conn.LibvirtCallError, lx.DomainXMLError, IOError, OSError) as exc:
-            step.error = exc
-            return 1, "", str(exc)
-        if step.kind != "rollback":
+        rc, out, err = super(DomainDevices, self).run_step(step)
+        if rc == 0 and step.kind != "rollback":
             self.done += 1
-        return 0, "", ""
+        return rc, out, err
 
     def rollback(self, before, now, change, ran):
         """A replace whose detach went through and whose attach did not: attach the old device again."""
         op = change.op
         if op is None or op["action"] != "replace":
             return []
-        present = [desc for dummy, desc in lx.managed_devices(now["config"]) if lx.device_key(desc) == op["key"]]
-        if present:
+        if lx.find_device(now["config"], op["key"]) is not None:
             return []
         xml = lx.to_text(lx.strip_live_only(op["current"]))
         return [Step(action=lambda: self.dom.attach(xml, config=True, live=False), kind="rollback",
@@ -335,10 +327,8 @@ class DomainDevices(Resource):
 
     def view(self, state, change):
         def find(root):
-            if root is None:
-                return None
-            found = [desc for dummy, desc in lx.managed_devices(root) if lx.device_key(desc) == change.subject]
-            return lx.public_view(found[0]) if found else None
+            desc = lx.find_device(root, change.subject) if root is not None else None
+            return lx.public_view(desc) if desc is not None else None
         return {"config": find(state["config"]), "live": find(state["live"])}
 
     def views(self, state, changes):

@@ -338,6 +338,14 @@ def hostdev_address(root, fid):
     return None
 
 
+def find_device(root, key):
+    """The description of the domain's managed device with ``key`` (see device_key), or None."""
+    for dummy, desc in managed_devices(root):
+        if device_key(desc) == key:
+            return desc
+    return None
+
+
 def device_key(desc):
     if desc['kind'] == HOSTDEV:
         return (HOSTDEV, desc['fid'])

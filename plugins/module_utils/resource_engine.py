@@ -55,6 +55,7 @@ class Step(object):
         self._text = text
         self._texts = list(texts) if texts is not None else None
         self.ran = None
+        self.error = None  # the exception of a failed action
         self.scope = scope
         self.disruptive = disruptive
         self.kind = kind
@@ -110,6 +111,8 @@ class Resource(object):
     #: run every rollback step even after one fails (independent objects such as sysctls); by
     #: default the rollback stops at the first failing step (the next ones depend on it)
     rollback_continues = False
+    #: exceptions of a step's action that make the step fail (anything else is a bug and propagates)
+    step_errors = (IOError, OSError)
 
     def __init__(self, module):
         self.module = module
@@ -199,9 +202,14 @@ class Resource(object):
             return self.module.run_command(step.argv, environ_update={"LC_ALL": "C"})
         try:
             step.action()
-        except (IOError, OSError) as exc:
-            return 1, "", str(exc)
+        except self.step_errors as exc:
+            step.error = exc
+            return 1, "", self.error_text(exc)
         return 0, "", ""
+
+    def error_text(self, exc):
+        """The ``stderr`` of a failed action."""
+        return str(exc)
 
     def failure_message(self, change, step, rc, out, err):
         detail = "\n".join(x.strip() for x in (err or "", out or "") if x and x.strip())

@@ -108,7 +108,7 @@ class SmcSysctls(Resource):
     # -- host ----------------------------------------------------------------------------------
     def prepare(self):
         """Load smc when asked: it creates net.smc.*, whose presence decides the method."""
-        params, module = self.params, self.module
+        params = self.params
         ran = []
         if self.state == "merged" and params["load_module"] and not smc_loaded():
             ran = self._load()
@@ -170,7 +170,7 @@ class SmcSysctls(Resource):
         if self.state == "deleted":
             self.method = decide_method(self.kernel, current["rmem_present"] if current["loaded"] else None)
             self.method_source = "presence" if current["loaded"] else "osrelease"
-            steps = [self._remove_step(path, current[part])
+            steps = [self._remove_step(path)
                      for part, path in (("file", params["file"]), ("modules", params["modules_load_file"]))
                      if current[part] is not None]
             return [Change(SYSCTLS, steps, want=dict(current, file=None, modules=None))]
@@ -239,21 +239,18 @@ class SmcSysctls(Resource):
         return Step(action=lambda: self._write(path, text), text="write %s" % path, scope="persistent",
                     kind=kind, subject=path)
 
-    def _remove_step(self, path, old_text, kind="change"):
+    def _remove_step(self, path, kind="change"):
         return Step(action=lambda: sfile.remove_file(path), text="rm %s" % path, scope="persistent",
                     kind=kind, subject=path)
 
+    def error_text(self, exc):
+        return exc.strerror or str(exc)
+
     def run_step(self, step):
-        try:
-            step.action()
-        except (IOError, OSError) as exc:
-            step.error = exc
-            if step.kind == "rollback" and step.scope == "active":
-                self.not_restored.append(step.subject)
-            return 1, "", exc.strerror or str(exc)
+        rc, out, err = super(SmcSysctls, self).run_step(step)
         if step.kind == "rollback" and step.scope == "active":
-            self.restored.append(step.subject)
-        return 0, "", ""
+            (self.not_restored if rc else self.restored).append(step.subject)
+        return rc, out, err
 
     def rollback(self, before, now, change, ran):
         """Every step that completed, undone in reverse (the failed one changed nothing: the kernel
@@ -265,13 +262,13 @@ class SmcSysctls(Resource):
             else:
                 part = "file" if step.subject == self.params["file"] else "modules"
                 if before[part] is None:
-                    steps.append(self._remove_step(step.subject, None, kind="rollback"))
+                    steps.append(self._remove_step(step.subject, kind="rollback"))
                 else:
                     steps.append(self._write_step(step.subject, before[part], kind="rollback"))
         return steps
 
     def failure_message(self, change, step, rc, out, err):
-        exc = getattr(step, "error", None)
+        exc = step.error
         if step.kind == "rollback":
             return "cannot put back %s: %s" % (step.subject, err)
         if step.scope == "active":
@@ -317,7 +314,7 @@ class SmcSysctls(Resource):
                  if key in self.applied and after["live"].get(key) != value]
         for part, path in (("file", self.params["file"]), ("modules", self.params["modules_load_file"])):
             if (after[part] or None) != (want[part] or None):
-                steps.append(self._remove_step(path, None) if want[part] is None else self._write_step(path, want[part]))
+                steps.append(self._remove_step(path) if want[part] is None else self._write_step(path, want[part]))
         return steps
 
     def extras(self, state, changes, failed=False):

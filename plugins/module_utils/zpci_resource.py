@@ -61,6 +61,7 @@ class ZpciFunctions(Resource):
     runner_name = "zpci_function"
     restores = "old binding and boot files"
     rollback_continues = True
+    step_errors = (ZpciError, StepFailed, IOError, OSError)
 
     def __init__(self, module, sysfs, probe, mgmt_reader, root="/", wait_seconds=10.0):
         super(ZpciFunctions, self).__init__(module)
@@ -273,13 +274,8 @@ class ZpciFunctions(Resource):
         self.sysfs.write(action["path"], action["value"])
         ran.append(action["command"])
 
-    def run_step(self, step):
-        try:
-            step.action()
-        except (ZpciError, StepFailed, IOError, OSError) as exc:
-            step.error = exc
-            return 1, "", getattr(exc, "strerror", None) or to_native(exc)
-        return 0, "", ""
+    def error_text(self, exc):
+        return getattr(exc, "strerror", None) or to_native(exc)
 
     # -- failure -------------------------------------------------------------------------------
     def rollback(self, before, now, change, ran):
@@ -352,7 +348,7 @@ class ZpciFunctions(Resource):
         return step
 
     def failure_message(self, change, step, rc, out, err):
-        exc = getattr(step, "error", None)
+        exc = step.error
         text = to_native(exc) if exc is not None else err
         if step.kind == "rollback":
             return "%s: putting back failed: %s" % (step.subject if step.subject == BOOT_FILES
