@@ -230,12 +230,12 @@ restored:
   description:
     - After a failure (a value the kernel refused, a file that could not be written), the keys whose
       live value was set in this run and put back to the old one.
-  returned: on failure after a live value was set
+  returned: on failure after a change started
   type: list
   elements: str
 not_restored:
   description: Keys whose old live value could not be put back (they keep the new value).
-  returned: on failure after a live value was set
+  returned: on failure after a change started
   type: list
   elements: str
 before:

@@ -240,7 +240,7 @@ functions:
       description:
         - "Users of the function that make the module refuse to unbind it or power it off without
           O(force), for example C(smc-d: ...), C(libvirt: running guest g1 ...), C(vfio: ...),
-          C(management connection: ...). Not in RV(before) nor RV(gathered)."
+          C(management connection: ...). Only in RV(functions), not in RV(before), RV(after) nor RV(gathered)."
       type: list
       elements: str
 before:
@@ -263,6 +263,21 @@ commands:
     - echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override
     - echo 0605:00:00.0 > /sys/bus/pci/drivers/ism/unbind
     - echo 0605:00:00.0 > /sys/bus/pci/drivers_probe
+drift:
+  description:
+    - One row per object that differs (C(object) C(zpci fid 0x605) with C(scope) V(active) and
+      C(difference) such as C(driver ism -> vfio-pci); or a boot-time file with C(scope)
+      V(persistent) and C(difference) C(file differs) or C(file to remove)).
+  returned: state is merged or overridden
+  type: list
+  elements: dict
+rollback:
+  description:
+    - After a failed step, what ran to give the function its old driver_override and driver back and
+      to make the boot-time files match the functions (C(commands)), the errors on the way
+      (C(errors)) and whether everything is back (C(ok)).
+  returned: on failure after a change started
+  type: dict
 gathered:
   description: Every function of the host (same form as RV(functions)).
   returned: state is gathered
