@@ -54,15 +54,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import guest_pnet_findings as _findings
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
-
-
-def _plain(value):
-    """Plain dicts and lists (Ansible hands filters lazy containers; copying those is costly)."""
-    if isinstance(value, dict):
-        return dict((k, _plain(v)) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 
 def guest_pnet_findings(cpcs, pnet_configs):
@@ -70,9 +62,9 @@ def guest_pnet_findings(cpcs, pnet_configs):
         raise AnsibleFilterError("guest_pnet_findings: pnet_configs must map host names to smc_pnet_config, got %r"
                                  % type(pnet_configs).__name__)
     findings = []
-    configs = _plain(pnet_configs)
+    configs = plain(pnet_configs)
     for cpc in cpcs or []:
-        model, errors, _warnings = normalize_cpc(_plain(cpc))
+        model, errors, _warnings = normalize_cpc(plain(cpc))
         if errors:
             continue  # the model's own validation reports them
         findings.extend(_findings(model, configs))

@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kernel's CCW device blacklist (cio_ignore): which devices are hidden now and at the next boot.
 
-Pure: parses text handed in, runs nothing.
+Parses text handed in and runs nothing; ``read()`` reads the three texts below the host root
+(``host_files.path``).
 
 Facts (Linux drivers/s390/cio/blacklist.c, s390-tools zdev):
 - A blacklisted CCW device gets no subchannel device: it is absent from ``/sys/bus/ccw/devices``
@@ -25,12 +26,13 @@ accepted and ignored here.
 
 from __future__ import annotations
 
-import os
 import re
+
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 
 MAX_SSID = 3
 DEVNOS = 0x10000
-CIO_IGNORE_RULE = os.path.join("etc", "udev", "rules.d", "41-cio-ignore.rules")
+CIO_IGNORE_RULE = "/etc/udev/rules.d/41-cio-ignore.rules"
 
 _BUSID = re.compile(r"^(?:(?P<css>[0-9a-f]{1,2})\.(?P<ssid>[0-9a-f])\.(?P<devno>[0-9a-f]{4})"
                     r"|(?:0x)?(?P<old>[0-9a-f]{1,4}))$")
@@ -202,13 +204,11 @@ def from_texts(proc_text, cmdline, rule_text):
     return CioIgnore(now=now, boot=boot, parameter=parameter, freed_at_boot=freed)
 
 
-def read(root="/"):
-    """CioIgnore of the host below ``root``."""
-    def text(*parts):
+def read():
+    """CioIgnore of the host."""
+    def text(p):
         try:
-            with open(os.path.join(root, *parts), "r") as handle:
-                return handle.read()
+            return host_files.read_text(p)
         except (IOError, OSError, UnicodeDecodeError):
             return None
-    return from_texts(text("proc", "cio_ignore"), text("proc", "cmdline") or "",
-                      text(CIO_IGNORE_RULE))
+    return from_texts(text("/proc/cio_ignore"), text("/proc/cmdline") or "", text(CIO_IGNORE_RULE))

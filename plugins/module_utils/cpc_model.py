@@ -30,6 +30,7 @@ import re
 from ansible_collections.s390x.network.plugins.module_utils.iocp_validate import (
     validate_model,
 )
+from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text, parse_hex_id
 
 MACHINES = ("z15", "z16", "z17")
 FRAME_SIZES = ("16K", "24K", "40K", "64K")
@@ -45,7 +46,6 @@ MAX_DEVICES_PER_STATEMENT = 256
 _NAME_RE = re.compile(r"^[A-Z][A-Z0-9]{0,7}$")
 _PARTITION_RE = re.compile(r"^[A-Z#@$][A-Z0-9#@$]{0,7}$")
 _PNET_RE = re.compile(r"^[A-Z0-9]{1,16}$")
-_HEX_RE = re.compile(r"^(?:0[xX])?([0-9A-Fa-f]+)$")
 _BUSID_RE = re.compile(r"^0\.[0-3]\.([0-9A-Fa-f]{4})$")
 _LABEL_RE = re.compile(r"^[^\s]{1,48}$")
 _FRAME_RE = re.compile(r"^(16|24|40|64)\s*(?:K|KB|KIB)?$", re.IGNORECASE)
@@ -76,31 +76,16 @@ def _fmt(obj, field, msg):
     return "%s: %s" % (obj, msg)
 
 
-def fmt_id(value, width=0):
-    """Format an int as upper-case hex for messages (``0x605``)."""
-    if value is None:
-        return "?"
-    return "0x%0*X" % (width, value)
-
-
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_hex_int(value, maximum):
     """Read an int or a hex string (``"7C8"``, ``"0x7c8"``). Returns int or None."""
-    if _is_int(value):
-        result = value
-    elif isinstance(value, str):
-        match = _HEX_RE.match(value.strip())
-        if not match:
-            return None
-        result = int(match.group(1), 16)
-    else:
+    try:
+        return parse_hex_id(value, maximum)
+    except ValueError:
         return None
-    if result < 0 or result > maximum:
-        return None
-    return result
 
 
 def _hex_number(ctx, obj, field, value, digits, required=True):
@@ -429,7 +414,7 @@ def _functions(ctx, obj, item, allowed, known, default_pnet):
             continue
         fid = _id_number(ctx, fobj, "fid", func.get("fid"), 0xFFFFFFFF)
         if fid is not None:
-            fobj = "%s FID %s" % (obj, fmt_id(fid))
+            fobj = "%s FID %s" % (obj, fid_text(fid))
         _unknown_keys(ctx, fobj, func, allowed)
         entry = {"fid": fid}
         entry.update(_function_common(ctx, fobj, func, known, default_pnet))
@@ -637,5 +622,5 @@ def guest_pnet_findings(model, pnet_configs):
                 "NIC has no PNET ID from the IOCDS and %s's smc_pnet_config has no interface under %s, so "
                 "SMC-D would fall back to TCP; add {pnet_id: %s, interface: <the guest's rendezvous "
                 "interface>} to its smc_pnet_config, or give it a non-native ISMv2 function (pnet_id: null)"
-                % (vchid["vchid"], fmt_id(func["fid"]), guest, pnet, guest, pnet, pnet))
+                % (vchid["vchid"], fid_text(func["fid"]), guest, pnet, guest, pnet, pnet))
     return findings

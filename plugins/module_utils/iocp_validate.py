@@ -14,6 +14,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text
+
 MAX_ISM_VCHIDS = 32
 VF_MIN, VF_MAX = 1, 255
 UID_MIN, UID_MAX = 0x0001, 0xFFFF
@@ -21,10 +23,6 @@ MAX_CU_PER_IQD = 64
 MAX_CU_PER_OSD = 16
 MAX_IQD_SUBCHANNELS = 12288
 MIN_IQD_DEVICES = 3
-
-
-def _fid(value):
-    return "?" if value is None else "0x%X" % value
 
 
 def _vchid(value):
@@ -35,11 +33,11 @@ def _functions(model):
     """(object label, function dict, kind, channel id) for every ISM and RoCE function."""
     for vchid in model.get("ism") or []:
         for func in vchid["functions"]:
-            label = "ISM VCHID %s FID %s" % (_vchid(vchid["vchid"]), _fid(func["fid"]))
+            label = "ISM VCHID %s FID %s" % (_vchid(vchid["vchid"]), fid_text(func["fid"]))
             yield label, func, "ISM", vchid["vchid"]
     for card in model.get("roce") or []:
         for func in card["functions"]:
-            label = "RoCE PCHID %s FID %s" % (_vchid(card["pchid"]), _fid(func["fid"]))
+            label = "RoCE PCHID %s FID %s" % (_vchid(card["pchid"]), fid_text(func["fid"]))
             yield label, func, card["type"], card["pchid"]
 
 
@@ -117,8 +115,8 @@ def _check_vfs(model, errors):
                 continue
             if vf in seen:
                 errors.append("ISM VCHID %s FID %s: vf %d is duplicated within the VCHID "
-                              "(also FID %s)" % (_vchid(vchid["vchid"]), _fid(func["fid"]), vf,
-                                                 _fid(seen[vf])))
+                              "(also FID %s)" % (_vchid(vchid["vchid"]), fid_text(func["fid"]), vf,
+                                                 fid_text(seen[vf])))
             else:
                 seen[vf] = func["fid"]
     for card in model.get("roce") or []:
@@ -130,8 +128,8 @@ def _check_vfs(model, errors):
             key = (func.get("port"), vf)
             if key in seen:
                 errors.append("RoCE PCHID %s FID %s: vf %d is duplicated on this PCHID/port "
-                              "(also FID %s)" % (_vchid(card["pchid"]), _fid(func["fid"]), vf,
-                                                 _fid(seen[key])))
+                              "(also FID %s)" % (_vchid(card["pchid"]), fid_text(func["fid"]), vf,
+                                                 fid_text(seen[key])))
             else:
                 seen[key] = func["fid"]
 

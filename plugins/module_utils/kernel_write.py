@@ -5,7 +5,8 @@
 
 Buffered text I/O could retry a write the kernel refused when the file is closed, and apply it
 after the error was reported; one os.write either takes the whole value or fails with the errno
-the kernel returned.
+the kernel returned. The attribute is named by its host path (``/sys/...``, ``/proc/sys/...``),
+resolved below the one host root (``host_files.path``).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from __future__ import annotations
 import errno
 import os
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files
+
 
 def write_value(path, text):
-    """Write ``text`` to ``path`` in one write() call; raises OSError (the kernel's errno, or EIO
-    for a short write)."""
-    data = text.encode("ascii")
-    fd = os.open(path, os.O_WRONLY)
+    """Write ``text`` (str, ASCII, or bytes) to the attribute at host path ``path`` in one write()
+    call; raises OSError: the kernel's errno (from open(): with ``filename`` set, from write():
+    without), or EIO for a short write."""
+    data = text if isinstance(text, bytes) else text.encode("ascii")
+    fd = os.open(host_files.path(path), os.O_WRONLY)
     try:
         written = os.write(fd, data)
     finally:

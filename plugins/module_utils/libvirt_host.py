@@ -11,7 +11,7 @@ bound driver.
 qeth (section 1): a netdev's ``/sys/class/net/<if>/device`` is the qeth group device with ``layer2``
 (-1, 0, 1) and ``online`` (0, 1); the group device also reports its interface name in ``if_name``.
 
-``ROOT`` is the file system root the paths are read below; unit tests point it at a directory tree.
+The paths are read below the host root (``host_files.path``); unit tests point it at a tree.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -20,18 +20,17 @@ __metaclass__ = type
 
 import os
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils.libvirt_xml import (
     format_fid, format_pci_address, parse_pci_address, DeviceSpecError)
 from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import ZpciSysfs
-
-ROOT = '/'
 
 PASSTHROUGH_TYPES = ('ism', 'roce')           # zpci_sysfs.classify() names
 VFIO_DRIVERS = ('vfio-pci', 'ism_vfio_pci', 'mlx5_vfio_pci')
 
 
 def _path(*parts):
-    return os.path.join(ROOT, 'sys', *parts)
+    return host_files.path('/'.join(('/sys',) + parts))
 
 
 def _read(path):
@@ -53,7 +52,7 @@ def check_hostdev(spec, state_is_error=True):
     """
     where = spec['param']
     fid = spec['fid']
-    sysfs = ZpciSysfs(ROOT)
+    sysfs = ZpciSysfs()
     if not sysfs.slot_exists(fid):
         known = ', '.join(format_fid(f) for f in sysfs.list_fids()) or 'none'
         return None, ['%s.fid: FID %s does not exist on this host (no /sys/bus/pci/slots/%08x); FIDs here: %s'

@@ -21,13 +21,14 @@ import difflib
 import re
 import xml.etree.ElementTree as ET
 
+from ansible_collections.s390x.network.plugins.module_utils.pci_ids import FID_MAX, parse_hex_id
+
 HOSTDEV = 'hostdev'
 INTERFACE = 'interface'
 
 UID_MIN = 0x0001
 UID_MAX = 0xFFFF
 FID_MIN = 0
-FID_MAX = 0xFFFFFFFF
 
 MACVTAP_MODES = ('bridge', 'vepa', 'private', 'passthrough')
 INTERFACE_DRIVERS = ('vhost', 'qemu')
@@ -59,22 +60,10 @@ def parse_number(value, field, minimum, maximum):
 
     YAML already turns an unquoted ``0x605`` into the int 1541, so strings are read as hex only.
     """
-    if isinstance(value, bool):
-        raise DeviceSpecError('%s: expected an integer or a hex string, got %r' % (field, value))
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, str):
-        text = value.strip().lower()
-        if text.startswith('0x'):
-            text = text[2:]
-        if not text or not re.match(r'^[0-9a-f]+$', text):
-            raise DeviceSpecError('%s: %r is not an integer or a hex string such as 0x605' % (field, value))
-        number = int(text, 16)
-    else:
-        raise DeviceSpecError('%s: expected an integer or a hex string, got %r' % (field, value))
-    if number < minimum or number > maximum:
-        raise DeviceSpecError('%s: 0x%x is outside 0x%04x..0x%x' % (field, number, minimum, maximum))
-    return number
+    try:
+        return parse_hex_id(value, maximum, minimum)
+    except ValueError as exc:
+        raise DeviceSpecError('%s: %s' % (field, exc))
 
 
 def _attr_int(text):

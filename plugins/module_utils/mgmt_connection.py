@@ -17,7 +17,8 @@ How the set is found:
 4. Stacked devices: an interface under a bridge, bond, VLAN or macvlan that carries the connection
    carries it too (``/sys/class/net/<if>/lower_*`` and ``brif/``), so lower devices are added.
 
-The parsers are pure functions; ``management_interfaces`` does the I/O.
+The parsers are pure functions; ``management_interfaces`` does the I/O, reading ``/proc`` and
+``/sys`` below the host root (``host_files.path``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import os
 import re
 import socket
 import struct
+
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 
 
 def parse_ssh_connection(value):
@@ -164,12 +167,13 @@ def _read(path, binary=False):
         return None
 
 
-def find_ssh_connection(environ, proc_root="/proc", pid=None, max_depth=32):
+def find_ssh_connection(environ, pid=None, max_depth=32):
     """SSH_CONNECTION parsed from ``environ`` or, failing that, from the nearest ancestor."""
     parsed = parse_ssh_connection((environ or {}).get("SSH_CONNECTION"))
     if parsed:
         return parsed
     pid = os.getpid() if pid is None else pid
+    proc_root = host_files.path("/proc")
     for _depth in range(max_depth):
         status = _read(os.path.join(proc_root, str(pid), "status"))
         if not status:
@@ -186,10 +190,10 @@ def find_ssh_connection(environ, proc_root="/proc", pid=None, max_depth=32):
     return None
 
 
-def lower_devices(ifname, sys_root="/sys", _seen=None):
+def lower_devices(ifname, _seen=None):
     """Every device below ``ifname`` in a stack (bridge ports, bond/VLAN/macvlan lowers)."""
     seen = _seen if _seen is not None else set()
-    base = os.path.join(sys_root, "class", "net", ifname)
+    base = host_files.path(os.path.join("/sys/class/net", ifname))
     found = set()
     try:
         entries = os.listdir(base)
@@ -205,19 +209,19 @@ def lower_devices(ifname, sys_root="/sys", _seen=None):
             continue
         seen.add(name)
         found.add(name)
-        found |= lower_devices(name, sys_root, seen)
+        found |= lower_devices(name, seen)
     return found
 
 
-def management_interfaces(module, environ=None, proc_root="/proc", sys_root="/sys"):
+def management_interfaces(module, environ=None):
     """Set of interface names that carry the management connection (empty when not over SSH)."""
-    return management_connection(module, environ, proc_root, sys_root)[0]
+    return management_connection(module, environ)[0]
 
 
-def management_connection(module, environ=None, proc_root="/proc", sys_root="/sys"):
+def management_connection(module, environ=None):
     """(set of interface names, details) where details holds the SSH connection and the method."""
     env = os.environ if environ is None else environ
-    conn = find_ssh_connection(env, proc_root=proc_root)
+    conn = find_ssh_connection(env)
     details = {"ssh_connection": conn, "method": None}
     if not conn:
         details["method"] = "no SSH connection found"
@@ -236,16 +240,16 @@ def management_connection(module, environ=None, proc_root="/proc", sys_root="/sy
         details["method"] = "ip"
     if not names:
         if ":" in conn["server"]:
-            names |= interfaces_with_address(parse_if_inet6(_read(os.path.join(proc_root, "net", "if_inet6"))),
+            names |= interfaces_with_address(parse_if_inet6(_read(host_files.path("/proc/net/if_inet6"))),
                                              conn["server"])
         else:
-            routes = parse_proc_net_route(_read(os.path.join(proc_root, "net", "route")))
+            routes = parse_proc_net_route(_read(host_files.path("/proc/net/route")))
             for address in (conn["client"], conn["server"]):
                 dev = route_interface(routes, address)
                 if dev and dev != "lo":
                     names.add(dev)
         details["method"] = "proc"
     for name in list(names):
-        names |= lower_devices(name, sys_root)
+        names |= lower_devices(name)
     names.discard("lo")
     return names, details

@@ -6,12 +6,11 @@ rules, changed with chzdev (planning in qeth_plan, reading in qeth_state)."""
 
 from __future__ import annotations
 
-import os
-
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
+from ansible_collections.s390x.network.plugins.module_utils import host_files
+from ansible_collections.s390x.network.plugins.module_utils import kernel_write
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import changes as _changes
-from ansible_collections.s390x.network.plugins.module_utils.kernel_write import write_value
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
     QethIdError, format_group_id, naive_group, parse_group_id)
@@ -72,7 +71,6 @@ class QethDevices(Resource):
     def __init__(self, module, reader=None):
         super(QethDevices, self).__init__(module)
         self.reader = reader or SysfsReader()
-        self.root = self.reader.root
         self.config = self.params["config"] or []
         self.state = self.params["state"]
         self.scope = self.params["scope"]
@@ -118,13 +116,15 @@ class QethDevices(Resource):
         return commands
 
     # -- host ----------------------------------------------------------------------------------
-    def _os_release(self):
-        for path in (os.path.join(self.root, "etc", "os-release"), os.path.join(self.root, "usr", "lib", "os-release")):
+    @staticmethod
+    def _os_release():
+        for path in ("/etc/os-release", "/usr/lib/os-release"):
             try:
-                with open(path, "r") as handle:
-                    return handle.read()
+                text = host_files.read_text(path)
             except (IOError, OSError):
                 continue
+            if text is not None:
+                return text
         return ""
 
     def read(self):
@@ -133,8 +133,8 @@ class QethDevices(Resource):
             if not self.binary:
                 raise ResourceError(chz.missing_tool_message(self._os_release()))
         self.reader.forget()
-        cio = ccw_blacklist.read(self.root)
-        return HostState(read_state(self.reader, self.root, extra_names=self.extra_names, cio=cio), cio)
+        cio = ccw_blacklist.read()
+        return HostState(read_state(self.reader, extra_names=self.extra_names, cio=cio), cio)
 
     def gather(self, current):
         devices = current.devices
@@ -202,8 +202,7 @@ class QethDevices(Resource):
 
     def _mgmt(self):
         if self._mgmt_cache is None:
-            self._mgmt_cache = management_connection(self.module, proc_root=os.path.join(self.root, "proc"),
-                                                     sys_root=os.path.join(self.root, "sys"))
+            self._mgmt_cache = management_connection(self.module)
         return self._mgmt_cache
 
     def guard(self, current, changes):
@@ -321,9 +320,9 @@ class QethDevices(Resource):
         return ("bus", "ccwgroup", "devices", busid) + tuple(name.split("/"))
 
     def _sysfs_step(self, parts, value):
-        path = self.reader.path(*parts)
-        return Step(action=lambda: write_value(path, "%s\n" % value), text="echo %s > /sys/%s" % (value, "/".join(parts)), scope="active",
-                    kind="rollback")
+        path = self.reader.host_path(*parts)
+        return Step(action=lambda: kernel_write.write_value(path, "%s\n" % value), text="echo %s > %s" % (value, path),
+                    scope="active", kind="rollback")
 
     def remaining(self, after, change):
         if change.want is None:

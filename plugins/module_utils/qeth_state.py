@@ -73,15 +73,15 @@ def note_blacklist(dev, cio):
     return dev
 
 
-def read_state(reader, root="/", extra_names=(), cio=None):
+def read_state(reader, extra_names=(), cio=None):
     """busid -> DeviceState for every qeth group device and every chzdev qeth rule.
 
     ``extra_names``: further attributes to read from sysfs for every device (besides the managed
     ones and those found in rules). ``cio``: the host's ccw_blacklist.CioIgnore (read when None).
     """
     if cio is None:
-        cio = ccw_blacklist.read(root)
-    rules = read_all_rules(root)
+        cio = ccw_blacklist.read()
+    rules = read_all_rules()
     wanted_extra = set(extra_names)
     for rule in rules.values():
         wanted_extra.update(n for n in rule.settings if n != "online" and n not in MANAGED)

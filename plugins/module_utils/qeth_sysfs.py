@@ -12,9 +12,8 @@ Layout (kernel drivers/s390/cio/ccwgroup.c, drivers/s390/net/qeth_core_*.c):
   ``/sys/bus/ccw/devices/<ccwid>`` has ``cutype``, ``devtype``, ``group_device`` once grouped, and its
   subchannel's ``chpids`` one directory up.
 
-``SysfsReader()`` reads below ``HOST_ROOT`` (``/``); ``SysfsReader(root=...)`` or a changed
-``HOST_ROOT`` points it (and the udev rule reader, which takes ``reader.root``) at another tree: the
-only thing unit tests change (a fake tree in a temp dir). Modules have no option for it.
+``SysfsReader`` reads below the host root (``host_files.path``): unit tests point that root at a
+fake tree; modules have no option for it.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import CcwInfo, ccw_sort_key
 
 # if_name of a qeth device that never was online: its netdev has no name yet
@@ -34,12 +34,8 @@ BASE_FILES = ("online", "state", "card_type", "chpid", "layer2", "buffer_count",
               "isolation", "inbuf_size", "if_name")
 
 
-HOST_ROOT = "/"
-
-
 class SysfsReader(object):
-    def __init__(self, root=None):
-        self.root = HOST_ROOT if root is None else root
+    def __init__(self):
         self._ungrouped = None
 
     def forget(self):
@@ -47,8 +43,14 @@ class SysfsReader(object):
         self._ungrouped = None
 
     # -- helpers -------------------------------------------------------------------------
+    @staticmethod
+    def host_path(*parts):
+        """``/sys/<parts>`` as a host path (what ``kernel_write`` and messages take)."""
+        return "/".join(("/sys",) + parts)
+
     def path(self, *parts):
-        return os.path.join(self.root, "sys", *parts)
+        """``/sys/<parts>`` below the host root, for reading."""
+        return host_files.path(self.host_path(*parts))
 
     @staticmethod
     def read_text(path):

@@ -9,7 +9,8 @@ chzdev (s390-tools zdev/src/udev_ccwgroup.c) writes one file per group device,
 ``LABEL="cfg_qeth_<busid>"``, one ``ATTR{[ccwgroup/<busid>]<attribute>}="<value>"`` line per setting
 (repeated for multi-valued attributes) and ``ENV{zdev_<name>}="<value>"`` for zdev-internal ones.
 Older s390-tools put the grouping key first on its line, newer ones after ``ACTION=="change",``: the
-parser looks at every key of every line.
+parser looks at every key of every line. Files are read below the host root (``host_files.path``);
+``QethRule.path`` is the host path.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from __future__ import annotations
 import os
 import re
 
-RULES_DIR = os.path.join("etc", "udev", "rules.d")
+from ansible_collections.s390x.network.plugins.module_utils import host_files
+
+RULES_DIR = "/etc/udev/rules.d"
 RULE_PREFIX = "41-qeth-"
 RULE_SUFFIX = ".rules"
 
@@ -48,8 +51,9 @@ def _unescape(value):
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def rule_path(busid, root="/"):
-    return os.path.join(root, RULES_DIR, "%s%s%s" % (RULE_PREFIX, busid, RULE_SUFFIX))
+def rule_path(busid):
+    """Host path of the rule file of ``busid``."""
+    return "%s/%s%s%s" % (RULES_DIR, RULE_PREFIX, busid, RULE_SUFFIX)
 
 
 def busid_from_filename(name):
@@ -106,22 +110,21 @@ def parse_rule(text, busid=None, path=None):
     return QethRule(resolved, ids, settings, internal, path=path, generated=generated)
 
 
-def read_rule(busid, root="/"):
+def read_rule(busid):
     """The parsed rule for one bus ID, or None when there is no (valid) rule file."""
-    path = rule_path(busid, root)
+    path = rule_path(busid)
     try:
-        with open(path, "r") as handle:
+        with open(host_files.path(path), "r") as handle:
             text = handle.read()
     except (IOError, OSError):
         return None
     return parse_rule(text, busid=busid, path=path)
 
 
-def read_all_rules(root="/"):
+def read_all_rules():
     """bus ID -> QethRule for every chzdev qeth rule file on the host."""
-    directory = os.path.join(root, RULES_DIR)
     try:
-        names = sorted(os.listdir(directory))
+        names = sorted(os.listdir(host_files.path(RULES_DIR)))
     except (IOError, OSError):
         return {}
     result = {}
@@ -129,9 +132,9 @@ def read_all_rules(root="/"):
         busid = busid_from_filename(name)
         if busid is None:
             continue
-        path = os.path.join(directory, name)
+        path = "%s/%s" % (RULES_DIR, name)
         try:
-            with open(path, "r") as handle:
+            with open(host_files.path(path), "r") as handle:
                 text = handle.read()
         except (IOError, OSError):
             continue

@@ -6,7 +6,9 @@
 Its steps run live values first, then the boot files: a value the kernel refuses (EINVAL) stops
 the run before it reaches the file every boot applies. A failure on the way puts back every live
 value and file already written (all of them, not just up to the first that cannot be put back):
-the live configuration ends old or new, never mixed.
+the live configuration ends old or new, never mixed. The files are host files
+(``host_files.FileChanges``: the rollback puts back what the run replaced); ``smc`` is loaded when
+``/proc/sys/net/smc`` or ``/sys/module/smc`` exists.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import errno
 import os
 import platform
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import value_text
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
@@ -34,14 +37,14 @@ STATES = ("merged", "deleted") + tuple(STATE_ALIASES)
 
 
 def kernel_release():
-    content = sfile.read_file(sfile.proc_path("kernel.osrelease"))
+    content = host_files.read_text(sfile.proc_path("kernel.osrelease"))
     if content and content.strip():
         return content.strip()
     return platform.release()
 
 
 def smc_loaded():
-    return os.path.isdir(sfile.proc_path("net.smc")) or os.path.isdir(SYS_MODULE_SMC)
+    return any(os.path.isdir(host_files.path(p)) for p in (sfile.proc_path("net.smc"), SYS_MODULE_SMC))
 
 
 def _known_keys(file_keys):
@@ -73,6 +76,7 @@ class SmcSysctls(Resource):
         self.missing = []
         self.restored = []
         self.not_restored = []
+        self.files = host_files.FileChanges(module)
 
     # -- no host -------------------------------------------------------------------------------
     def validate(self):
@@ -144,14 +148,14 @@ class SmcSysctls(Resource):
 
     def read(self):
         try:
-            text = sfile.read_file(self.params["file"])
-            modules = sfile.read_file(self.params["modules_load_file"])
+            text = host_files.read_text(self.params["file"])
+            modules = host_files.read_text(self.params["modules_load_file"])
             live = sfile.read_live(_known_keys(sfile.parse(text)))
         except (IOError, OSError) as exc:
             raise ResourceError("cannot read %s: %s" % (getattr(exc, "filename", None) or "the host",
                                                         exc.strerror or exc))
         return {"file": text, "modules": modules, "live": live, "loaded": smc_loaded(),
-                "rmem_present": os.path.exists(sfile.proc_path("net.smc.rmem"))}
+                "rmem_present": os.path.exists(host_files.path(sfile.proc_path("net.smc.rmem")))}
 
     def _decide_method(self, current):
         loaded, present = current["loaded"], current["rmem_present"]
@@ -210,7 +214,7 @@ class SmcSysctls(Resource):
         if want["file"] != (current["file"] or ""):
             steps.append(self._write_step(params["file"], want["file"]))
         if params["load_module"]:
-            want["modules"] = sfile.render_modules_load([MODULE_NAME])
+            want["modules"] = host_files.modules_load_text(sfile.MODULES_LOAD_HEADER, [MODULE_NAME])
             if want["modules"] != (current["modules"] or ""):
                 steps.append(self._write_step(params["modules_load_file"], want["modules"]))
         self._warn_missing(current)
@@ -231,17 +235,16 @@ class SmcSysctls(Resource):
         return Step(action=lambda: sfile.write_live(key, value), scope="active", kind=kind, subject=key,
                     text="echo %s > %s" % (value, sfile.proc_path(key)))
 
-    def _write(self, path, text):
-        sfile.write_file_atomic(path, text)
-        self.module.set_default_selinux_context(path, False)
-
     def _write_step(self, path, text, kind="change"):
-        return Step(action=lambda: self._write(path, text), text="write %s" % path, scope="persistent",
-                    kind=kind, subject=path)
+        return Step(action=lambda: self.files.write(path, text), text=host_files.change_text(path, text),
+                    scope="persistent", kind=kind, subject=path)
 
     def _remove_step(self, path, kind="change"):
-        return Step(action=lambda: sfile.remove_file(path), text="rm %s" % path, scope="persistent",
-                    kind=kind, subject=path)
+        return self._write_step(path, None, kind)
+
+    def _restore_step(self, path):
+        return Step(action=lambda: self.files.restore(path), text=self.files.restore_text(path), scope="persistent",
+                    kind="rollback", subject=path)
 
     def error_text(self, exc):
         return exc.strerror or str(exc)
@@ -260,11 +263,7 @@ class SmcSysctls(Resource):
             if step.scope == "active":
                 steps.append(self._live_step(step.subject, before["live"][step.subject], kind="rollback"))
             else:
-                part = "file" if step.subject == self.params["file"] else "modules"
-                if before[part] is None:
-                    steps.append(self._remove_step(step.subject, kind="rollback"))
-                else:
-                    steps.append(self._write_step(step.subject, before[part], kind="rollback"))
+                steps.append(self._restore_step(step.subject))
         return steps
 
     def failure_message(self, change, step, rc, out, err):

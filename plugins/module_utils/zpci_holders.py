@@ -12,8 +12,10 @@ Commands (argument formats declared here, once):
   dumpxml NAME``: running domains and their ``<hostdev type='pci'>`` source addresses.
 
 The VFIO check needs no tool: a process that has ``/dev/vfio/<iommu group>`` open (QEMU
-started by libvirt or by hand) holds every function of that group; and vfio-pci enables a
-device (its ``enable`` attribute reads 1) only while a user has it open.
+started by libvirt or by hand) holds every function of that group (``/proc/<pid>/fd/*`` link to
+it); and vfio-pci enables a device (its ``enable`` attribute reads 1) only while a user has it open.
+Whether ``smc`` is loaded: ``/sys/module/smc`` (loaded or built in) or a line in ``/proc/modules``.
+Those host paths are read below the host root (``host_files.path``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -23,6 +25,8 @@ __metaclass__ = type
 import os
 import re
 from xml.etree import ElementTree
+
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 
 SMCD_DEVICE_ARGV = ['smcd', 'device']
 VIRSH_URI = 'qemu:///system'
@@ -104,11 +108,12 @@ def hostdev_addresses(domain_xml):
     return result
 
 
-def vfio_group_users(group, proc_root='/proc'):
+def vfio_group_users(group):
     """PIDs of processes with ``/dev/vfio/<group>`` open."""
     if group is None:
         return []
     target = '/dev/vfio/%d' % group
+    proc_root = host_files.path('/proc')
     pids = []
     try:
         entries = os.listdir(proc_root)
@@ -138,12 +143,9 @@ class HolderProbe(object):
     Results of commands are cached for the run of one module.
     """
 
-    def __init__(self, run, which, proc_root='/proc', modules_path='/proc/modules', sys_module_smc='/sys/module/smc'):
+    def __init__(self, run, which):
         self.run = run
         self.which = which
-        self.proc_root = proc_root
-        self.modules_path = modules_path
-        self.sys_module_smc = sys_module_smc
         self._smcd = None
         self._guests = None
         self.warnings = []
@@ -151,10 +153,10 @@ class HolderProbe(object):
     def _smc_loaded(self):
         # /sys/module/smc exists for a loaded module and for smc built into the kernel (which
         # /proc/modules does not list); /proc/modules alone would miss the built-in case.
-        if os.path.isdir(self.sys_module_smc):
+        if os.path.isdir(host_files.path('/sys/module/smc')):
             return True
         try:
-            with open(self.modules_path) as handle:
+            with open(host_files.path('/proc/modules')) as handle:
                 return any(line.split(' ', 1)[0] == 'smc' for line in handle)
         except (IOError, OSError):
             return False
@@ -209,7 +211,7 @@ class HolderProbe(object):
             if address in addresses:
                 reasons.append('libvirt: running guest %s has it as hostdev' % name)
         if driver in ('vfio-pci', 'ism_vfio_pci'):
-            pids = vfio_group_users(record.get('iommu_group'), self.proc_root)
+            pids = vfio_group_users(record.get('iommu_group'))
             if pids:
                 reasons.append('vfio: /dev/vfio/%s is open by pid %s' % (
                     record.get('iommu_group'), ', '.join(str(pid) for pid in pids)))

@@ -18,9 +18,8 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import (
     DRIVER_TYPES,
     DRIVERS_PROBE,
     ZpciSysfs,
-    fid_text,
-    parse_fid,
 )
+from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text, parse_fid
 
 POWER_CHOICES = ('on', 'off')
 DRIVER_CHOICES = ('vfio-pci', 'ism', 'ism_vfio_pci', 'mlx5_core', 'none')

@@ -12,32 +12,37 @@ the others, so that each function boots the way it is now.
 
 A binding step is one step of several sysfs writes: which writes it takes (an unbind of the driver
 that probed the function at power-on) and the PCI address they name are known only once the
-function is configured.
+function is configured. After power-on the kernel creates the PCI device asynchronously; the step
+waits for it up to ``DEVICE_WAIT_SECONDS``.
+
+The boot files are host files (``host_files``): each run records what it replaces in a
+``FileChanges`` set, which is what the rollback puts back.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 
-from ansible.module_utils.common.text.converters import to_bytes, to_native
+from ansible.module_utils.common.text.converters import to_native
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import changes as text_changes
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
     Change, Resource, ResourceError, Step)
 from ansible_collections.s390x.network.plugins.module_utils.zpci_persist import (
-    MODULES_LOAD_PATH, RULES_PATH, TMPFILES_PATH, boot_modules, merge, parse_rules, parse_tmpfiles,
-    render_modules_load, render_rules, render_tmpfiles)
+    HEADER, MODULES_LOAD_PATH, RULES_PATH, TMPFILES_PATH, boot_modules, merge, parse_rules, parse_tmpfiles,
+    render_rules, render_tmpfiles)
 from ansible_collections.s390x.network.plugins.module_utils.zpci_plan import (
     ZpciConfigError, binding_actions, check_host, check_type, clear_override_actions, needs_guard,
     normalize_config, power_actions, predict)
-from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import DRIVERS_PROBE, ZpciError, fid_text
+from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text
+from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import DRIVERS_PROBE, ZpciError
 
 FILES = (RULES_PATH, TMPFILES_PATH, MODULES_LOAD_PATH)
 BOOT_FILES = "boot files"
 SHOWN_KEYS = ("power", "pci_address", "type", "driver", "driver_override")
 DRIFT_KEYS = ("power", "driver_override", "driver")
+DEVICE_WAIT_SECONDS = 10.0
 
 
 class StepFailed(Exception):
@@ -53,7 +58,7 @@ def _summary(records):
 def render_files(old_rules, old_tmpfiles, entries, override_unlisted):
     bindings, power = merge(parse_rules(old_rules), parse_tmpfiles(old_tmpfiles), entries, override_unlisted)
     return {RULES_PATH: render_rules(bindings), TMPFILES_PATH: render_tmpfiles(power),
-            MODULES_LOAD_PATH: render_modules_load(boot_modules(bindings))}
+            MODULES_LOAD_PATH: host_files.modules_load_text(HEADER, boot_modules(bindings))}
 
 
 class ZpciFunctions(Resource):
@@ -63,13 +68,15 @@ class ZpciFunctions(Resource):
     rollback_continues = True
     step_errors = (ZpciError, StepFailed, IOError, OSError)
 
-    def __init__(self, module, sysfs, probe, mgmt_reader, root="/", wait_seconds=10.0):
+    def __init__(self, module, sysfs, probe, mgmt_reader):
+        """``sysfs``: a ZpciSysfs; ``probe``: a zpci_holders.HolderProbe; ``mgmt_reader(module)`` ->
+        (names of the interfaces that carry the management connection, details), as
+        ``mgmt_connection.management_connection``."""
         super(ZpciFunctions, self).__init__(module)
         self.sysfs = sysfs
         self.probe = probe
         self.mgmt_reader = mgmt_reader
-        self.root = root
-        self.wait_seconds = wait_seconds
+        self.files = host_files.FileChanges(module)
         self.entries = []
         self.fids = None
         self.changes = []
@@ -77,37 +84,21 @@ class ZpciFunctions(Resource):
         self._mgmt = None
 
     # -- host files ----------------------------------------------------------------------------
-    def real(self, path):
-        return path if self.root in ("", "/") else os.path.join(self.root, path.lstrip("/"))
-
-    def read_file(self, path):
+    @staticmethod
+    def read_file(path):
+        """A boot file's content; None when it does not exist or cannot be read."""
         try:
-            with open(self.real(path), "r") as handle:
-                return handle.read()
+            return host_files.read_text(path)
         except (IOError, OSError):
             return None
 
-    def write_file(self, path, content):
-        """Replace ``path`` atomically, or remove it when ``content`` is None."""
-        real = self.real(path)
-        if content is None:
-            if os.path.exists(real):
-                os.unlink(real)
-            return
-        directory = os.path.dirname(real)
-        if not os.path.isdir(directory):
-            os.makedirs(directory, 0o755)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".s390x-network-")
-        try:
-            os.write(fd, to_bytes(content))
-        finally:
-            os.close(fd)
-        os.chmod(tmp, 0o644)
-        self.module.atomic_move(tmp, real)
-
     def _file_step(self, path, content, kind="change"):
-        return Step(action=lambda: self.write_file(path, content), scope="persistent", kind=kind, subject=path,
-                    text=("write %s" % path) if content is not None else ("rm %s" % path))
+        return Step(action=lambda: self.files.write(path, content), scope="persistent", kind=kind, subject=path,
+                    text=host_files.change_text(path, content))
+
+    def _file_restore_step(self, path):
+        return Step(action=lambda: self.files.restore(path), scope="persistent", kind="rollback", subject=path,
+                    text=self.files.restore_text(path))
 
     # -- no host -------------------------------------------------------------------------------
     def validate(self):
@@ -205,7 +196,7 @@ class ZpciFunctions(Resource):
 
     def mgmt_interfaces(self):
         if self._mgmt is None:
-            names, dummy = self.mgmt_reader(self.module, proc_root=self.real("/proc"), sys_root=self.real("/sys"))
+            names, dummy = self.mgmt_reader(self.module)
             self._mgmt = set(names)
         return self._mgmt
 
@@ -236,7 +227,7 @@ class ZpciFunctions(Resource):
                     disruptive=action["action"] == "power_off")
 
     def _wait_for_device(self, fid):
-        deadline = time.time() + self.wait_seconds
+        deadline = time.time() + DEVICE_WAIT_SECONDS
         while True:
             record = self.sysfs.read_function(fid)
             if record["pci_address"] or time.time() >= deadline:
@@ -280,7 +271,7 @@ class ZpciFunctions(Resource):
     # -- failure -------------------------------------------------------------------------------
     def rollback(self, before, now, change, ran):
         if change.subject == BOOT_FILES:  # the failed write replaced nothing; put back those before it
-            return [self._file_step(s.subject, before["files"][s.subject], kind="rollback") for s in reversed(ran[:-1])]
+            return [self._file_restore_step(s.subject) for s in reversed(ran[:-1])]
         steps = []
         failed = ran[-1]
         if failed.kind == "bind" and getattr(failed, "start", None) is not None:
@@ -340,10 +331,10 @@ class ZpciFunctions(Resource):
         def act():
             step.ran = []
             for path in paths:
-                self.write_file(path, wanted[path])
-                step.ran.append(("write %s" % path) if wanted[path] is not None else ("rm %s" % path))
+                self.files.write(path, wanted[path])
+                step.ran.append(host_files.change_text(path, wanted[path]))
             self.notes.append("the boot-time files hold the old state of the functions not changed")
-        step = Step(action=act, texts=[("write %s" % p) if wanted[p] is not None else ("rm %s" % p) for p in paths],
+        step = Step(action=act, texts=[host_files.change_text(p, wanted[p]) for p in paths],
                     kind="rollback", scope="persistent", subject=BOOT_FILES)
         return step
 

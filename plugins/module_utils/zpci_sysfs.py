@@ -30,6 +30,8 @@ import errno
 import os
 import re
 
+from ansible_collections.s390x.network.plugins.module_utils.pci_ids import slot_name
+from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
 from ansible_collections.s390x.network.plugins.module_utils.zpci_util_string import pnet_ids
 
 SYS_PCI = '/sys/bus/pci'
@@ -37,7 +39,6 @@ SLOTS_DIR = SYS_PCI + '/slots'
 DEVICES_DIR = SYS_PCI + '/devices'
 DRIVERS_DIR = SYS_PCI + '/drivers'
 DRIVERS_PROBE = SYS_PCI + '/drivers_probe'
-FID_MAX = 0xffffffff
 
 # PCI function types (CLP "pft"), as the kernel prints them in ``pft``.
 PFT_NAMES = {
@@ -94,37 +95,6 @@ class ZpciError(Exception):
         self.errno = err
 
 
-def parse_fid(value):
-    """Return a FID as int from an int or a hex string (``0x605``, ``605``, ``00000605``).
-
-    Raises ValueError with a message that names the allowed forms.
-    """
-    if isinstance(value, bool):
-        raise ValueError('a FID is an integer or a hexadecimal string, got %r' % (value,))
-    if isinstance(value, int):
-        fid = value
-    else:
-        text = str(value).strip().lower()
-        if text.startswith('0x'):
-            text = text[2:]
-        if not text or not re.match(r'^[0-9a-f]+$', text):
-            raise ValueError('a FID is an integer or a hexadecimal string (e.g. 0x605 or "605"), got %r' % (value,))
-        fid = int(text, 16)
-    if fid < 0 or fid > FID_MAX:
-        raise ValueError('a FID is in the range 0..0xffffffff, got %r' % (value,))
-    return fid
-
-
-def slot_name(fid):
-    """The slot directory name of a FID: 8 lowercase hex digits."""
-    return '%08x' % fid
-
-
-def fid_text(fid):
-    """Human form of a FID in messages: ``0x605``."""
-    return '0x%x' % fid
-
-
 def is_pci_address(text):
     return bool(text) and bool(_ADDRESS_RE.match(text))
 
@@ -162,18 +132,10 @@ def _hex_attr(text):
 
 
 class ZpciSysfs(object):
-    """Reads and writes zPCI state below ``root`` (``/`` on a host; a temp dir in tests)."""
-
-    def __init__(self, root='/'):
-        self.root = root
+    """Reads and writes zPCI state by host path (``/sys/...``), below the host root
+    (``host_files.path``)."""
 
     # -- paths --------------------------------------------------------------
-    def real(self, path):
-        """Map a canonical absolute path (``/sys/...``) below the root."""
-        if self.root in ('', '/'):
-            return path
-        return os.path.join(self.root, path.lstrip('/'))
-
     @staticmethod
     def slot_dir(fid):
         return '%s/%s' % (SLOTS_DIR, slot_name(fid))
@@ -202,7 +164,7 @@ class ZpciSysfs(object):
     def read_text(self, path):
         """Return the stripped content of an attribute, None when it does not exist."""
         try:
-            with open(self.real(path), 'rb') as handle:
+            with open(host_files.path(path), 'rb') as handle:
                 data = handle.read()
         except (IOError, OSError) as exc:
             if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO,
@@ -213,7 +175,7 @@ class ZpciSysfs(object):
 
     def read_bytes(self, path):
         try:
-            with open(self.real(path), 'rb') as handle:
+            with open(host_files.path(path), 'rb') as handle:
                 return handle.read()
         except (IOError, OSError) as exc:
             if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO,
@@ -222,38 +184,33 @@ class ZpciSysfs(object):
             raise
 
     def exists(self, path):
-        return os.path.exists(self.real(path))
+        return os.path.exists(host_files.path(path))
 
     def listdir(self, path):
         try:
-            return sorted(os.listdir(self.real(path)))
+            return sorted(os.listdir(host_files.path(path)))
         except (IOError, OSError):
             return []
 
     def readlink_name(self, path):
         """Basename of a symlink target, None when the link does not exist."""
         try:
-            return os.path.basename(os.readlink(self.real(path)))
+            return os.path.basename(os.readlink(host_files.path(path)))
         except (IOError, OSError):
             return None
 
     def write(self, path, value):
-        """Write one value to a sysfs attribute in a single write() call.
+        """Write one value (and a newline) to a sysfs attribute with ``kernel_write.write_value``.
 
         Raises ZpciError with the errno, as the kernel reported it.
         """
         data = value if isinstance(value, bytes) else (u'%s\n' % value).encode('utf-8')
-        real = self.real(path)
         try:
-            fd = os.open(real, os.O_WRONLY)
+            kernel_write.write_value(path, data)
         except (IOError, OSError) as exc:
-            raise ZpciError('cannot open %s: %s' % (path, os.strerror(exc.errno)), path, exc.errno)
-        try:
-            os.write(fd, data)
-        except (IOError, OSError) as exc:
+            if exc.filename is not None:  # open() failed
+                raise ZpciError('cannot open %s: %s' % (path, os.strerror(exc.errno)), path, exc.errno)
             raise ZpciError('writing %r to %s failed: %s' % (value, path, os.strerror(exc.errno)), path, exc.errno)
-        finally:
-            os.close(fd)
 
     # -- slots ----------------------------------------------------------------
     def list_fids(self):

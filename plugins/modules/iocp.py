@@ -219,11 +219,11 @@ diff:
 """
 
 import os
-import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_bytes, to_native
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
 from ansible_collections.s390x.network.plugins.module_utils.iocp_compare import compare_models
 from ansible_collections.s390x.network.plugins.module_utils.iocp_parse import parse_deck
@@ -248,32 +248,29 @@ def _read(path):
 
 def _write(module, dest, content, result):
     data = to_bytes(content)
-    before = _read(dest)
+    real = host_files.path(dest)
+    before = _read(real)
     if module._diff:
         result["diff"] = {"before_header": dest, "after_header": dest,
                           "before": to_native(before) if before is not None else "",
                           "after": content}
     result["dest"] = dest
     if before == data:
-        file_args = module.load_file_common_arguments(module.params, path=dest)
+        file_args = module.load_file_common_arguments(module.params, path=real)
         result["changed"] = module.set_fs_attributes_if_different(file_args, False)
         return
     result["changed"] = True
     if module.check_mode:
         return
     directory = os.path.dirname(os.path.abspath(dest))
-    if not os.path.isdir(directory):
+    if not os.path.isdir(host_files.path(directory)):
         module.fail_json(msg="dest: directory %s does not exist" % directory, **result)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".iocp-")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        module.atomic_move(tmp, dest)
+        # a new file: 0666 & ~umask (then O(mode), if given); an existing one keeps its attributes
+        host_files.write_atomic(os.path.abspath(dest), data, module=module, mode=None)
     except (IOError, OSError) as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         module.fail_json(msg="dest: cannot write %s: %s" % (dest, to_native(exc)), **result)
-    file_args = module.load_file_common_arguments(module.params, path=dest)
+    file_args = module.load_file_common_arguments(module.params, path=real)
     module.set_fs_attributes_if_different(file_args, True)
 
 

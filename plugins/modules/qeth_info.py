@@ -247,8 +247,8 @@ def main():
             module.fail_json(msg="attributes: %r is not a sysfs attribute name" % name)
 
     reader = SysfsReader()
-    cio = ccw_blacklist.read(reader.root)
-    devices = read_state(reader, reader.root, extra_names=attributes, cio=cio)
+    cio = ccw_blacklist.read()
+    devices = read_state(reader, extra_names=attributes, cio=cio)
 
     lszdev_rows = {}
     lszdev_ok = False

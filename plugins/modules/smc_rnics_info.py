@@ -137,7 +137,7 @@ from ansible_collections.s390x.network.plugins.module_utils.smc_rnics import (
     error_message,
     parse,
 )
-from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import parse_fid
+from ansible_collections.s390x.network.plugins.module_utils.pci_ids import parse_fid
 
 
 def main():

@@ -297,19 +297,13 @@ rendered:
       type: dict
 """
 
-import os
-
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_interfaces
+from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.zpci_holders import HolderProbe
 from ansible_collections.s390x.network.plugins.module_utils.zpci_resource import ZpciFunctions
 from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import ZpciSysfs
-
-# Tests point this at a directory that holds sys/, etc/ and proc/.
-ROOT = '/'
-DEVICE_WAIT_SECONDS = 10.0
 
 
 def main():
@@ -328,15 +322,8 @@ def main():
         ),
         supports_check_mode=True,
     )
-
-    def real(path):
-        return path if ROOT in ('', '/') else os.path.join(ROOT, path.lstrip('/'))
-
-    probe = HolderProbe(lambda argv: module.run_command(argv, environ_update={'LC_ALL': 'C'}), module.get_bin_path,
-                        proc_root=real('/proc'), modules_path=real('/proc/modules'),
-                        sys_module_smc=real('/sys/module/smc'))
-    resource_engine.run(module, ZpciFunctions(module, ZpciSysfs(ROOT), probe, management_interfaces, root=ROOT,
-                                              wait_seconds=DEVICE_WAIT_SECONDS))
+    probe = HolderProbe(lambda argv: module.run_command(argv, environ_update={'LC_ALL': 'C'}), module.get_bin_path)
+    resource_engine.run(module, ZpciFunctions(module, ZpciSysfs(), probe, management_connection))
 
 
 if __name__ == '__main__':

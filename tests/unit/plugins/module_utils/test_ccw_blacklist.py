@@ -101,10 +101,10 @@ def test_no_parameter_no_boot_blacklist_and_no_proc_file():
                              "ignored_at_boot": None}
 
 
-def test_read_from_a_root(tmp_path):
-    (tmp_path / "proc").mkdir()
-    (tmp_path / "proc" / "cio_ignore").write_text("0.0.8203-0.0.ffff\n")
-    (tmp_path / "proc" / "cmdline").write_text("cio_ignore=all\n")
-    cio = cb.read(str(tmp_path))
+def test_read_from_the_host_root(host_root):
+    (host_root / "proc").mkdir()
+    (host_root / "proc" / "cio_ignore").write_text("0.0.8203-0.0.ffff\n")
+    (host_root / "proc" / "cmdline").write_text("cio_ignore=all\n")
+    cio = cb.read()
     assert cio.hidden_now(["0.0.8200", "0.0.8203"]) == ["0.0.8203"]
     assert cio.hidden_at_boot(["0.0.8200"]) == ["0.0.8200"]

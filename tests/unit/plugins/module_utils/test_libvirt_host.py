@@ -7,24 +7,18 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import importlib.util
 import os
 
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_host
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_xml as lx
-
-_PATH = os.path.join(os.path.dirname(__file__), '..', '..', 'fixtures', 'libvirt', 'fakes.py')
-_SPEC = importlib.util.spec_from_file_location('s390x_libvirt_fakes', _PATH)
-fakes = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(fakes)
+from ansible_collections.s390x.network.tests.unit.fixtures.libvirt import fakes
 
 
 @pytest.fixture
-def host(tmp_path, monkeypatch):
-    monkeypatch.setattr(libvirt_host, 'ROOT', str(tmp_path))
-    return str(tmp_path)
+def host(host_root):
+    return str(host_root)
 
 
 def hostdev(**kw):

@@ -80,22 +80,22 @@ def test_if_inet6():
     assert mc.interfaces_with_address(entries, "fe80::1") == {"enc8200"}
 
 
-def test_environ_of_ancestor(tmp_path):
-    proc = tmp_path / "proc"
+def test_environ_of_ancestor(host_root):
+    proc = host_root / "proc"
     for pid, ppid, env in ((300, 200, b"PATH=/usr/bin\0"), (200, 100, b"SSH_CONNECTION=10.0.0.1 5 10.0.0.5 22\0X=1\0"),
                            (100, 1, b"")):
         (proc / str(pid)).mkdir(parents=True)
         (proc / str(pid) / "status").write_text("Name:\tx\nPPid:\t%d\n" % ppid)
         (proc / str(pid) / "environ").write_bytes(env)
-    found = mc.find_ssh_connection({}, proc_root=str(proc), pid=300)
+    found = mc.find_ssh_connection({}, pid=300)
     assert found["client"] == "10.0.0.1" and found["server"] == "10.0.0.5"
-    assert mc.find_ssh_connection({"SSH_CONNECTION": "10.1.1.1 1 10.1.1.2 22"}, str(proc), 300)["server"] == "10.1.1.2"
-    assert mc.find_ssh_connection({}, proc_root=str(proc), pid=100) is None
+    assert mc.find_ssh_connection({"SSH_CONNECTION": "10.1.1.1 1 10.1.1.2 22"}, 300)["server"] == "10.1.1.2"
+    assert mc.find_ssh_connection({}, pid=100) is None
     assert mc.parse_environ(b"A=1\0B=x=y\0junk\0") == {"A": "1", "B": "x=y"}
 
 
-def test_lower_devices(tmp_path):
-    net = tmp_path / "class" / "net"
+def test_lower_devices(host_root):
+    net = host_root / "sys" / "class" / "net"
     for name in ("br0", "bond0", "encbd00", "encbe00", "vlan10"):
         (net / name).mkdir(parents=True)
     os.mkdir(str(net / "br0" / "brif"))
@@ -104,10 +104,10 @@ def test_lower_devices(tmp_path):
     os.symlink("../encbd00", str(net / "bond0" / "lower_encbd00"))
     os.symlink("../encbe00", str(net / "bond0" / "lower_encbe00"))
     os.symlink("../encbd00", str(net / "vlan10" / "lower_encbd00"))
-    assert mc.lower_devices("br0", str(tmp_path)) == {"bond0", "encbd00", "encbe00"}
-    assert mc.lower_devices("vlan10", str(tmp_path)) == {"encbd00"}
-    assert mc.lower_devices("encbd00", str(tmp_path)) == set()
-    assert mc.lower_devices("nosuch", str(tmp_path)) == set()
+    assert mc.lower_devices("br0") == {"bond0", "encbd00", "encbe00"}
+    assert mc.lower_devices("vlan10") == {"encbd00"}
+    assert mc.lower_devices("encbd00") == set()
+    assert mc.lower_devices("nosuch") == set()
 
 
 class FakeModule(object):
@@ -124,47 +124,45 @@ class FakeModule(object):
         return self.outputs.get(tuple(argv[1:]), (1, "", "error"))
 
 
-def test_management_interfaces_with_ip(tmp_path):
+def test_management_interfaces_with_ip(host_root):
     module = FakeModule({("-o", "addr", "show"): (0, IP_ADDR, ""),
                          ("route", "get", "10.0.0.1"): (0, "10.0.0.1 dev encbd00 src 10.0.0.5\n", "")})
     env = {"SSH_CONNECTION": "10.0.0.1 51234 10.0.0.5 22"}
-    names = mc.management_interfaces(module, environ=env, proc_root=str(tmp_path), sys_root=str(tmp_path))
+    names = mc.management_interfaces(module, environ=env)
     assert names == {"encbd00"}
     assert ["/usr/sbin/ip", "-o", "addr", "show"] in module.calls
 
 
-def test_management_interfaces_bond_adds_its_lowers(tmp_path):
-    net = tmp_path / "class" / "net" / "bond0"
+def test_management_interfaces_bond_adds_its_lowers(host_root):
+    net = host_root / "sys" / "class" / "net" / "bond0"
     net.mkdir(parents=True)
     os.symlink("../encbd00", str(net / "lower_encbd00"))
     module = FakeModule({("-o", "addr", "show"): (0, IP_ADDR, ""),
                          ("route", "get", "172.16.0.1"): (0, "172.16.0.1 dev bond0 src 172.16.0.9\n", "")})
     env = {"SSH_CONNECTION": "172.16.0.1 40000 172.16.0.9 22"}
-    assert mc.management_interfaces(module, env, str(tmp_path), str(tmp_path)) == {"bond0", "encbd00"}
+    assert mc.management_interfaces(module, env) == {"bond0", "encbd00"}
 
 
-def test_management_interfaces_proc_fallback(tmp_path):
-    (tmp_path / "net").mkdir()
-    (tmp_path / "net" / "route").write_text(PROC_ROUTE)
-    (tmp_path / "net" / "if_inet6").write_text(IF_INET6)
+def test_management_interfaces_proc_fallback(host_root):
+    (host_root / "proc" / "net").mkdir(parents=True)
+    (host_root / "proc" / "net" / "route").write_text(PROC_ROUTE)
+    (host_root / "proc" / "net" / "if_inet6").write_text(IF_INET6)
     module = FakeModule({}, has_ip=False)
     env = {"SSH_CONNECTION": "192.168.20.9 1 192.168.20.1 22"}
-    names, details = mc.management_connection(module, env, str(tmp_path), str(tmp_path))
+    names, details = mc.management_connection(module, env)
     assert names == {"enc8200"} and details["method"] == "proc"
-    assert mc.management_interfaces(module, {"SSH_CONNECTION": "fd00::9 1 fd00::5 22"},
-                                    str(tmp_path), str(tmp_path)) == {"encbd00"}
+    assert mc.management_interfaces(module, {"SSH_CONNECTION": "fd00::9 1 fd00::5 22"}) == {"encbd00"}
 
 
-def test_no_ssh_no_interfaces(tmp_path):
+def test_no_ssh_no_interfaces(host_root):
     module = FakeModule({})
-    names, details = mc.management_connection(module, {}, str(tmp_path), str(tmp_path))
+    names, details = mc.management_connection(module, {})
     assert names == set() and details["method"] == "no SSH connection found"
     assert module.calls == []
 
 
 @pytest.mark.parametrize("client", ["127.0.0.1"])
-def test_loopback_is_never_reported(tmp_path, client):
+def test_loopback_is_never_reported(host_root, client):
     module = FakeModule({("-o", "addr", "show"): (0, IP_ADDR, ""),
                          ("route", "get", client): (0, "local %s dev lo table local\n" % client, "")})
-    assert mc.management_interfaces(module, {"SSH_CONNECTION": "%s 1 127.0.0.1 22" % client},
-                                    str(tmp_path), str(tmp_path)) == set()
+    assert mc.management_interfaces(module, {"SSH_CONNECTION": "%s 1 127.0.0.1 22" % client}) == set()

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 import pytest
@@ -16,27 +15,22 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
     capable_devices, card_type_from_ccw, device_view, read_state, resolve_id, settings_text)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
 
-_SPEC = importlib.util.spec_from_file_location(
-    "qeth_fake_host_mu", os.path.join(os.path.dirname(__file__), "..", "modules", "fixtures", "qeth_fake_host.py"))
-fake = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(fake)
-
 IDS = ("0.0.8200", "0.0.8201", "0.0.8202")
 
 
 @pytest.fixture
-def host(tmp_path):
-    h = fake.FakeQethHost(tmp_path)
-    h.add_devices("0.0.8200", 6)
-    h.add_devices("0.0.bd00", 3, chpid="85", hipersockets=False)
+def host(fake_kernel):
+    h = fake_kernel()
+    h.add_ccw_devices("0.0.8200", 6)
+    h.add_ccw_devices("0.0.bd00", 3, chpid="85", hipersockets=False)
     return h
 
 
 def test_reader_sees_groups_and_ungrouped(host):
-    host.group(IDS)
-    host.write("0.0.8200", "layer2", "1")
-    host.write("0.0.8200", "online", "1")
-    reader = SysfsReader(host.root)
+    host.qeth_group(IDS)
+    host.qeth_write("0.0.8200", "layer2", "1")
+    host.qeth_write("0.0.8200", "online", "1")
+    reader = SysfsReader()
     assert reader.group_busids() == ["0.0.8200"]
     raw = reader.read_group("0.0.8200", extra_names=["vnicc/learning", "nosuch"])
     assert raw["online"] == "1" and raw["state"] == "UP (LAN ONLINE)"
@@ -55,26 +49,26 @@ def test_reader_sees_groups_and_ungrouped(host):
 
 
 def test_if_name_from_net_dir_when_file_missing(host):
-    host.group(IDS)
-    host.write("0.0.8200", "online", "1")
-    os.unlink(os.path.join(host.sys("devices", "qeth", "0.0.8200"), "if_name"))
-    assert SysfsReader(host.root).read_group("0.0.8200")["if_name"] == "enc8200"
+    host.qeth_group(IDS)
+    host.qeth_write("0.0.8200", "online", "1")
+    os.unlink(os.path.join(host.qeth_dir("0.0.8200"), "if_name"))
+    assert SysfsReader().read_group("0.0.8200")["if_name"] == "enc8200"
 
 
 def test_if_name_of_a_never_online_device_is_none(host):
     # the kernel prints netdev_name() of a netdev that was never registered
-    host.group(IDS)
-    with open(os.path.join(host.sys("devices", "qeth", "0.0.8200"), "if_name"), "w") as handle:
+    host.qeth_group(IDS)
+    with open(os.path.join(host.qeth_dir("0.0.8200"), "if_name"), "w") as handle:
         handle.write("(unnamed net_device)\n")
-    assert SysfsReader(host.root).read_group("0.0.8200")["if_name"] is None
+    assert SysfsReader().read_group("0.0.8200")["if_name"] is None
 
 
 def test_read_state_merges_active_and_rules(host):
-    host.group(IDS)
-    host.write("0.0.8200", "buffer_count", "64")
+    host.qeth_group(IDS)
+    host.qeth_write("0.0.8200", "buffer_count", "64")
     host.write_rule("0.0.8200", IDS, {"layer2": "1", "buffer_count": "128", "online": "1", "vnicc/learning": "1"})
     host.write_rule("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"), {"online": "1"})
-    devices = read_state(SysfsReader(host.root), host.root)
+    devices = read_state(SysfsReader())
     dev = devices["0.0.8200"]
     assert dev.exists and not dev.online
     assert dev.active["buffer_count"] == "64"
@@ -94,9 +88,9 @@ def test_read_state_merges_active_and_rules(host):
 
 
 def test_resolve_id(host):
-    host.group(IDS)
-    reader = SysfsReader(host.root)
-    devices = read_state(reader, host.root)
+    host.qeth_group(IDS)
+    reader = SysfsReader()
+    devices = read_state(reader)
     assert resolve_id("0.0.8200", devices, reader) == ("0.0.8200", IDS)
     assert resolve_id("8203", devices, reader) == ("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"))
     assert resolve_id("0.0.bd00", devices, reader)[1] == ("0.0.bd00", "0.0.bd01", "0.0.bd02")
@@ -112,52 +106,51 @@ def test_resolve_id(host):
                                                 "0.0.bd00:0.0.bd01:0.0.bd02"]
 
 
-def test_empty_host(tmp_path):
-    reader = SysfsReader(str(tmp_path))
+def test_empty_host(host_root):
+    reader = SysfsReader()
     assert reader.group_busids() == [] and reader.ungrouped_qeth_ccw() == []
-    assert read_state(reader, str(tmp_path)) == {}
+    assert read_state(reader) == {}
 
 
 # -- devices hidden by cio_ignore ---------------------------------------------------------------
 
-def _hidden_host(tmp_path, rule_free=None):
+def _hidden_host(fake_kernel, rule_free=None):
     """8200-8202 on the blacklist (no CCW device in sysfs), 8203-8205 freed; booted with cio_ignore=all."""
-    h = fake.FakeQethHost(tmp_path)
-    h.add_devices("0.0.8203", 3)
-    os.makedirs(os.path.join(h.root, "proc"), exist_ok=True)
-    with open(os.path.join(h.root, "proc", "cio_ignore"), "w") as handle:
+    h = fake_kernel()
+    h.add_ccw_devices("0.0.8203", 3)
+    with open(h.path("/proc/cio_ignore"), "w") as handle:
         handle.write("0.0.0000-0.0.8202\n0.0.8206-0.0.ffff\n0.1.0000-0.1.ffff\n")
-    with open(os.path.join(h.root, "proc", "cmdline"), "w") as handle:
+    with open(h.path("/proc/cmdline"), "w") as handle:
         handle.write("root=/dev/dasda1 cio_ignore=all,!condev\n")
     if rule_free:
-        with open(os.path.join(h.root, "etc", "udev", "rules.d", "41-cio-ignore.rules"), "w") as handle:
+        with open(h.path("/etc/udev/rules.d/41-cio-ignore.rules"), "w") as handle:
             handle.write('ACTION=="add", SUBSYSTEM=="subsystem", KERNEL=="ccw", RUN{program}+="/bin/sh -c '
                          '\'echo free %s > /proc/cio_ignore\'"\n' % rule_free)
     return h
 
 
-def test_hidden_device_by_full_id_resolves(tmp_path):
-    h = _hidden_host(tmp_path)
-    reader = SysfsReader(h.root)
-    devices = read_state(reader, h.root)
-    assert resolve_id("0.0.8200:0.0.8201:0.0.8202", devices, reader, ccw_blacklist.read(h.root)) == \
+def test_hidden_device_by_full_id_resolves(fake_kernel):
+    _hidden_host(fake_kernel)
+    reader = SysfsReader()
+    devices = read_state(reader)
+    assert resolve_id("0.0.8200:0.0.8201:0.0.8202", devices, reader, ccw_blacklist.read()) == \
         ("0.0.8200", IDS)
 
 
-def test_hidden_device_by_read_id_asks_for_the_full_id(tmp_path):
-    h = _hidden_host(tmp_path)
-    reader = SysfsReader(h.root)
+def test_hidden_device_by_read_id_asks_for_the_full_id(fake_kernel):
+    _hidden_host(fake_kernel)
+    reader = SysfsReader()
     with pytest.raises(QethIdError, match=r"hidden by cio_ignore.*0\.0\.8200:0\.0\.8201:0\.0\.8202"):
-        resolve_id("0.0.8200", read_state(reader, h.root), reader, ccw_blacklist.read(h.root))
+        resolve_id("0.0.8200", read_state(reader), reader, ccw_blacklist.read())
 
 
-def test_a_device_that_is_neither_present_nor_hidden_is_still_an_error(tmp_path):
-    h = _hidden_host(tmp_path)
-    with open(os.path.join(h.root, "proc", "cio_ignore"), "w") as handle:
+def test_a_device_that_is_neither_present_nor_hidden_is_still_an_error(fake_kernel):
+    h = _hidden_host(fake_kernel)
+    with open(h.path("/proc/cio_ignore"), "w") as handle:
         handle.write("0.0.8206-0.0.ffff\n")
-    reader = SysfsReader(h.root)
+    reader = SysfsReader()
     with pytest.raises(QethIdError, match="0.0.8200 does not exist"):
-        resolve_id("0.0.8200:0.0.8201:0.0.8202", read_state(reader, h.root), reader, ccw_blacklist.read(h.root))
+        resolve_id("0.0.8200:0.0.8201:0.0.8202", read_state(reader), reader, ccw_blacklist.read())
 
 
 @pytest.mark.parametrize("rule_free, at_boot", [
@@ -166,24 +159,24 @@ def test_a_device_that_is_neither_present_nor_hidden_is_still_an_error(tmp_path)
     ("8203-8205", []),
     ("0.0.8203,0.0.8205", ["0.0.8204"]),
 ])
-def test_configured_device_hidden_at_boot(tmp_path, rule_free, at_boot):
-    h = _hidden_host(tmp_path, rule_free)
+def test_configured_device_hidden_at_boot(fake_kernel, rule_free, at_boot):
+    h = _hidden_host(fake_kernel, rule_free)
     h.write_rule("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"), {"online": "1"})
-    dev = read_state(SysfsReader(h.root), h.root)["0.0.8203"]
+    dev = read_state(SysfsReader())["0.0.8203"]
     assert dev.hidden == []
     assert dev.hidden_at_boot == at_boot
     view = device_view(dev)
     assert view["hidden"] == [] and view["hidden_at_boot"] == at_boot
 
 
-def test_rule_of_a_hidden_device_is_read_and_reported_hidden(tmp_path):
-    h = _hidden_host(tmp_path)
+def test_rule_of_a_hidden_device_is_read_and_reported_hidden(fake_kernel):
+    h = _hidden_host(fake_kernel)
     h.write_rule("0.0.8200", IDS, {"online": "1", "layer2": "1"})
-    reader = SysfsReader(h.root)
-    devices = read_state(reader, h.root)
+    reader = SysfsReader()
+    devices = read_state(reader)
     dev = devices["0.0.8200"]
     assert not dev.exists and dev.hidden == list(IDS) and dev.hidden_at_boot == list(IDS)
     # a single ID names it through its rule
-    assert resolve_id("0.0.8200", devices, reader, ccw_blacklist.read(h.root)) == ("0.0.8200", IDS)
+    assert resolve_id("0.0.8200", devices, reader, ccw_blacklist.read()) == ("0.0.8200", IDS)
     assert device_view(dev, scope="active")["hidden"] == list(IDS)
     assert "hidden_at_boot" not in device_view(dev, scope="active")

@@ -93,18 +93,20 @@ def test_settings_only_rule_takes_busid_from_settings():
     assert rule.busid == "0.0.8300" and rule.ids is None
 
 
-def test_read_from_tree(tmp_path):
-    rules = tmp_path / "etc" / "udev" / "rules.d"
+def test_read_from_tree(host_root, set_host_root, tmp_path):
+    rules = host_root / "etc" / "udev" / "rules.d"
     rules.mkdir(parents=True)
     (rules / "41-qeth-0.0.8200.rules").write_text(CURRENT)
     (rules / "41-qeth-0.0.bd00.rules").write_text(OLDER)
     (rules / "41-dasd-eckd-0.0.0100.rules").write_text('ATTR{[ccw/0.0.0100]online}="1"\n')
     (rules / "41-qeth-0.0.9000.rules").write_text("garbage\n")
-    found = read_all_rules(str(tmp_path))
+    found = read_all_rules()
     assert sorted(found) == ["0.0.8200", "0.0.bd00"]
-    assert read_rule("0.0.8200", str(tmp_path)).settings["buffer_count"] == "128"
-    assert read_rule("0.0.1234", str(tmp_path)) is None
-    assert rule_path("0.0.8200", "/") == "/etc/udev/rules.d/41-qeth-0.0.8200.rules"
+    assert read_rule("0.0.8200").settings["buffer_count"] == "128"
+    assert read_rule("0.0.8200").path == found["0.0.8200"].path == "/etc/udev/rules.d/41-qeth-0.0.8200.rules"
+    assert read_rule("0.0.1234") is None
+    assert rule_path("0.0.8200") == "/etc/udev/rules.d/41-qeth-0.0.8200.rules"
     assert busid_from_filename("41-qeth-0.0.8200.rules") == "0.0.8200"
     assert busid_from_filename("41-zfcp-0.0.8200.rules") is None
-    assert read_all_rules(os.path.join(str(tmp_path), "nowhere")) == {}
+    set_host_root(os.path.join(str(tmp_path), "nowhere"))
+    assert read_all_rules() == {}

@@ -7,9 +7,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import os
-
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
+from ansible_collections.s390x.network.plugins.module_utils.host_files import modules_load_text
 
 
 def test_render_is_canonical_and_sorted():
@@ -33,24 +32,18 @@ def test_parse_round_trip_and_foreign_syntax():
     assert sfile.parse(None) == {}
 
 
-def test_proc_access(tmp_path):
-    proc = tmp_path / "proc_sys"
+def test_proc_access(host_root):
+    proc = host_root / "proc" / "sys"
     (proc / "net" / "ipv4").mkdir(parents=True)
     (proc / "net" / "ipv4" / "tcp_rmem").write_text("4096\t131072\t6291456\n")
-    assert sfile.proc_path("net.smc.rmem", str(proc)) == os.path.join(str(proc), "net", "smc", "rmem")
-    assert sfile.read_live(["net.ipv4.tcp_rmem", "net.smc.rmem"], str(proc)) == {
+    assert sfile.proc_path("net.smc.rmem") == "/proc/sys/net/smc/rmem"
+    assert sfile.read_live(["net.ipv4.tcp_rmem", "net.smc.rmem"]) == {
         "net.ipv4.tcp_rmem": "4096 131072 6291456", "net.smc.rmem": None}
-    sfile.write_live("net.ipv4.tcp_rmem", "4096 262144 6291456", str(proc))
+    sfile.write_live("net.ipv4.tcp_rmem", "4096 262144 6291456")
     assert (proc / "net" / "ipv4" / "tcp_rmem").read_text() == "4096 262144 6291456\n"
 
 
-def test_atomic_write_and_remove(tmp_path):
-    path = str(tmp_path / "etc" / "sysctl.d" / "90-smc.conf")
-    sfile.write_file_atomic(path, "a = 1\n")
-    assert sfile.read_file(path) == "a = 1\n"
-    assert oct(os.stat(path).st_mode & 0o777) == oct(0o644)
-    assert os.listdir(os.path.dirname(path)) == ["90-smc.conf"]
-    assert sfile.remove_file(path) is True
-    assert sfile.remove_file(path) is False
-    assert sfile.read_file(path) is None
-    assert sfile.render_modules_load(["smc"]).endswith("\nsmc\n")
+def test_modules_load_file_loads_smc():
+    text = modules_load_text(sfile.MODULES_LOAD_HEADER, ["smc"])
+    assert text == "# Managed by Ansible (s390x.network.smc_sysctl): load SMC at boot.\nsmc\n"
+    assert text.endswith("\nsmc\n")

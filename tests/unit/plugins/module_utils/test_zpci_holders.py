@@ -62,24 +62,24 @@ def test_virsh_argv():
     assert virsh_dumpxml_argv('g1') == ['virsh', '-c', 'qemu:///system', 'dumpxml', 'g1']
 
 
-def _fake_proc(tmp_path, pid, target):
-    fd_dir = tmp_path / 'proc' / str(pid) / 'fd'
+def _fake_proc(root, pid, target):
+    fd_dir = root / 'proc' / str(pid) / 'fd'
     fd_dir.mkdir(parents=True)
     os.symlink(target, str(fd_dir / '7'))
 
 
-def test_vfio_group_users(tmp_path):
-    _fake_proc(tmp_path, 4242, '/dev/vfio/3')
-    _fake_proc(tmp_path, 17, '/dev/null')
-    (tmp_path / 'proc' / 'self').mkdir()
-    proc = str(tmp_path / 'proc')
-    assert vfio_group_users(3, proc) == [4242]
-    assert vfio_group_users(4, proc) == []
-    assert vfio_group_users(None, proc) == []
+def test_vfio_group_users(host_root):
+    _fake_proc(host_root, 4242, '/dev/vfio/3')
+    _fake_proc(host_root, 17, '/dev/null')
+    (host_root / 'proc' / 'self').mkdir()
+    assert vfio_group_users(3) == [4242]
+    assert vfio_group_users(4) == []
+    assert vfio_group_users(None) == []
 
 
-def make_probe(tmp_path, smc_loaded=True, commands=None, which=('smcd', 'virsh')):
-    modules = tmp_path / 'modules'
+def make_probe(root, smc_loaded=True, commands=None, which=('smcd', 'virsh')):
+    (root / 'proc').mkdir(exist_ok=True)
+    modules = root / 'proc' / 'modules'
     modules.write_text('smc 245760 1 ism, Live 0x0\n' if smc_loaded else 'ism 1 0 - Live 0x0\n')
     calls = []
     outputs = commands or {}
@@ -89,17 +89,15 @@ def make_probe(tmp_path, smc_loaded=True, commands=None, which=('smcd', 'virsh')
         key = ' '.join(argv[1:])
         return outputs.get(key, (1, '', 'unexpected'))
 
-    probe = HolderProbe(run, lambda name: ('/usr/bin/' + name) if name in which else None,
-                        proc_root=str(tmp_path / 'proc'), modules_path=str(modules),
-                        sys_module_smc=str(tmp_path / 'sys_module_smc'))
+    probe = HolderProbe(run, lambda name: ('/usr/bin/' + name) if name in which else None)
     return probe, calls
 
 
 RECORD = {'fid': 0x605, 'pci_address': '0605:00:00.0', 'driver': 'ism', 'iommu_group': 3, 'net_devices': []}
 
 
-def test_holders_smcd_in_use(tmp_path):
-    probe, calls = make_probe(tmp_path, commands={
+def test_holders_smcd_in_use(host_root):
+    probe, calls = make_probe(host_root, commands={
         'device': (0, SMCD_OUT, ''),
         '-c qemu:///system list --name --state-running': (0, '\n', '')})
     reasons = probe.holders(RECORD)
@@ -108,25 +106,25 @@ def test_holders_smcd_in_use(tmp_path):
     assert calls.count(['/usr/bin/smcd', 'device']) == 1  # cached
 
 
-def test_holders_smc_built_in_is_seen_through_sys_module(tmp_path):
+def test_holders_smc_built_in_is_seen_through_sys_module(host_root):
     # CONFIG_SMC=y: no line in /proc/modules, but /sys/module/smc exists
-    probe, calls = make_probe(tmp_path, smc_loaded=False, commands={
+    probe, calls = make_probe(host_root, smc_loaded=False, commands={
         'device': (0, SMCD_OUT, ''),
         '-c qemu:///system list --name --state-running': (0, '\n', '')})
-    (tmp_path / 'sys_module_smc').mkdir()
+    (host_root / 'sys' / 'module' / 'smc').mkdir(parents=True)
     assert probe.holders(RECORD) == ['smc-d: the host uses it for SMC-D (smcd device InUse/link groups)']
     assert ['/usr/bin/smcd', 'device'] in calls
 
 
-def test_holders_without_smc_module_does_not_run_smcd(tmp_path):
-    probe, calls = make_probe(tmp_path, smc_loaded=False, which=())
+def test_holders_without_smc_module_does_not_run_smcd(host_root):
+    probe, calls = make_probe(host_root, smc_loaded=False, which=())
     assert probe.holders(RECORD) == []
     assert calls == []
 
 
-def test_holders_running_guest_and_open_vfio_group(tmp_path):
-    _fake_proc(tmp_path, 999, '/dev/vfio/3')
-    probe, dummy = make_probe(tmp_path, commands={
+def test_holders_running_guest_and_open_vfio_group(host_root):
+    _fake_proc(host_root, 999, '/dev/vfio/3')
+    probe, dummy = make_probe(host_root, commands={
         'device': (0, SMCD_HEADER + '\n', ''),
         '-c qemu:///system list --name --state-running': (0, 'g1\n\n', ''),
         '-c qemu:///system dumpxml g1': (0, DOMAIN, '')})
@@ -135,25 +133,25 @@ def test_holders_running_guest_and_open_vfio_group(tmp_path):
                                      'vfio: /dev/vfio/3 is open by pid 999']
 
 
-def test_holders_management_interface(tmp_path):
-    probe, dummy = make_probe(tmp_path, smc_loaded=False, which=())
+def test_holders_management_interface(host_root):
+    probe, dummy = make_probe(host_root, smc_loaded=False, which=())
     record = dict(RECORD, driver='mlx5_core', net_devices=['eno2', 'eno3'])
     assert probe.holders(record, {'eno3', 'lo'}) == ['management connection: it carries eno3']
 
 
-def test_failing_tools_are_warnings(tmp_path):
-    probe, dummy = make_probe(tmp_path, commands={})
+def test_failing_tools_are_warnings(host_root):
+    probe, dummy = make_probe(host_root, commands={})
     assert probe.holders(RECORD) == []
     assert len(probe.warnings) == 2
     assert probe.warnings[0].startswith('smcd device failed')
 
 
-def test_holders_enabled_vfio_device_is_in_use(tmp_path):
+def test_holders_enabled_vfio_device_is_in_use(host_root):
     # QEMU in another PID namespace: no /proc entry here, but vfio-pci enabled the device
-    probe, dummy = make_probe(tmp_path, smc_loaded=False, which=())
+    probe, dummy = make_probe(host_root, smc_loaded=False, which=())
     record = dict(RECORD, driver='vfio-pci', enabled=True)
     assert probe.holders(record) == ['vfio: the device is enabled, a VFIO user (QEMU) has it open']
     assert probe.holders(dict(record, enabled=False)) == []
     assert probe.holders(dict(record, driver='ism')) == []     # host drivers enable at probe
-    _fake_proc(tmp_path, 42, '/dev/vfio/3')
+    _fake_proc(host_root, 42, '/dev/vfio/3')
     assert probe.holders(record) == ['vfio: /dev/vfio/3 is open by pid 42']

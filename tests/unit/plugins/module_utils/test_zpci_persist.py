@@ -9,12 +9,13 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.s390x.network.plugins.module_utils.host_files import modules_load_text
 from ansible_collections.s390x.network.plugins.module_utils.zpci_persist import (
+    HEADER,
     boot_modules,
     merge,
     parse_rules,
     parse_tmpfiles,
-    render_modules_load,
     render_rule,
     render_rules,
     render_tmpfiles,
@@ -66,9 +67,10 @@ def test_tmpfiles_exact_write_lines():
 
 def test_modules_load():
     assert boot_modules({1: 'vfio-pci', 2: 'ism', 3: 'ism_vfio_pci'}) == {'vfio-pci', 'ism_vfio_pci'}
-    text = render_modules_load({'vfio-pci'})
+    text = modules_load_text(HEADER, {'vfio-pci'})
+    assert text == HEADER + 'vfio-pci\n'
     assert text.splitlines()[1:] == ['vfio-pci']
-    assert render_modules_load(set()) is None
+    assert modules_load_text(HEADER, set()) is None
 
 
 def test_merge_keeps_unlisted_and_binding_of_entries_without_driver():

@@ -48,7 +48,7 @@ def test_identical_duplicates_merge():
 @pytest.mark.parametrize('config, field, words', [
     ([{'fid': 0x605, 'driver': 'vfio-pci'}, {'fid': '0x605', 'driver': 'ism'}], 'config[1].driver',
      ['also in config[0]', 'vfio-pci', 'ism']),
-    ([{'fid': 'xyz'}], 'config[0].fid', ['hexadecimal']),
+    ([{'fid': 'xyz'}], 'config[0].fid', ['hex string']),
     ([{'fid': 0x1ffffffff}], 'config[0].fid', ['0..0xffffffff']),
     ([{'fid': 1, 'power': 'maybe'}], 'config[0].power', ['on, off']),
     ([{'fid': 1, 'driver': 'e1000'}], 'config[0].driver', ['vfio-pci, ism']),

@@ -7,37 +7,19 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import importlib.util
+import errno
 import os
 
 import pytest
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import (
+    ZpciError,
     ZpciSysfs,
     classify,
-    parse_fid,
     slot_name,
 )
-
-_spec = importlib.util.spec_from_file_location(
-    'zpci_fake_kernel', os.path.join(os.path.dirname(__file__), 'zpci_fake_kernel.py'))
-fake = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fake)
-
-
-@pytest.mark.parametrize('value, expected', [
-    (0x605, 0x605), (1541, 0x605), ('605', 0x605), ('0x605', 0x605), ('0X605', 0x605),
-    ('00000605', 0x605), (0, 0), ('ffffffff', 0xffffffff), (' 1017 ', 0x1017),
-])
-def test_parse_fid_forms(value, expected):
-    assert parse_fid(value) == expected
-
-
-@pytest.mark.parametrize('value', [-1, 0x100000000, '1g', '', None, True, '0x', '6 05', 1.5])
-def test_parse_fid_rejects(value):
-    with pytest.raises(ValueError) as err:
-        parse_fid(value)
-    assert 'FID' in str(err.value)
+from ansible_collections.s390x.network.tests.unit.fake_kernel import ISM, ROCE2
 
 
 def test_slot_name_is_eight_lowercase_hex_digits():
@@ -56,14 +38,14 @@ def test_classify_by_pft_then_ids():
     assert classify(0x33, '1014', '0999') == 'other'
 
 
-def test_list_fids_only_takes_fid_slots(tmp_path):
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x606), dict(fake.ISM, fid=0x605)])
-    os.makedirs(kernel.real('/sys/bus/pci/slots/1-2'))  # a non-s390 slot name
+def test_list_fids_only_takes_fid_slots(fake_kernel):
+    kernel = fake_kernel([dict(ISM, fid=0x606), dict(ISM, fid=0x605)])
+    os.makedirs(kernel.path('/sys/bus/pci/slots/1-2'))  # a non-s390 slot name
     assert kernel.list_fids() == [0x605, 0x606]
 
 
-def test_standby_function_has_only_fid_and_power(tmp_path):
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605)])
+def test_standby_function_has_only_fid_and_power(fake_kernel):
+    kernel = fake_kernel([dict(ISM, fid=0x605)])
     record = kernel.read_function(0x605)
     assert record['power'] == 'off'
     assert record['pci_address'] is None
@@ -71,9 +53,8 @@ def test_standby_function_has_only_fid_and_power(tmp_path):
     assert record['driver'] is None
 
 
-def test_reads_configured_ism_function(tmp_path):
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True, pchid=0x7c8, vfn=1,
-                                             iommu_group=3)])
+def test_reads_configured_ism_function(fake_kernel):
+    kernel = fake_kernel([dict(ISM, fid=0x605, power=True, pchid=0x7c8, vfn=1, iommu_group=3)])
     record = kernel.read_function(0x605)
     assert record['pci_address'] == '0605:00:00.0'
     assert record['uid'] == 0x605
@@ -88,27 +69,27 @@ def test_reads_configured_ism_function(tmp_path):
     assert record['vendor_id'] == '1014' and record['device_id'] == '04ed'
 
 
-def test_address_is_found_by_function_id_not_guessed(tmp_path):
+def test_address_is_found_by_function_id_not_guessed(fake_kernel):
     # Without UID checking the domain is allocated (0000, 0001...), unrelated to the FID.
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True, uid_is_unique=0),
-                                        dict(fake.ISM, fid=0x606, power=True, uid_is_unique=0)],
-                             address_of={0x605: '0001:00:00.0', 0x606: '0000:00:00.0'})
+    kernel = fake_kernel([dict(ISM, fid=0x605, power=True, uid_is_unique=0),
+                          dict(ISM, fid=0x606, power=True, uid_is_unique=0)],
+                         address_of={0x605: '0001:00:00.0', 0x606: '0000:00:00.0'})
     assert kernel.find_address(0x605) == '0001:00:00.0'
     assert kernel.find_address(0x606) == '0000:00:00.0'
     assert kernel.read_function(0x605)['uid_is_unique'] is False
 
 
-def test_stale_slot_address_falls_back_to_a_scan(tmp_path):
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True)])
-    with open(kernel.real('/sys/bus/pci/slots/00000605/address'), 'w') as handle:
+def test_stale_slot_address_falls_back_to_a_scan(fake_kernel):
+    kernel = fake_kernel([dict(ISM, fid=0x605, power=True)])
+    with open(kernel.path('/sys/bus/pci/slots/00000605/address'), 'w') as handle:
         handle.write('0999:00:00\n')
     assert kernel.find_address(0x605) == '0605:00:00.0'
 
 
-def test_roce_express_pnet_id_of_its_port(tmp_path):
-    spec = dict(fake.ROCE2, fid=0x10a, power=True, pft=0x02, port=2, pnet_ids=['NETA', 'NETB'],
+def test_roce_express_pnet_id_of_its_port(fake_kernel):
+    spec = dict(ROCE2, fid=0x10a, power=True, pft=0x02, port=2, pnet_ids=['NETA', 'NETB'],
                 net=['ens1d1'])
-    kernel = fake.FakeKernel(tmp_path, [spec])
+    kernel = fake_kernel([spec])
     record = kernel.read_function(0x10a)
     assert record['type'] == 'roce' and record['pft_name'] == 'ROCE'
     assert record['pnet_ids'] == ['NETA', 'NETB', None, None]
@@ -117,38 +98,50 @@ def test_roce_express_pnet_id_of_its_port(tmp_path):
     assert record['driver'] == 'mlx5_core'
 
 
-def test_roce2_uses_first_field(tmp_path):
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ROCE2, fid=0x20e, power=True, port=1, pnet_ids=['NETR'])])
+def test_roce2_uses_first_field(fake_kernel):
+    kernel = fake_kernel([dict(ROCE2, fid=0x20e, power=True, port=1, pnet_ids=['NETR'])])
     assert kernel.read_function(0x20e)['pnet_id'] == 'NETR'
 
 
-def test_override_reads_null_as_none_and_unbound_device(tmp_path):
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True, bound=False)])
+def test_override_reads_null_as_none_and_unbound_device(fake_kernel):
+    kernel = fake_kernel([dict(ISM, fid=0x605, power=True, bound=False)])
     assert kernel.driver_override('0605:00:00.0') is None
     assert kernel.driver_of('0605:00:00.0') is None
-    kernel.write('/sys/bus/pci/devices/0605:00:00.0/driver_override', 'vfio-pci')
+    ZpciSysfs().write('/sys/bus/pci/devices/0605:00:00.0/driver_override', 'vfio-pci')
     assert kernel.driver_override('0605:00:00.0') == 'vfio-pci'
 
 
-def test_real_write_reports_errno(tmp_path):
-    sysfs = ZpciSysfs(str(tmp_path))
-    with pytest.raises(Exception) as err:
+def test_real_write_reports_errno(host_root):
+    sysfs = ZpciSysfs()
+    with pytest.raises(ZpciError) as err:
         sysfs.write('/sys/bus/pci/slots/00000605/power', '1')
     assert err.value.errno == 2
-    os.makedirs(sysfs.real('/sys/bus/pci/slots/00000605'))
-    with open(sysfs.real('/sys/bus/pci/slots/00000605/power'), 'w') as handle:
+    assert str(err.value) == 'cannot open /sys/bus/pci/slots/00000605/power: No such file or directory'
+    os.makedirs(host_files.path('/sys/bus/pci/slots/00000605'))
+    with open(host_files.path('/sys/bus/pci/slots/00000605/power'), 'w') as handle:
         handle.write('0\n')
     sysfs.write('/sys/bus/pci/slots/00000605/power', '1')
-    with open(sysfs.real('/sys/bus/pci/slots/00000605/power')) as handle:
+    with open(host_files.path('/sys/bus/pci/slots/00000605/power')) as handle:
         assert handle.read() == '1\n'
+    assert (host_root / 'sys' / 'bus' / 'pci' / 'slots' / '00000605' / 'power').read_text() == '1\n'
 
 
-def test_enabled_reads_the_enable_count(tmp_path):
-    kernel = fake.FakeKernel(tmp_path, [dict(fake.ISM, fid=0x605, power=True)])
+def test_a_refused_write_names_the_value_and_the_kernel_error(fake_kernel):
+    kernel = fake_kernel([dict(ISM, fid=0x605, power=True)])
+    with pytest.raises(ZpciError) as err:  # EIO: the function is configured already
+        ZpciSysfs().write('/sys/bus/pci/slots/00000605/power', '1')
+    assert err.value.errno == errno.EIO and err.value.path == '/sys/bus/pci/slots/00000605/power'
+    assert str(err.value) == "writing '1' to /sys/bus/pci/slots/00000605/power failed: Input/output error"
+    assert kernel.writes == [('/sys/bus/pci/slots/00000605/power', '1')]
+
+
+def test_enabled_reads_the_enable_count(fake_kernel, set_host_root, tmp_path):
+    kernel = fake_kernel([dict(ISM, fid=0x605, power=True)])
     assert kernel.read_function(0x605)['enabled'] is None      # no enable attribute
-    enable = kernel.real('/sys/bus/pci/devices/0605:00:00.0/enable')
+    enable = kernel.path('/sys/bus/pci/devices/0605:00:00.0/enable')
     for text, expected in (('0\n', False), ('1\n', True), ('2\n', True)):
         with open(enable, 'w') as handle:
             handle.write(text)
         assert kernel.read_function(0x605)['enabled'] is expected
-    assert fake.FakeKernel(tmp_path / 'standby', [dict(fake.ISM, fid=0x605)]).read_function(0x605)['enabled'] is None
+    set_host_root(tmp_path)  # another host, with the function in standby
+    assert fake_kernel([dict(ISM, fid=0x605)]).read_function(0x605)['enabled'] is None

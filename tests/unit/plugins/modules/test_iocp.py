@@ -12,20 +12,9 @@ import os
 import pytest
 import yaml
 
-from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
-
 from ansible_collections.s390x.network.plugins.modules import iocp
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "iocp")
-
-
-class Exit(Exception):
-    pass
-
-
-class Fail(Exception):
-    pass
 
 
 def fixture_text(name):
@@ -37,26 +26,20 @@ def lab():
     return yaml.safe_load(fixture_text("lab_cpc.yml"))["cpc"]
 
 
-@pytest.fixture(autouse=True)
-def no_exit(monkeypatch):
-    def exit_json(self, **kwargs):
-        raise Exit(kwargs)
-
-    def fail_json(self, **kwargs):
-        raise Fail(kwargs)
-
-    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
-
-
-def run(args, expect=Exit):
-    with patch_module_args(args):
-        with pytest.raises(expect) as info:
-            iocp.main()
-    return info.value.args[0]
+@pytest.fixture
+def run(run_module):
+    """``run(args, failed=False)``: the module's result (an AssertionError when it did not fail or
+    succeed as ``failed`` says)."""
+    def run_iocp(args, failed=False):
+        args = dict(args)
+        out = run_module(iocp.main, args, check_mode=args.pop("_ansible_check_mode", False),
+                         diff=args.pop("_ansible_diff", False))
+        assert out.failed is failed, out.result
+        return out.result
+    return run_iocp
 
 
-def test_rendered_returns_golden_fragment():
+def test_rendered_returns_golden_fragment(run):
     result = run({"cpc": lab()})
     assert result["changed"] is False
     assert result["fragment"] == fixture_text("lab.iocp")
@@ -68,16 +51,16 @@ def test_rendered_returns_golden_fragment():
                                      "reason": "non-native", "vchid": 0x7C8}]
 
 
-def test_rendered_with_errors_fails_naming_the_field():
+def test_rendered_with_errors_fails_naming_the_field(run):
     cpc = lab()
     cpc["hipersockets"][0]["frame_size"] = "32K"
-    result = run({"cpc": cpc}, Fail)
+    result = run({"cpc": cpc}, failed=True)
     assert result["msg"] == ("cpc has 1 validation error(s): HiperSockets CHPID F0: frame_size "
                              "'32K' is not one of 16K, 24K, 40K, 64K")
     assert "fragment" not in result
 
 
-def test_rendered_with_errors_without_failing():
+def test_rendered_with_errors_without_failing(run):
     cpc = lab()
     cpc["ism"][0]["functions"][1]["vf"] = 1
     result = run({"cpc": cpc, "fail_on_error": False})
@@ -85,7 +68,7 @@ def test_rendered_with_errors_without_failing():
     assert len(result["errors"]) == 1
 
 
-def test_dest_written_then_unchanged(tmp_path):
+def test_dest_written_then_unchanged(run, tmp_path):
     dest = str(tmp_path / "ZLAB.iocp")
     first = run({"cpc": lab(), "dest": dest})
     assert first["changed"] is True and first["dest"] == dest
@@ -95,7 +78,7 @@ def test_dest_written_then_unchanged(tmp_path):
     assert second["changed"] is False
 
 
-def test_dest_changed_when_content_differs(tmp_path):
+def test_dest_changed_when_content_differs(run, tmp_path):
     dest = tmp_path / "ZLAB.iocp"
     dest.write_text("old content\n")
     cpc = lab()
@@ -106,14 +89,14 @@ def test_dest_changed_when_content_differs(tmp_path):
     assert dest.read_text() == fixture_text("lab.iocp")
 
 
-def test_dest_check_mode_writes_nothing(tmp_path):
+def test_dest_check_mode_writes_nothing(run, tmp_path):
     dest = tmp_path / "ZLAB.iocp"
     result = run({"cpc": lab(), "dest": str(dest), "_ansible_check_mode": True})
     assert result["changed"] is True
     assert not dest.exists()
 
 
-def test_dest_mode_change_only(tmp_path):
+def test_dest_mode_change_only(run, tmp_path):
     dest = tmp_path / "ZLAB.iocp"
     dest.write_text(fixture_text("lab.iocp"))
     os.chmod(str(dest), 0o644)
@@ -123,17 +106,17 @@ def test_dest_mode_change_only(tmp_path):
     assert run({"cpc": lab(), "dest": str(dest), "mode": "0600"})["changed"] is False
 
 
-def test_dest_missing_directory(tmp_path):
-    result = run({"cpc": lab(), "dest": str(tmp_path / "no" / "x.iocp")}, Fail)
+def test_dest_missing_directory(run, tmp_path):
+    result = run({"cpc": lab(), "dest": str(tmp_path / "no" / "x.iocp")}, failed=True)
     assert result["msg"].startswith("dest: directory ")
 
 
-def test_dest_only_with_rendered(tmp_path):
-    result = run({"cpc": lab(), "state": "validated", "dest": str(tmp_path / "x")}, Fail)
+def test_dest_only_with_rendered(run, tmp_path):
+    result = run({"cpc": lab(), "state": "validated", "dest": str(tmp_path / "x")}, failed=True)
     assert result["msg"] == "dest is only used with state=rendered, not state=validated"
 
 
-def test_validated_returns_errors_and_warnings_without_failing():
+def test_validated_returns_errors_and_warnings_without_failing(run):
     cpc = lab()
     cpc["ism"][0]["functions"].append({"fid": 0x605, "uid": 0x607, "vf": 3, "partition": "LPARA"})
     cpc["hipersockets"][0]["devices"]["count"] = 2
@@ -147,14 +130,14 @@ def test_validated_returns_errors_and_warnings_without_failing():
     assert "fragment" not in result
 
 
-def test_validated_clean_model_has_views():
+def test_validated_clean_model_has_views(run):
     result = run({"cpc": lab(), "state": "validated"})
     assert result["valid"] is True and result["errors"] == []
     assert "| LPARB | g1 | yes | VCHID 7C8 (non-native) |" in result["report"]
     assert result["topology_dot"].startswith("digraph")
 
 
-def test_parsed_returns_model_and_unparsed():
+def test_parsed_returns_model_and_unparsed(run):
     result = run({"state": "parsed", "deck": fixture_text("production.iocp")})
     assert result["changed"] is False
     assert result["unparsed_count"] == 4
@@ -164,26 +147,26 @@ def test_parsed_returns_model_and_unparsed():
         result["validation_warnings"]
 
 
-def test_parsed_golden_gives_back_the_inventory():
+def test_parsed_golden_gives_back_the_inventory(run):
     rendered = run({"cpc": lab()})
     parsed = run({"state": "parsed", "deck": rendered["fragment"]})
     assert parsed["model"] == rendered["model"]
     assert parsed["unparsed"] == [] and parsed["errors"] == []
 
 
-def test_parsed_requires_deck():
-    result = run({"state": "parsed"}, Fail)
+def test_parsed_requires_deck(run):
+    result = run({"state": "parsed"}, failed=True)
     assert "deck" in result["msg"]
 
 
-def test_compared_in_sync():
+def test_compared_in_sync(run):
     result = run({"cpc": lab(), "state": "compared", "deck": fixture_text("lab.iocp")})
     assert result["in_sync"] is True and result["differences"] == []
     assert result["changed"] is False
     assert result["deck_errors"] == [] and result["deck_warnings"] == []
 
 
-def test_compared_lists_differences():
+def test_compared_lists_differences(run):
     deck = fixture_text("lab.iocp").replace("UID=0606", "UID=0616").replace(
         "CHPARM=80", "CHPARM=C0").replace("(LPARB,2)", "(LPARB,3)")
     deck = deck.replace(" FUNCTION FID=605,VCHID=7C8,VF=1,PART=((LPARA),(LPARA)),TYPE=ISM,      X\n"
@@ -203,7 +186,7 @@ def test_compared_lists_differences():
         "deck": "0616", "message": messages[3]}
 
 
-def test_compared_extra_in_deck_and_pnet_id():
+def test_compared_extra_in_deck_and_pnet_id(run):
     deck = fixture_text("large.iocp")
     cpc = lab()
     result = run({"cpc": cpc, "state": "compared", "deck": deck})
@@ -214,7 +197,7 @@ def test_compared_extra_in_deck_and_pnet_id():
     assert ("CHPID F1", "extra_in_deck") in kinds
 
 
-def test_compared_pnet_id_difference():
+def test_compared_pnet_id_difference(run):
     cpc = lab()
     cpc["ism"][0]["pnet_id"] = "NETA"
     result = run({"cpc": cpc, "state": "compared", "deck": fixture_text("lab.iocp")})
@@ -223,11 +206,11 @@ def test_compared_pnet_id_difference():
         "FID 0x606: pnet_id is NETA in the inventory but not set in the deck"]
 
 
-def test_compared_requires_cpc():
-    result = run({"state": "compared", "deck": "*"}, Fail)
+def test_compared_requires_cpc(run):
+    result = run({"state": "compared", "deck": "*"}, failed=True)
     assert "cpc" in result["msg"]
 
 
-def test_bad_state_choice():
-    result = run({"cpc": lab(), "state": "merged"}, Fail)
+def test_bad_state_choice(run):
+    result = run({"cpc": lab(), "state": "merged"}, failed=True)
     assert "state" in result["msg"]

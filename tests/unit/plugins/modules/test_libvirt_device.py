@@ -11,76 +11,41 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import importlib.util
 import os
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
-
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_conn
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_host
 from ansible_collections.s390x.network.plugins.modules import libvirt_device
-
-_PATH = os.path.join(os.path.dirname(__file__), '..', '..', 'fixtures', 'libvirt', 'fakes.py')
-_SPEC = importlib.util.spec_from_file_location('s390x_libvirt_fakes', _PATH)
-fakes = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(fakes)
+from ansible_collections.s390x.network.tests.unit.fixtures.libvirt import fakes
 
 HOSTDEV = {'fid': 0x605}
 IFACE = {'source': 'enc8200', 'mac': '12:34:56:78:9a:bc'}
 
 
-class Exit(Exception):
-    pass
-
-
-class Fail(Exception):
-    pass
-
-
 @pytest.fixture
-def env(tmp_path, monkeypatch):
-    """A host with sysfs (FID 0x605 ISM, qeth 0.0.8200 layer 2 online) and a libvirt with g1, g2."""
-    fakes.lab_host(str(tmp_path))
-    monkeypatch.setattr(libvirt_host, 'ROOT', str(tmp_path))
+def env(host_root, run_module, monkeypatch):
+    """A host with sysfs (FID 0x605 ISM, qeth 0.0.8200 layer 2 online) and a libvirt with g1, g2;
+    ``env.run(args, check=False, diff=False, failed=False)`` runs the module and returns its result
+    (an AssertionError when it did not fail or succeed as ``failed`` says)."""
+    fakes.lab_host(str(host_root))
     fake = fakes.FakeLibvirtModule()
     monkeypatch.setattr(libvirt_conn, 'libvirt', fake)
     monkeypatch.setattr(libvirt_conn, 'HAS_LIBVIRT', True)
-    warnings = []
+    fake.root = str(host_root)
 
-    def exit_json(self, **kw):
-        kw['warnings'] = list(warnings)
-        raise Exit(kw)
-
-    def fail_json(self, msg, **kw):
-        kw['msg'] = msg
-        raise Fail(kw)
-
-    monkeypatch.setattr(basic.AnsibleModule, 'exit_json', exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'fail_json', fail_json)
-    monkeypatch.setattr(basic.AnsibleModule, 'warn', lambda self, text: warnings.append(text))
-    fake.warnings = warnings
-    fake.root = str(tmp_path)
+    def run(args, check=False, diff=False, failed=False):
+        out = run_module(libvirt_device.main, args, check_mode=check, diff=diff)
+        if out.failed is not failed:
+            raise AssertionError('expected %s, got %r' % ('a failure' if failed else 'success', out.result))
+        return out.result
+    fake.run = run
     return fake
 
 
 def g1(env, xml='g1-inactive-bare.xml', **kw):
     return env.connection.add('g1', fakes.fixture(xml), **kw)
-
-
-def run(args, check=False, diff=False, expect=Exit):
-    args = dict(args)
-    args['_ansible_check_mode'] = check
-    args['_ansible_diff'] = diff
-    with patch_module_args(args):
-        with pytest.raises((Exit, Fail)) as info:
-            libvirt_device.main()
-    if not isinstance(info.value, expect):
-        raise AssertionError('expected %s, got %r' % (expect.__name__, info.value.args[0]))
-    return info.value.args[0]
 
 
 def devices(dom, tag):
@@ -90,7 +55,7 @@ def devices(dom, tag):
 def test_attach_then_idempotent(env):
     dom = g1(env)
     args = {'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]}
-    first = run(args)
+    first = env.run(args)
     assert first['changed'] is True
     assert [(c['action'], c['device']['kind'], c['config'], c['live']) for c in first['changed_devices']] == [
         ('attach', 'hostdev', True, False), ('attach', 'interface', True, False)]
@@ -104,17 +69,17 @@ def test_attach_then_idempotent(env):
     assert "slot=\"0x01\"" in first['after_xml'] and 'devno="0x0001"' in first['after_xml']
     assert len(devices(dom, 'hostdev')) == 1 and len(devices(dom, 'interface')) == 1
     calls = len(dom.calls)
-    second = run(args)
+    second = env.run(args)
     assert second['changed'] is False and second['changed_devices'] == []
     assert len(dom.calls) == calls
     assert second['before_xml'] == second['after_xml']
-    check = run(args, check=True, diff=True)
+    check = env.run(args, check=True, diff=True)
     assert check['changed'] is False and check['diff']['prepared'] == ''
 
 
 def test_check_mode_predicts_and_changes_nothing(env):
     dom = g1(env)
-    result = run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]}, check=True, diff=True)
+    result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]}, check=True, diff=True)
     assert result['changed'] is True
     assert dom.calls == [] and devices(dom, 'hostdev') == []
     added = [line for line in result['diff']['prepared'].splitlines() if line.startswith('+')]
@@ -128,25 +93,25 @@ def test_drift_is_reported_and_fixed(env):
     dom = g1(env, 'g1-inactive-study.xml')
     args = {'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [{'source': 'hs32k_0', 'mac': '12:34:56:78:9a:bc'}]}
     fakes.add_netdev(env.root, 'hs32k_0')
-    assert run(args)['changed'] is False
+    assert env.run(args)['changed'] is False
     # drift: virsh detach-device --config of the hostdev
     dom.detachDeviceFlags(ET.tostring(devices(dom, 'hostdev')[0], encoding='unicode'), 2)
-    report = run(args, check=True)
+    report = env.run(args, check=True)
     assert report['changed'] is True
     assert [c['action'] for c in report['changed_devices']] == ['attach']
-    assert run(args)['changed'] is True
-    assert run(args)['changed'] is False
+    assert env.run(args)['changed'] is True
+    assert env.run(args)['changed'] is False
 
 
 def test_generated_mac_is_kept(env):
     dom = g1(env)
     args = {'domain': 'g1', 'interfaces': [{'source': 'enc8200'}]}
-    first = run(args)
+    first = env.run(args)
     assert first['changed'] is True
     mac = devices(dom, 'interface')[0].find('mac').get('address')
     assert mac.startswith('52:54:00:')
     assert first['devices'][0]['mac'] == mac          # reported from the definition libvirt stored
-    again = run(args)
+    again = env.run(args)
     assert again['changed'] is False
     assert again['devices'][0]['mac'] == mac
 
@@ -154,7 +119,7 @@ def test_generated_mac_is_kept(env):
 def test_interface_update_in_place(env):
     dom = g1(env, 'g1-inactive-study.xml')
     fakes.add_netdev(env.root, 'hs32k_0')
-    result = run({'domain': 'g1', 'interfaces': [{'source': 'hs32k_0', 'mac': '12:34:56:78:9a:bc', 'mode': 'vepa'}]})
+    result = env.run({'domain': 'g1', 'interfaces': [{'source': 'hs32k_0', 'mac': '12:34:56:78:9a:bc', 'mode': 'vepa'}]})
     assert [(c['action'], c['fields']) for c in result['changed_devices']] == [('update', ['mode'])]
     assert dom.calls[-1][0] == 'update'
     iface = devices(dom, 'interface')[0]
@@ -164,7 +129,7 @@ def test_interface_update_in_place(env):
 
 def test_hostdev_change_is_detach_and_attach(env):
     dom = g1(env, 'g1-inactive-study.xml')
-    result = run({'domain': 'g1', 'hostdevs': [{'fid': 0x605, 'uid': 0x42}]})
+    result = env.run({'domain': 'g1', 'hostdevs': [{'fid': 0x605, 'uid': 0x42}]})
     assert [(c['action'], c['fields']) for c in result['changed_devices']] == [('replace', ['uid'])]
     assert [call for call, xml, flags in dom.calls] == ['detach', 'attach']
     assert devices(dom, 'hostdev')[0].find('address/zpci').get('uid') == '0x0042'
@@ -173,19 +138,19 @@ def test_hostdev_change_is_detach_and_attach(env):
 def test_exact_and_absent(env):
     dom = g1(env, 'g1-inactive-generated-mac.xml')
     fakes.add_netdev(env.root, 'hs32k_0')
-    result = run({'domain': 'g1', 'state': 'exact', 'interfaces': [{'source': 'hs32k_0'}]})
+    result = env.run({'domain': 'g1', 'state': 'exact', 'interfaces': [{'source': 'hs32k_0'}]})
     assert sorted(c['device']['kind'] for c in result['changed_devices']) == ['hostdev', 'interface']
     assert devices(dom, 'hostdev') == []
     assert [i.find('source').get('dev') for i in devices(dom, 'interface')] == ['hs32k_0']
-    result = run({'domain': 'g1', 'state': 'absent', 'interfaces': [{'source': 'hs32k_0'}]})
+    result = env.run({'domain': 'g1', 'state': 'absent', 'interfaces': [{'source': 'hs32k_0'}]})
     assert result['changed'] is True and devices(dom, 'interface') == []
-    assert run({'domain': 'g1', 'state': 'absent', 'interfaces': [{'source': 'hs32k_0'}]})['changed'] is False
+    assert env.run({'domain': 'g1', 'state': 'absent', 'interfaces': [{'source': 'hs32k_0'}]})['changed'] is False
 
 
 def test_absent_needs_no_host_function(env):
     dom = env.connection.add('g1', fakes.fixture('g1-inactive-study.xml').replace('0x00000605', '0x00000999')
                              .replace("uid='0x0605'", "uid='0x0999'"))
-    result = run({'domain': 'g1', 'state': 'absent', 'hostdevs': [{'fid': '999'}]})
+    result = env.run({'domain': 'g1', 'state': 'absent', 'hostdevs': [{'fid': '999'}]})
     assert result['changed'] is True and devices(dom, 'hostdev') == []
 
 
@@ -194,7 +159,7 @@ def test_live_auto_falls_back_to_config_with_a_warning(env):
     # the running domain (id, alias, seclabel) without its interfaces
     live = live[:live.index('<interface')] + live[live.index('<serial'):]
     dom = g1(env, live_xml=live)
-    result = run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})
+    result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})
     assert result['domain_active'] is True
     by_kind = dict((c['device']['kind'], (c['config'], c['live'])) for c in result['changed_devices'])
     assert by_kind == {'hostdev': (True, False), 'interface': (True, True)}
@@ -205,7 +170,7 @@ def test_live_auto_falls_back_to_config_with_a_warning(env):
     assert len(dom.live.find('devices').findall('interface')) == 1
     assert len(devices(dom, 'hostdev')) == 1
     # definition is complete now: no change (auto does not chase live-only differences)
-    assert run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})['changed'] is False
+    assert env.run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})['changed'] is False
 
 
 def test_live_auto_does_not_replug_what_the_running_domain_has(env):
@@ -215,7 +180,7 @@ def test_live_auto_does_not_replug_what_the_running_domain_has(env):
                           '<source dev="enc8200" mode="bridge"/><model type="virtio"/><driver name="vhost"/>'
                           '</interface>', 1)
     dom.calls = []
-    result = run({'domain': 'g1', 'interfaces': [IFACE]})
+    result = env.run({'domain': 'g1', 'interfaces': [IFACE]})
     assert [(c['action'], c['config'], c['live']) for c in result['changed_devices']] == [('attach', True, False)]
     assert [flags for call, xml, flags in dom.calls] == [2]
     assert result['warnings'] == [] and result['live_pending'] == []
@@ -229,14 +194,14 @@ def test_combined_calls_do_not_pin_guest_addresses(env):
     fakes.add_netdev(env.root, 'hs32k_p')
     args = {'domain': 'g1', 'interfaces': [{'source': 'hs32k_p', 'mac': '12:34:56:78:9a:bd'}]}
     dom.live.find('devices').remove(dom.live.find('devices').findall('interface')[1])
-    first = run(args)
+    first = env.run(args)
     assert [(c['config'], c['live']) for c in first['changed_devices']] == [(True, True)]
     config_devno = [i.find('address').get('devno') for i in devices(dom, 'interface')
                     if i.find('mac').get('address') == '12:34:56:78:9a:bd']
     live_devno = [i.find('address').get('devno') for i in dom.live.find('devices').findall('interface')
                   if i.find('mac').get('address') == '12:34:56:78:9a:bd']
     assert config_devno == ['0x0003'] and live_devno == ['0x0002']
-    removed = run(dict(args, state='absent'))
+    removed = env.run(dict(args, state='absent'))
     assert [(c['config'], c['live']) for c in removed['changed_devices']] == [(True, True)]
     assert removed['warnings'] == []
     assert '9a:bd' not in ET.tostring(dom.live, encoding='unicode')
@@ -245,7 +210,7 @@ def test_combined_calls_do_not_pin_guest_addresses(env):
 
 def test_live_true_fails_when_hotplug_is_impossible(env):
     dom = g1(env, active=True)
-    result = run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'live': 'true'}, expect=Fail)
+    result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'live': 'true'}, failed=True)
     assert "host doesn't support passthrough of host PCI devices" in result['msg']
     assert devices(dom, 'hostdev') == []
 
@@ -257,8 +222,8 @@ def test_live_true_reconciles_live_only_drift(env):
     live_devices = dom.live.find('devices')
     live_devices.remove(live_devices.find('interface'))
     args = {'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [{'source': 'hs32k_0', 'mac': '12:34:56:78:9a:bc'}]}
-    assert run(dict(args, live='auto'))['changed'] is False
-    result = run(dict(args, live=True))
+    assert env.run(dict(args, live='auto'))['changed'] is False
+    result = env.run(dict(args, live=True))
     assert [(c['action'], c['config'], c['live']) for c in result['changed_devices']] == [('attach', False, True)]
     assert dom.calls[-1][2] == 1
     assert len(live_devices.findall('interface')) == 0          # the old tree object was replaced
@@ -267,7 +232,7 @@ def test_live_true_reconciles_live_only_drift(env):
 
 def test_live_false_touches_config_only(env):
     dom = g1(env, active=True, pci_passthrough=True)
-    run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'live': 'false'})
+    env.run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'live': 'false'})
     assert [flags for call, xml, flags in dom.calls] == [2]
     assert dom.live.find('devices').findall('hostdev') == []
 
@@ -281,7 +246,7 @@ def assert_untouched(dom):
 def test_unknown_domain_lists_defined_ones(env):
     g1(env)
     env.connection.add('g2', fakes.fixture('g1-inactive-bare.xml'))
-    result = run({'domain': 'g3', 'hostdevs': [HOSTDEV]}, expect=Fail)
+    result = env.run({'domain': 'g3', 'hostdevs': [HOSTDEV]}, failed=True)
     assert result['msg'] == 'domain: g3 is not defined on qemu:///system; defined domains: g1, g2'
     assert result['domains'] == ['g1', 'g2']
 
@@ -289,7 +254,7 @@ def test_unknown_domain_lists_defined_ones(env):
 def test_fid_owned_by_other_domain(env):
     dom = g1(env)
     env.connection.add('g2', fakes.fixture('g1-inactive-study.xml'))
-    result = run({'domain': 'g1', 'hostdevs': [HOSTDEV]}, expect=Fail)
+    result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV]}, failed=True)
     assert 'FID 0x00000605 is already given to domain g2' in result['msg']
     assert_untouched(dom)
 
@@ -297,14 +262,14 @@ def test_fid_owned_by_other_domain(env):
 def test_uid_collision_in_domain(env):
     dom = g1(env, 'g1-inactive-study.xml')
     fakes.add_zpci(env.root, 0x606, '0606:00:00.0')
-    result = run({'domain': 'g1', 'hostdevs': [HOSTDEV, {'fid': 0x606, 'uid': 0x42}]}, check=False)
+    result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV, {'fid': 0x606, 'uid': 0x42}]}, check=False)
     assert result['changed'] is True
     calls = len(dom.calls)
-    result = run({'domain': 'g1', 'hostdevs': [{'fid': 0x606, 'uid': 0x42}, {'fid': 0x605, 'uid': 0x42}]},
-                 expect=Fail)
+    result = env.run({'domain': 'g1', 'hostdevs': [{'fid': 0x606, 'uid': 0x42}, {'fid': 0x605, 'uid': 0x42}]},
+                     failed=True)
     assert 'hostdevs[1].uid: 0x0042 is also used by hostdevs[0]' in result['msg']
     # the existing hostdev (fid 0x606, uid 0x42) against a new uid 0x42 on fid 0x605
-    result = run({'domain': 'g1', 'hostdevs': [{'fid': 0x605, 'uid': 0x42}]}, expect=Fail)
+    result = env.run({'domain': 'g1', 'hostdevs': [{'fid': 0x605, 'uid': 0x42}]}, failed=True)
     assert 'zPCI uid 0x0042 is used twice in g1' in result['msg']
     assert len(dom.calls) == calls
 
@@ -320,7 +285,7 @@ def test_uid_collision_in_domain(env):
 def test_bad_input_changes_nothing(env, args, fragment):
     dom = g1(env)
     args = dict(args, domain='g1')
-    result = run(args, expect=Fail)
+    result = env.run(args, failed=True)
     assert fragment in result['msg']
     assert_untouched(dom)
 
@@ -328,14 +293,14 @@ def test_bad_input_changes_nothing(env, args, fragment):
 def test_layer3_or_offline_qeth_source(env):
     dom = g1(env)
     fakes.add_qeth(env.root, '0.0.8300', 'enc8300', layer2=0)
-    result = run({'domain': 'g1', 'interfaces': [{'source': 'enc8300'}]}, expect=Fail)
+    result = env.run({'domain': 'g1', 'interfaces': [{'source': 'enc8300'}]}, failed=True)
     assert 'enc8300 is qeth device 0.0.8300 in layer 3' in result['msg']
     fakes.write(os.path.join(env.root, 'sys/devices/qeth/0.0.8200/online'), '0\n')
-    result = run({'domain': 'g1', 'interfaces': [IFACE]}, expect=Fail)
+    result = env.run({'domain': 'g1', 'interfaces': [IFACE]}, failed=True)
     assert 'which is offline' in result['msg']
     assert_untouched(dom)
     # check mode predicts: the qeth role of the same run may set it online first
-    result = run({'domain': 'g1', 'interfaces': [IFACE]}, check=True)
+    result = env.run({'domain': 'g1', 'interfaces': [IFACE]}, check=True)
     assert any('which is offline' in w for w in result.get('warnings', [])), result
     assert_untouched(dom)
 
@@ -343,20 +308,20 @@ def test_layer3_or_offline_qeth_source(env):
 def test_fid_in_standby_fails_a_run_and_is_predicted_in_check_mode(env):
     dom = g1(env)
     args = {'domain': 'g1', 'hostdevs': [HOSTDEV]}
-    assert run(args)['changed'] is True
+    assert env.run(args)['changed'] is True
     calls = len(dom.calls)
     # drift: FID 0x605 powered off (the PCI function disappears, the slot stays)
     os.unlink(os.path.join(env.root, 'sys/bus/pci/devices/0605:00:00.0'))
     fakes.write(os.path.join(env.root, 'sys/bus/pci/slots/00000605/power'), '0\n')
-    assert 'in standby (slot power 0)' in run(args, expect=Fail)['msg']
+    assert 'in standby (slot power 0)' in env.run(args, failed=True)['msg']
     # check mode: ism_passthrough of the same run powers it on; the domain's address is kept
-    result = run(args, check=True)
+    result = env.run(args, check=True)
     assert result['changed'] is False and any('in standby' in w for w in result['warnings'])
     assert len(dom.calls) == calls
     # a hostdev the domain does not have yet: an attach, its XML known once the FID is configured
     dom.detachDeviceFlags(ET.tostring(devices(dom, 'hostdev')[0], encoding='unicode'), 2)
     calls = len(dom.calls)
-    result = run(args, check=True)
+    result = env.run(args, check=True)
     assert result['changed'] is True and len(dom.calls) == calls
     assert [(c['action'], c['device']['fid'], c['device']['address'], c['xml']) for c in result['changed_devices']] == [
         ('attach', 0x605, None, None)]
@@ -366,38 +331,38 @@ def test_fid_in_standby_fails_a_run_and_is_predicted_in_check_mode(env):
 
 def test_missing_source_warns(env):
     g1(env)
-    result = run({'domain': 'g1', 'interfaces': [{'source': 'vhs0'}]}, check=True)
+    result = env.run({'domain': 'g1', 'interfaces': [{'source': 'vhs0'}]}, check=True)
     assert result['changed'] is True
     assert 'vhs0 does not exist on this host' in result['warnings'][0]
 
 
 def test_live_choice_accepts_yaml_booleans(env):
     g1(env)
-    assert run({'domain': 'g1', 'live': False})['changed'] is False
-    assert run({'domain': 'g1', 'live': 'yes'}, expect=Fail)['msg'].startswith('value of live must be one of')
+    assert env.run({'domain': 'g1', 'live': False})['changed'] is False
+    assert env.run({'domain': 'g1', 'live': 'yes'}, failed=True)['msg'].startswith('value of live must be one of')
 
 
 def test_transient_domain_refused(env):
     g1(env, persistent=False, active=True)
-    result = run({'domain': 'g1', 'hostdevs': [HOSTDEV]}, expect=Fail)
+    result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV]}, failed=True)
     assert 'transient' in result['msg']
 
 
 def test_missing_bindings(env, monkeypatch):
     monkeypatch.setattr(libvirt_conn, 'HAS_LIBVIRT', False)
-    result = run({'domain': 'g1', 'hostdevs': [HOSTDEV]}, expect=Fail)
+    result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV]}, failed=True)
     assert 'libvirt-python' in result['msg'] and 'python3-libvirt' in result['msg']
 
 
 def test_connection_failure_is_reported(env):
-    result = run({'domain': 'g1', 'uri': 'qemu+ssh://nowhere/system'}, expect=Fail)
+    result = env.run({'domain': 'g1', 'uri': 'qemu+ssh://nowhere/system'}, failed=True)
     assert result['msg'].startswith('open(qemu+ssh://nowhere/system): Failed to connect socket')
 
 
 @pytest.mark.parametrize('name', ['../../etc/libvirt/qemu/g1', 'g1/x', 'g1\nother', ' '])
 def test_a_name_that_cannot_be_a_domain_is_refused_before_libvirt_is_asked(env, name):
     g1(env)
-    result = run({'domain': name, 'hostdevs': [{'fid': '0x605'}]}, expect=Fail)
+    result = env.run({'domain': name, 'hostdevs': [{'fid': '0x605'}]}, failed=True)
     assert result['msg'].startswith('domain: ')
     assert env.opened == []  # libvirt was never asked
 
@@ -405,27 +370,27 @@ def test_a_name_that_cannot_be_a_domain_is_refused_before_libvirt_is_asked(env, 
 def test_state_names_of_earlier_releases_are_aliases(env):
     dom = g1(env)
     args = {'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]}
-    assert run(dict(args, state='present'))['changed'] is True
-    assert run(dict(args, state='merged'))['changed'] is False
-    result = run({'domain': 'g1', 'state': 'absent', 'hostdevs': [HOSTDEV]})
+    assert env.run(dict(args, state='present'))['changed'] is True
+    assert env.run(dict(args, state='merged'))['changed'] is False
+    result = env.run({'domain': 'g1', 'state': 'absent', 'hostdevs': [HOSTDEV]})
     assert result['changed'] is True and devices(dom, 'hostdev') == []
     assert result['drift'] == [{'object': 'guest g1 hostdev fid 0x605', 'scope': 'persistent',
                                 'difference': 'detach'}]
-    assert run({'domain': 'g1', 'state': 'deleted', 'hostdevs': [HOSTDEV]})['changed'] is False
+    assert env.run({'domain': 'g1', 'state': 'deleted', 'hostdevs': [HOSTDEV]})['changed'] is False
 
 
 def test_gathered_and_rendered(env):
     g1(env)
-    run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})
-    gathered = run({'domain': 'g1', 'state': 'gathered'})
+    env.run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})
+    gathered = env.run({'domain': 'g1', 'state': 'gathered'})
     assert gathered['changed'] is False
     assert sorted((d['kind'], d.get('fid'), d.get('source')) for d in gathered['gathered']) == [
         ('hostdev', 0x605, None), ('interface', None, 'enc8200')]
-    rendered = run({'domain': 'g1', 'state': 'rendered',
-                    'hostdevs': [{'fid': 0x606, 'address': '0606:00:00.0'}], 'interfaces': [IFACE]})
+    rendered = env.run({'domain': 'g1', 'state': 'rendered',
+                        'hostdevs': [{'fid': 0x606, 'address': '0606:00:00.0'}], 'interfaces': [IFACE]})
     assert "<zpci uid='0x0606' fid='0x00000606' />" in rendered['rendered'][0]['xml'].replace('"', "'")
     assert rendered['rendered'][1]['mac'] == '12:34:56:78:9a:bc'
-    no_address = run({'domain': 'g1', 'state': 'rendered', 'hostdevs': [{'fid': 0x606}]}, expect=Fail)
+    no_address = env.run({'domain': 'g1', 'state': 'rendered', 'hostdevs': [{'fid': 0x606}]}, failed=True)
     assert no_address['msg'].startswith('hostdevs[0].address: ')
 
 
@@ -433,6 +398,6 @@ def test_the_connection_is_closed_however_the_module_ends(env, monkeypatch):
     g1(env)
     closed = []
     monkeypatch.setattr(libvirt_conn.Hypervisor, 'close', lambda self: closed.append(True))
-    run({'domain': 'g1', 'hostdevs': [HOSTDEV]})
-    run({'domain': 'g3', 'hostdevs': [HOSTDEV]}, expect=Fail)
+    env.run({'domain': 'g1', 'hostdevs': [HOSTDEV]})
+    env.run({'domain': 'g3', 'hostdevs': [HOSTDEV]}, failed=True)
     assert closed == [True, True]

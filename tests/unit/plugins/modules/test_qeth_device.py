@@ -1,13 +1,20 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""qeth_device end to end on a fake host: exact chzdev command lines (YAML-described cases in
-fixtures/qeth_device_*.yml), idempotence, drift, check mode, safety, rollback, bad input."""
+"""qeth_device end to end on the fake kernel: exact chzdev command lines (YAML-described cases in
+fixtures/qeth_device_*.yml), idempotence, drift, check mode, safety, rollback, bad input.
+
+There is no chzdev emulator. A chzdev call succeeds and leaves its device the way the module
+predicted it (``QethDevices.predict``, which is built on the planner's model of chzdev), written
+through the fake kernel's sysfs and rule files; so "the host afterwards" and "a second run is a
+no-op" check that the plan, the prediction and the reader agree. The order in which chzdev applies
+attributes and what it refuses are the planner's tests (test_qeth_plan.py). A test that needs
+another outcome scripts the call: exit code, stderr and what it left on the host.
+"""
 
 from __future__ import annotations
 
 import glob
-import importlib.util
 import os
 import shutil
 import tempfile
@@ -15,94 +22,111 @@ import tempfile
 import pytest
 import yaml
 
-from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
-
-from ansible_collections.s390x.network.plugins.module_utils import qeth_sysfs
+from ansible_collections.s390x.network.plugins.module_utils.qeth_resource import QethDevices
+from ansible_collections.s390x.network.plugins.module_utils.qeth_udev_rules import rule_path
 from ansible_collections.s390x.network.plugins.modules import qeth_device
 
 HERE = os.path.dirname(__file__)
-_SPEC = importlib.util.spec_from_file_location("qeth_fake_host", os.path.join(HERE, "fixtures", "qeth_fake_host.py"))
-fake = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(fake)
 
 
-class Exit(Exception):
-    def __init__(self, result):
-        Exception.__init__(self, result)
-        self.result = result
+def ok(**attrs):
+    """A scripted chzdev call that exits 0 after these sysfs writes (in this order)."""
+    return 0, "", attrs
 
 
-class Fail(Exception):
-    def __init__(self, result):
-        Exception.__init__(self, result)
-        self.result = result
+def fails(rc, stderr, **attrs):
+    """A scripted chzdev call that exits ``rc`` after these sysfs writes (in this order)."""
+    return rc, stderr, attrs
+
+
+class Chzdev(object):
+    """chzdev as the module runs it: records every call of a run.
+
+    ``script``: call number (1-based, per run) -> (rc, stderr, {attribute: value}) from ok()/fails();
+    ``faults``: {"when": "online=0" or "*", "rc", "stderr"}: the first call naming ``when`` fails and
+    changes nothing. Any other call succeeds and leaves its device as the module predicted.
+    """
+
+    def __init__(self, env):
+        self.env = env
+        self.calls = []
+        self.script = {}
+        self.faults = []
+        self.predicted = None
+
+    def __call__(self, argv):
+        self.calls.append(list(argv))
+        group_id = argv[argv.index("qeth") + 1]
+        busid = group_id.split(":")[0]
+        scripted = self.script.pop(len(self.calls), None)
+        if scripted is not None:
+            rc, stderr, attrs = scripted
+            for name, value in attrs.items():
+                self.env.kernel.qeth_write(busid, name, value)
+            return rc, "", stderr
+        for fault in list(self.faults):
+            if fault["when"] == "*" or fault["when"] in argv[1:]:
+                self.faults.remove(fault)
+                return fault["rc"], "", fault.get("stderr", "")
+        dev = self.predicted.devices[busid]
+        self.env.kernel.qeth_configure(dev.ids or tuple(group_id.split(":")),
+                                       dict(dev.active) if dev.exists else None, dev.persistent)
+        return 0, "QETH device %s configured\n" % group_id, ""
 
 
 class Env(object):
-    def __init__(self, host):
-        self.host = host
+    def __init__(self, kernel, run_module):
+        self.kernel = kernel
+        self.run_module = run_module
+        self.chzdev = Chzdev(self)
         self.ssh = None            # (client, server) or None
         self.addrs = []            # lines of `ip -o addr show`
         self.routes = {}           # client -> dev
-        self.warnings = []
+        self.warnings = []         # of every run of the test
         self.tools = {"chzdev": "/usr/sbin/chzdev", "ip": "/usr/sbin/ip", "lszdev": None}
-        self.other_calls = []
-        self.stdin = []
 
     def build(self, spec):
         for item in spec.get("devices", []):
-            self.host.add_devices(item["first"], item.get("count", 3), chpid=item.get("chpid", "F0"),
-                                  hipersockets=item.get("hipersockets", True))
+            self.kernel.add_ccw_devices(item["first"], item.get("count", 3), chpid=item.get("chpid", "F0"),
+                                        hipersockets=item.get("hipersockets", True))
         for item in spec.get("groups", []):
             ids = item["ids"]
-            self.host.group(ids)
+            self.kernel.qeth_group(ids)
             for name, value in (item.get("attrs") or {}).items():
-                self.host.write(ids[0], name, str(value))
+                self.kernel.qeth_write(ids[0], name, str(value))
             if item.get("online"):
-                self.host.write(ids[0], "online", "1")
+                self.kernel.qeth_write(ids[0], "online", "1")
         for item in spec.get("rules", []):
-            self.host.write_rule(item["ids"][0], item["ids"], dict((k, str(v)) for k, v in item["settings"].items()))
+            self.kernel.write_rule(item["ids"][0], item["ids"], dict((k, str(v)) for k, v in item["settings"].items()))
         if spec.get("ssh"):
             self.ssh = spec["ssh"]
             for line in spec.get("ip_addr", []):
                 self.addrs.append(line)
             self.routes.update(spec.get("routes", {}))
 
-
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    host = fake.FakeQethHost(tmp_path)
-    state = Env(host)
-    monkeypatch.setattr(qeth_sysfs, "HOST_ROOT", str(tmp_path))
-
-    def exit_json(self, **kw):
-        raise Exit(kw)
-
-    def fail_json(self, msg, **kw):
-        kw["msg"] = msg
-        raise Fail(kw)
-
-    def get_bin_path(self, name, required=False, opt_dirs=None):
-        return state.tools.get(name)
-
-    def run_command(self, args, data=None, environ_update=None, **kw):
-        state.stdin.append(data)
-        if args[0].endswith("chzdev"):
-            return state.host.chzdev(args)
-        state.other_calls.append(list(args))
-        if args[0].endswith("ip") and args[1:3] == ["-o", "addr"]:
-            return 0, "\n".join(state.addrs) + "\n", ""
-        if args[0].endswith("ip") and args[1:3] == ["route", "get"]:
-            dev = state.routes.get(args[3])
-            return (0, "%s dev %s src 10.0.0.5 uid 0\n    cache\n" % (args[3], dev), "") if dev else (2, "", "unreachable")
+    def run_command(self, argv):
+        if argv[0].endswith("chzdev"):
+            return self.chzdev(argv)
+        if argv[0].endswith("ip") and argv[1:3] == ["-o", "addr"]:
+            return 0, "\n".join(self.addrs) + "\n", ""
+        if argv[0].endswith("ip") and argv[1:3] == ["route", "get"]:
+            dev = self.routes.get(argv[3])
+            return (0, "%s dev %s src 10.0.0.5 uid 0\n    cache\n" % (argv[3], dev), "") if dev else (2, "", "unreachable")
         return 127, "", "not faked"
 
-    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
-    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
-    monkeypatch.setattr(basic.AnsibleModule, "warn", lambda self, text: state.warnings.append(text))
-    monkeypatch.setattr(basic.AnsibleModule, "get_bin_path", get_bin_path)
-    monkeypatch.setattr(basic.AnsibleModule, "run_command", run_command)
+    def rule_file(self, busid):
+        return self.kernel.path(rule_path(busid))
+
+
+@pytest.fixture
+def env(fake_kernel, run_module, monkeypatch):
+    state = Env(fake_kernel(), run_module)
+    original = QethDevices.predict
+
+    def predict(resource, current, changes):
+        state.chzdev.predicted = original(resource, current, changes)
+        return state.chzdev.predicted
+    monkeypatch.setattr(QethDevices, "predict", predict)
     monkeypatch.delenv("SSH_CONNECTION", raising=False)
     state.monkeypatch = monkeypatch
     return state
@@ -111,24 +135,12 @@ def env(tmp_path, monkeypatch):
 def run(env, params, check=False, diff=False):
     if env.ssh:
         env.monkeypatch.setenv("SSH_CONNECTION", "%s 51000 %s 22" % (env.ssh[0], env.ssh[1]))
-    args = dict(params)
-    if check:
-        args["_ansible_check_mode"] = True
-    if diff:
-        args["_ansible_diff"] = True
-    env.host.calls = []
-    with patch_module_args(args):
-        try:
-            qeth_device.main()
-        except Exit as exc:
-            exc.result["failed"] = False
-            exc.result["chzdev_calls"] = [" ".join([os.path.basename(c[0])] + c[1:]) for c in env.host.calls]
-            return exc.result
-        except Fail as exc:
-            exc.result["failed"] = True
-            exc.result["chzdev_calls"] = [" ".join([os.path.basename(c[0])] + c[1:]) for c in env.host.calls]
-            return exc.result
-    raise AssertionError("module returned without exit_json/fail_json")
+    env.chzdev.calls = []
+    result = env.run_module(qeth_device.main, params, env.run_command, check_mode=check, diff=diff,
+                            bin_paths=env.tools).result
+    env.warnings.extend(result["warnings"])
+    result["chzdev_calls"] = [" ".join([os.path.basename(c[0])] + c[1:]) for c in env.chzdev.calls]
+    return result
 
 
 def _cases():
@@ -141,14 +153,14 @@ def _cases():
     return cases
 
 
-def _check_host(host, expected):
+def _check_host(kernel, expected):
     for busid, want in (expected or {}).items():
         if want is None:
-            assert not host.exists(busid), "%s should not be grouped" % busid
+            assert not kernel.qeth_exists(busid), "%s should not be grouped" % busid
             continue
         for name, value in want.items():
             if name == "rule":
-                settings = host.read_rule_settings(busid)
+                settings = kernel.rule_settings(busid)
                 if value is None:
                     assert settings is None, "%s should have no udev rule" % busid
                 else:
@@ -156,14 +168,14 @@ def _check_host(host, expected):
                     for key, val in value.items():
                         assert settings.get(key) == (None if val is None else str(val)), (busid, key, settings)
             else:
-                assert host.read(busid, name) == str(value), (busid, name, host.read(busid, name))
+                assert kernel.qeth_read(busid, name) == str(value), (busid, name, kernel.qeth_read(busid, name))
 
 
 @pytest.mark.parametrize("case", _cases())
 def test_yaml_case(env, case):
     env.build(case.get("host", {}))
     for fault in case.get("faults", []):
-        env.host.faults.append(dict(fault))
+        env.chzdev.faults.append(dict(fault))
     result = run(env, case["params"], check=case.get("check_mode", False), diff=case.get("diff", False))
     expect = case["expect"]
     if expect.get("failed"):
@@ -188,7 +200,7 @@ def test_yaml_case(env, case):
         assert result["rollback"]["ok"] is True
     for part in expect.get("warnings_contain", []):
         assert any(part in w for w in env.warnings), (part, env.warnings)
-    _check_host(env.host, expect.get("host"))
+    _check_host(env.kernel, expect.get("host"))
     if expect.get("idempotent"):
         again = run(env, case["params"])
         assert not again["failed"], again.get("msg")
@@ -207,7 +219,7 @@ def test_check_mode_predicts_and_changes_nothing(env):
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]}, check=True, diff=True)
     assert result["changed"] is True
     assert result["chzdev_calls"] == []
-    assert not env.host.exists("0.0.8200")
+    assert not env.kernel.qeth_exists("0.0.8200")
     assert result["after"][0]["layer2"] is True and result["after"][0]["online"] is True
     assert result["after"][0]["persistent"]["buffer_count"] == 128
     assert "not configured" in result["diff"]["before"]
@@ -226,10 +238,10 @@ def test_drift_active_and_persistent_detected_separately(env):
     params = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]}
     assert not run(env, params)["failed"]
     # behind our back: buffer_count 64 in sysfs (offline, change, online) and the rule deleted
-    env.host.write("0.0.8200", "online", "0")
-    env.host.write("0.0.8200", "buffer_count", "64")
-    env.host.write("0.0.8200", "online", "1")
-    os.unlink(env.host.rule_path("0.0.8200"))
+    env.kernel.qeth_write("0.0.8200", "online", "0")
+    env.kernel.qeth_write("0.0.8200", "buffer_count", "64")
+    env.kernel.qeth_write("0.0.8200", "online", "1")
+    os.unlink(env.rule_file("0.0.8200"))
     check = run(env, params, check=True)
     assert check["commands"] == [
         "chzdev -a qeth 0.0.8200:0.0.8201:0.0.8202 online=0",
@@ -238,8 +250,8 @@ def test_drift_active_and_persistent_detected_separately(env):
     assert check["before"][0]["buffer_count"] == 64 and check["before"][0]["persistent"] is None
     fixed = run(env, params)
     assert fixed["chzdev_calls"] == check["commands"]
-    assert env.host.read("0.0.8200", "buffer_count") == "128"
-    assert env.host.read_rule_settings("0.0.8200")["buffer_count"] == "128"
+    assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "128"
+    assert env.kernel.rule_settings("0.0.8200")["buffer_count"] == "128"
     assert run(env, params)["chzdev_calls"] == []
 
 
@@ -254,14 +266,14 @@ def test_management_interface_refused_then_allowed(env):
     assert refused["failed"]
     assert "encbd00" in refused["msg"] and "allow_disruptive" in refused["msg"]
     assert refused["chzdev_calls"] == []
-    assert env.host.read("0.0.bd00", "buffer_count") == "64"
+    assert env.kernel.qeth_read("0.0.bd00", "buffer_count") == "64"
     # an online-settable change on the same device is not disruptive: allowed
     iso = run(env, {"config": [{"id": "0.0.bd00", "isolation": "drop"}], "scope": "active"})
     assert not iso["failed"], iso.get("msg")
     assert iso["commands"] == ["chzdev -e -a qeth 0.0.bd00:0.0.bd01:0.0.bd02 isolation=drop"]
     allowed = run(env, dict(params, allow_disruptive=True))
     assert not allowed["failed"], allowed.get("msg")
-    assert env.host.read("0.0.bd00", "buffer_count") == "128"
+    assert env.kernel.qeth_read("0.0.bd00", "buffer_count") == "128"
 
 
 def test_management_interface_via_proc_route_without_ip(env):
@@ -269,7 +281,7 @@ def test_management_interface_via_proc_route_without_ip(env):
     env.build({"devices": [{"first": "0.0.bd00", "count": 3, "hipersockets": False}],
                "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True}],
                "ssh": ["10.0.0.1", "10.0.0.5"]})
-    proc = os.path.join(env.host.root, "proc", "net")
+    proc = env.kernel.path("/proc/net")
     os.makedirs(proc)
     with open(os.path.join(proc, "route"), "w") as handle:
         handle.write("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
@@ -293,19 +305,19 @@ def test_overridden_spares_management_device(env):
         "chzdev -e qeth 0.0.8200:0.0.8201:0.0.8202 layer2=1 buffer_count=128 portno=0",
         "chzdev -d -a -y qeth 0.0.8203:0.0.8204:0.0.8205",
     ]
-    assert not env.host.exists("0.0.8203")
+    assert not env.kernel.qeth_exists("0.0.8203")
     assert any("encbd00" in w for w in env.warnings)
-    assert env.host.exists("0.0.bd00")
+    assert env.kernel.qeth_exists("0.0.bd00")
 
 
 def test_missing_chzdev_names_package(env):
     env.tools["chzdev"] = None
     env.build(HS)
-    with open(os.path.join(env.host.root, "etc", "os-release"), "w") as handle:
+    with open(env.kernel.path("/etc/os-release"), "w") as handle:
         handle.write('NAME="Red Hat Enterprise Linux"\nID="rhel"\nID_LIKE="fedora"\nPRETTY_NAME="RHEL 9.4"\n')
     result = run(env, {"config": [{"id": "0.0.8200"}]})
     assert result["failed"] and "s390utils-base" in result["msg"]
-    with open(os.path.join(env.host.root, "etc", "os-release"), "w") as handle:
+    with open(env.kernel.path("/etc/os-release"), "w") as handle:
         handle.write('ID=ubuntu\nID_LIKE=debian\n')
     result = run(env, {"config": [{"id": "0.0.8200"}]})
     assert result["failed"] and "s390-tools" in result["msg"]
@@ -337,8 +349,10 @@ def test_rollback_restores_previous_active_state(env):
     env.build({"devices": [{"first": "0.0.8200", "count": 3}],
                "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
                            "attrs": {"layer2": "0", "buffer_count": "64"}}]})
-    # the sysfs write of buffer_count fails after chzdev already set online=0 and layer2=1
-    env.host.write_faults["buffer_count"] = 5  # EIO
+    # chzdev sets online=0 (first call), then layer2=1, and the sysfs write of buffer_count fails
+    env.chzdev.script = {1: ok(online="0"),
+                         2: fails(17, "Error: Could not set buffer_count='128': Input/output error\n", layer2="1"),
+                         3: ok(layer2="0", online="1")}
     params = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]}
     result = run(env, params)
     assert result["failed"]
@@ -346,10 +360,10 @@ def test_rollback_restores_previous_active_state(env):
     # the failed call left the device offline with layer2=1: only that is undone
     assert result["rollback"] == {"ok": True, "errors": [], "commands": [
         "chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202 layer2=0"]}
-    assert env.host.read("0.0.8200", "online") == "1"
-    assert env.host.read("0.0.8200", "layer2") == "0"
-    assert env.host.read("0.0.8200", "buffer_count") == "64"
-    assert env.host.read_rule_settings("0.0.8200") is None
+    assert env.kernel.qeth_read("0.0.8200", "online") == "1"
+    assert env.kernel.qeth_read("0.0.8200", "layer2") == "0"
+    assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "64"
+    assert env.kernel.rule_settings("0.0.8200") is None
     assert result["after"][0]["online"] is True and result["after"][0]["layer2"] is False
 
 
@@ -357,11 +371,11 @@ def test_tool_fault_before_any_change_needs_no_rollback(env):
     env.build({"devices": [{"first": "0.0.8200", "count": 3}],
                "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
                            "attrs": {"layer2": "0", "buffer_count": "64"}}]})
-    env.host.faults.append({"when": "online=0", "rc": 17, "stderr": "Error: injected\n"})
+    env.chzdev.faults.append({"when": "online=0", "rc": 17, "stderr": "Error: injected\n"})
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
     assert result["failed"] and "exit code 17" in result["msg"]
     assert result["rollback"] == {"ok": True, "errors": [], "commands": []}
-    assert env.host.read("0.0.8200", "online") == "1"
+    assert env.kernel.qeth_read("0.0.8200", "online") == "1"
 
 
 def test_rollback_after_offline_half_succeeded(env):
@@ -369,31 +383,22 @@ def test_rollback_after_offline_half_succeeded(env):
                "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
                            "attrs": {"layer2": "0", "buffer_count": "64"}}]})
     params = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]}
-    # chzdev -e (the online half) fails like a zlab fault "exit 17 on online"
-    real = env.host.chzdev
-    state = {"n": 0}
-
-    def flaky(argv):
-        if "-e" in argv and state["n"] == 0:
-            state["n"] += 1
-            env.host.calls.append(list(argv))
-            return 17, "", "Error: Could not set online='1'\n"
-        return real(argv)
-    env.host.chzdev = flaky
+    # chzdev -e (the online half) fails like a zlab fault "exit 17 on online"; chzdev -e -a puts it online
+    env.chzdev.script = {1: ok(online="0"), 2: fails(17, "Error: Could not set online='1'\n"), 3: ok(online="1")}
     result = run(env, params)
     assert result["failed"]
     assert result["rollback"]["ok"] is True
     # the offline half worked, the online half changed nothing: just back online
     assert result["rollback"]["commands"] == ["chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202"]
-    assert env.host.read("0.0.8200", "online") == "1"
-    assert env.host.read("0.0.8200", "layer2") == "0"
-    assert env.host.read("0.0.8200", "buffer_count") == "64"
+    assert env.kernel.qeth_read("0.0.8200", "online") == "1"
+    assert env.kernel.qeth_read("0.0.8200", "layer2") == "0"
+    assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "64"
 
 
 def test_layer2_change_warns_about_macvtap(env):
     env.build({"devices": [{"first": "0.0.8200", "count": 3}],
                "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True}]})
-    netdir = env.host.sys("class", "net", "enc8200")
+    netdir = env.kernel.path("/sys/class/net/enc8200")
     os.makedirs(netdir)
     os.symlink("../macvtap0", os.path.join(netdir, "upper_macvtap0"))
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True}]})
@@ -420,7 +425,7 @@ def test_persistent_change_that_keeps_management_device_down_after_boot_is_refus
     for params in ({"scope": "persistent", "config": [{"id": "0.0.bd00", "online": False}]},
                    {"state": "deleted", "scope": "persistent", "config": [{"id": "0.0.bd00"}]},
                    {"state": "deleted", "config": [{"id": "0.0.bd00"}]}):
-        env.host.write_rule("0.0.bd00", ("0.0.bd00", "0.0.bd01", "0.0.bd02"), {"online": "1"})
+        env.kernel.write_rule("0.0.bd00", ("0.0.bd00", "0.0.bd01", "0.0.bd02"), {"online": "1"})
         result = run(env, params)
         assert result["failed"] and "next boot" in result["msg"], params
         assert result["chzdev_calls"] == []
@@ -432,7 +437,7 @@ def test_persistent_change_that_keeps_management_device_down_after_boot_is_refus
 
 def test_warns_when_chzdev_succeeds_but_the_device_still_differs(env):
     env.build(HS)
-    env.host.chzdev = lambda argv: (env.host.calls.append(list(argv)) or (0, "QETH device configured\n", ""))
+    env.chzdev.script = {1: ok()}  # exit 0, nothing changed
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True}]})
     assert not result["failed"] and result["changed"] is True
     assert any("still differs after chzdev" in w for w in env.warnings)
@@ -481,23 +486,23 @@ if HAS_HYPOTHESIS:
                                                     "isolation": st.sampled_from(["none", "drop", "forward"])}),
            want_online=st.booleans(), state=st.sampled_from(["merged", "replaced"]),
            scope=st.sampled_from(["both", "active", "persistent"]))
-    def test_any_start_converges_in_one_run(env, grouped, online, cur, rule, want, want_online, state, scope):
+    def test_any_start_converges_in_one_run(env, set_host_root, fake_kernel, grouped, online, cur, rule, want,
+                                            want_online, state, scope):
         root = tempfile.mkdtemp()
         try:
-            host = fake.FakeQethHost(root)
-            env.host = host
-            env.monkeypatch.setattr(qeth_sysfs, "HOST_ROOT", root)
-            host.add_devices("0.0.bd00", 3, chpid="85", hipersockets=False)
+            set_host_root(root)
+            host = env.kernel = fake_kernel()
+            host.add_ccw_devices("0.0.bd00", 3, chpid="85", hipersockets=False)
             if grouped:
-                host.group(_OSA_IDS)
+                host.qeth_group(_OSA_IDS)
                 for name, value in cur.items():
-                    host.write("0.0.bd00", name, value)
+                    host.qeth_write("0.0.bd00", name, value)
                 if online:
-                    host.write("0.0.bd00", "online", "1")
+                    host.qeth_write("0.0.bd00", "online", "1")
             if rule is not None:
                 host.write_rule("0.0.bd00", _OSA_IDS, rule)
-            before_sysfs = dict((n, host.read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) if grouped else None
-            before_rule = host.read_rule_settings("0.0.bd00")
+            before_sysfs = dict((n, host.qeth_read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) if grouped else None
+            before_rule = host.rule_settings("0.0.bd00")
             params = {"state": state, "scope": scope, "config": [dict(want, id="0.0.bd00", online=want_online)]}
             first = run(env, params)
             assert not first["failed"], (first.get("msg"), first.get("commands"))
@@ -506,9 +511,10 @@ if HAS_HYPOTHESIS:
             assert not second["failed"], second.get("msg")
             assert second["commands"] == [], (first["commands"], second["commands"])
             if scope == "active":
-                assert host.read_rule_settings("0.0.bd00") == before_rule
+                assert host.rule_settings("0.0.bd00") == before_rule
             if scope == "persistent":
-                now = dict((n, host.read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) if host.exists("0.0.bd00") else None
+                now = dict((n, host.qeth_read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) \
+                    if host.qeth_exists("0.0.bd00") else None
                 assert now == before_sysfs
         finally:
             shutil.rmtree(root, ignore_errors=True)
@@ -518,22 +524,15 @@ def test_when_the_chzdev_rollback_fails_too_sysfs_puts_the_device_back_online(en
     env.build({"devices": [{"first": "0.0.8200", "count": 3}],
                "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
                            "attrs": {"layer2": "1", "buffer_count": "64"}}]})
-    real = env.host.chzdev
-    calls = []
-
-    def failing(argv):
-        calls.append(argv)
-        if len(calls) in (2, 3):  # the configure step and the chzdev rollback
-            env.host.calls.append(list(argv))
-            return 17, "", "Error: Could not write file\n"
-        return real(argv)
-    env.host.chzdev = failing
+    # the configure step and the chzdev rollback fail after the first call took the device offline
+    env.chzdev.script = {1: ok(online="0"), 2: fails(17, "Error: Could not write file\n"),
+                         3: fails(17, "Error: Could not write file\n")}
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
     assert result["failed"]
     rollback = result["rollback"]
     assert rollback["ok"] is True and len(rollback["errors"]) == 1  # chzdev failed, sysfs did it
     assert rollback["commands"] == ["chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202",
                                     "echo 1 > /sys/bus/ccwgroup/devices/0.0.8200/online"]
-    assert env.host.read("0.0.8200", "online") == "1"  # never left offline
-    assert env.host.read("0.0.8200", "buffer_count") == "64"
+    assert env.kernel.qeth_read("0.0.8200", "online") == "1"  # never left offline
+    assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "64"
     assert "previous active state restored" in result["msg"]

@@ -11,7 +11,6 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.tests.unit.plugins.modules.module_harness import run_module
 from ansible_collections.s390x.network.plugins.modules import smc_pnet
 
 
@@ -65,7 +64,7 @@ def changes(fake):
     return [call[1:] for call in fake.calls if len(call) > 1]
 
 
-def test_merged_is_idempotent_and_reports_commands():
+def test_merged_is_idempotent_and_reports_commands(run_module):
     fake = FakeSmcPnet()
     config = [{"pnet_id": "neta", "interface": "enc8200"}, {"pnet_id": "NETC", "ib_device": "mlx5_3"}]
     out = run_module(smc_pnet.main, {"config": config}, fake, diff=True)
@@ -78,7 +77,7 @@ def test_merged_is_idempotent_and_reports_commands():
     assert again.result["changed"] is False and again.result["commands"] == []
 
 
-def test_moving_an_interface_rebuilds_the_old_pnet_id():
+def test_moving_an_interface_rebuilds_the_old_pnet_id(run_module):
     fake = FakeSmcPnet()
     out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETB", "interface": "enc8200"}]}, fake)
     assert not out.failed, out.result
@@ -88,7 +87,7 @@ def test_moving_an_interface_rebuilds_the_old_pnet_id():
         {"pnet_id": "NETB", "interface": "bond0"}, {"pnet_id": "NETB", "interface": "enc8200"}], key=str)
 
 
-def test_check_mode_runs_only_the_show():
+def test_check_mode_runs_only_the_show(run_module):
     fake = FakeSmcPnet()
     out = run_module(smc_pnet.main, {"state": "overridden", "config": [{"pnet_id": "NETA", "interface": "eth1"}]},
                      fake, check_mode=True)
@@ -98,7 +97,7 @@ def test_check_mode_runs_only_the_show():
     assert "smc_pnet -d NETB" in out.result["commands"]
 
 
-def test_overridden_deleted_and_gathered():
+def test_overridden_deleted_and_gathered(run_module):
     fake = FakeSmcPnet()
     wanted = [{"pnet_id": "NETA", "interface": "enc8200"}, {"pnet_id": "NETR", "ib_device": "mlx5_1", "port": 2}]
     out = run_module(smc_pnet.main, {"state": "overridden", "config": wanted}, fake)
@@ -117,14 +116,14 @@ def test_overridden_deleted_and_gathered():
     ([{"pnet_id": "NETA"}], "needs interface"),
     ([{"pnet_id": "NETA", "interface": "eth0", "ib_device": "mlx5_0"}], "mutually exclusive"),
 ])
-def test_bad_input_runs_nothing(config, msg):
+def test_bad_input_runs_nothing(run_module, config, msg):
     fake = FakeSmcPnet()
     out = run_module(smc_pnet.main, {"config": config}, fake)
     assert out.failed and msg in out.result["msg"]
     assert fake.calls == []
 
 
-def test_errors_name_the_cause():
+def test_errors_name_the_cause(run_module):
     out = run_module(smc_pnet.main, {"state": "gathered"}, FakeSmcPnet(loaded=False))
     assert out.failed and "load the smc kernel module" in out.result["msg"]
     fake = FakeSmcPnet(text="HWNET n/a ism0 1\n")
@@ -141,7 +140,7 @@ def test_errors_name_the_cause():
     assert out.failed and "IOCDS" in out.result["msg"]
 
 
-def test_a_list_that_contradicts_itself_is_refused_before_the_table_is_read():
+def test_a_list_that_contradicts_itself_is_refused_before_the_table_is_read(run_module):
     # the host has no smc_pnet at all: the error is about the list, not about the tool
     def no_tool(argv):
         raise AssertionError("nothing may run: %r" % argv)
@@ -151,7 +150,7 @@ def test_a_list_that_contradicts_itself_is_refused_before_the_table_is_read():
     assert out.failed and "interface eth1 is listed with two PNET IDs" in out.result["msg"]
 
 
-def test_drift_rows_name_the_pnet_id_and_the_entry():
+def test_drift_rows_name_the_pnet_id_and_the_entry(run_module):
     fake = FakeSmcPnet()
     out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETB", "interface": "enc8200"}]}, fake, check_mode=True)
     assert out.result["drift"] == [
@@ -160,7 +159,7 @@ def test_drift_rows_name_the_pnet_id_and_the_entry():
     ]
 
 
-def test_a_move_that_fails_half_way_puts_the_old_table_back():
+def test_a_move_that_fails_half_way_puts_the_old_table_back(run_module):
     fake = FakeSmcPnet()
     original = fake.__call__
 

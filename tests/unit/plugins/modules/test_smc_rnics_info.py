@@ -7,12 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import json
 import os
-
-import pytest
-
-from ansible.module_utils.testing import patch_module_args
 
 from ansible_collections.s390x.network.plugins.modules import smc_rnics_info
 
@@ -24,54 +19,48 @@ def load(name):
         return handle.read()
 
 
-def run(monkeypatch, capsys, outcome, binary='/usr/sbin/smc_rnics', **args):
+def run(run_module, outcome, binary='/usr/sbin/smc_rnics', **args):
     calls = []
 
-    def run_command(self, argv, **kwargs):
+    def run_command(argv):
         calls.append(argv)
         return outcome
 
-    monkeypatch.setattr(smc_rnics_info.AnsibleModule, 'run_command', run_command)
-    monkeypatch.setattr(smc_rnics_info.AnsibleModule, 'get_bin_path',
-                        lambda self, name, required=False, opt_dirs=None: binary)
-    with patch_module_args(args):
-        with pytest.raises(SystemExit):
-            smc_rnics_info.main()
-    return json.loads(capsys.readouterr().out), calls
+    return run_module(smc_rnics_info.main, args, run_command, bin_paths={'smc_rnics': binary}).result, calls
 
 
-def test_lists_functions(monkeypatch, capsys):
-    result, calls = run(monkeypatch, capsys, (0, load('v1.8.5_all.txt'), ''), all=True)
+def test_lists_functions(run_module):
+    result, calls = run(run_module, (0, load('v1.8.5_all.txt'), ''), all=True)
     assert calls == [['/usr/sbin/smc_rnics', '-a']]
     assert result['changed'] is False and result['layout'] == 'v1.8.5'
     assert [f['fid'] for f in result['functions']] == [0x605, 0x606, 0x12345, 0x700]
     assert result['functions'][1]['power'] is False
 
 
-def test_study_layout_and_fid_filter(monkeypatch, capsys):
-    result, calls = run(monkeypatch, capsys, (0, load('v1.8.4_study_host.txt'), ''), fid='0x605')
+def test_study_layout_and_fid_filter(run_module):
+    result, calls = run(run_module, (0, load('v1.8.4_study_host.txt'), ''), fid='0x605')
     assert calls == [['/usr/sbin/smc_rnics', '605']]
     assert result['layout'] == 'v1.8.4'
     assert result['functions'][0]['pci_id'] == '0605:00:00.0'
 
 
-def test_tool_error_is_passed_on(monkeypatch, capsys):
-    result, dummy = run(monkeypatch, capsys, (1, '', 'Error: s390/s390x supported only\n'))
+def test_tool_error_is_passed_on(run_module):
+    result, dummy = run(run_module, (1, '', 'Error: s390/s390x supported only\n'))
     assert result['failed'] and result['msg'] == 'Error: s390/s390x supported only' and result['rc'] == 1
 
 
-def test_not_listed_fid(monkeypatch, capsys):
-    result, dummy = run(monkeypatch, capsys, (8, load('v1.8.5.txt').splitlines()[0] + '\n', ''), fid=0x999)
+def test_not_listed_fid(run_module):
+    result, dummy = run(run_module, (8, load('v1.8.5.txt').splitlines()[0] + '\n', ''), fid=0x999)
     assert result['failed'] and 'FID 999 is not listed' in result['msg']
 
 
-def test_bad_fid_and_missing_tool(monkeypatch, capsys):
-    result, calls = run(monkeypatch, capsys, (0, '', ''), fid='zz')
+def test_bad_fid_and_missing_tool(run_module):
+    result, calls = run(run_module, (0, '', ''), fid='zz')
     assert result['failed'] and result['msg'].startswith('fid: ') and calls == []
-    result, calls = run(monkeypatch, capsys, (0, '', ''), binary=None)
+    result, calls = run(run_module, (0, '', ''), binary=None)
     assert result['failed'] and 'install smc-tools' in result['msg']
 
 
-def test_unparsable_output(monkeypatch, capsys):
-    result, dummy = run(monkeypatch, capsys, (0, 'something else\n', ''))
+def test_unparsable_output(run_module):
+    result, dummy = run(run_module, (0, 'something else\n', ''))
     assert result['failed'] and 'not a smc_rnics header' in result['msg']

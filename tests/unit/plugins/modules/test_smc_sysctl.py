@@ -12,9 +12,8 @@ import os
 
 import pytest
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
-from ansible_collections.s390x.network.tests.unit.plugins.modules.module_harness import run_module
-from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_resource
 from ansible_collections.s390x.network.plugins.modules import smc_sysctl
 
 
@@ -33,12 +32,17 @@ PROFILES = {
 
 
 class FakeHost(object):
-    """A host's /proc/sys, /sys/module and /etc under tmp_path; modprobe creates net/smc."""
+    """A host's /proc/sys, /sys/module and /etc below the host root; modprobe creates net/smc.
+    The module's files are its defaults, ``file`` and ``modules_file``."""
 
-    def __init__(self, tmp_path, profile, monkeypatch, smc_available=True):
-        self.root = tmp_path
+    file = "/etc/sysctl.d/90-smc.conf"
+    modules_file = "/etc/modules-load.d/smc.conf"
+
+    def __init__(self, root, run_module, profile, smc_available=True):
+        self.root = root
+        self.run_module = run_module
         self.profile = PROFILES[profile]
-        self.proc = tmp_path / "proc_sys"
+        self.proc = root / "proc" / "sys"
         (self.proc / "kernel").mkdir(parents=True)
         (self.proc / "kernel" / "osrelease").write_text(self.profile["release"] + "\n")
         (self.proc / "net" / "ipv4").mkdir(parents=True)
@@ -47,16 +51,12 @@ class FakeHost(object):
         (self.proc / "net" / "core").mkdir()
         (self.proc / "net" / "core" / "rmem_max").write_text("212992\n")
         (self.proc / "net" / "core" / "wmem_max").write_text("212992\n")
-        self.sys_module = tmp_path / "sys_module_smc"
+        self.sys_module = root / "sys" / "module" / "smc"
         self.smc_available = smc_available
         self.commands = []
-        self.file = str(tmp_path / "etc" / "sysctl.d" / "90-smc.conf")
-        self.modules_file = str(tmp_path / "etc" / "modules-load.d" / "smc.conf")
-        monkeypatch.setattr(sfile, "PROC_SYS", str(self.proc))
-        monkeypatch.setattr(smc_sysctl_resource, "SYS_MODULE_SMC", str(self.sys_module))
 
     def load(self):
-        self.sys_module.mkdir()
+        self.sys_module.mkdir(parents=True)
         smc = self.proc / "net" / "smc"
         smc.mkdir()
         for key, value in self.profile["smc_keys"].items():
@@ -73,17 +73,29 @@ class FakeHost(object):
         raise AssertionError("unexpected command %r" % argv)
 
     def live(self, key):
-        path = sfile.proc_path(key, str(self.proc))
+        path = host_files.path(sfile.proc_path(key))
         return open(path).read().strip() if os.path.exists(path) else None
 
+    @staticmethod
+    def read(path):
+        return host_files.read_text(path)
+
+    @staticmethod
+    def exists(path):
+        return os.path.exists(host_files.path(path))
+
     def run(self, check_mode=False, diff=True, **args):
-        args.setdefault("file", self.file)
-        args.setdefault("modules_load_file", self.modules_file)
-        return run_module(smc_sysctl.main, args, self.run_command, check_mode=check_mode, diff=diff)
+        return self.run_module(smc_sysctl.main, args, self.run_command, check_mode=check_mode, diff=diff)
 
 
-def test_rhel88_uses_tcp_defaults_and_is_idempotent(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+@pytest.fixture
+def new_host(host_root, run_module):
+    """``new_host(profile, smc_available=True)``: a FakeHost of that kernel profile."""
+    return lambda profile, **kw: FakeHost(host_root, run_module, profile, **kw)
+
+
+def test_rhel88_uses_tcp_defaults_and_is_idempotent(new_host):
+    host = new_host("rhel8.8")
     first = host.run(rmem="128K", wmem="128K")
     assert not first.failed, first.result
     res = first.result
@@ -95,8 +107,9 @@ def test_rhel88_uses_tcp_defaults_and_is_idempotent(tmp_path, monkeypatch):
     assert host.live("net.ipv4.tcp_rmem") == "4096 262144 6291456"
     assert sorted(res["applied"]) == ["net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem"]
     assert res["before"]["live"]["net.ipv4.tcp_rmem"] == "4096 131072 6291456"
-    assert sfile.parse(open(host.file).read()) == res["sysctls"]
-    assert open(host.modules_file).read().splitlines()[-1] == "smc"
+    assert sfile.parse(host.read(host.file)) == res["sysctls"]
+    assert host.read(host.modules_file) == sfile.MODULES_LOAD_HEADER + "smc\n"
+    assert oct(os.stat(host_files.path(host.file)).st_mode & 0o777) == oct(0o644)
     assert any("every TCP socket" in w for w in res["warnings"])
     assert len(res["diff"]) == 2
 
@@ -106,8 +119,8 @@ def test_rhel88_uses_tcp_defaults_and_is_idempotent(tmp_path, monkeypatch):
     assert host.commands == [["/usr/sbin/modprobe", "smc"]]  # already loaded: no second modprobe
 
 
-def test_linux612_uses_net_smc_and_settings(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_linux612_uses_net_smc_and_settings(new_host):
+    host = new_host("linux6.12")
     res = host.run(rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
     assert res["method"] == "net.smc"
     assert res["sysctls"] == {"net.smc.rmem": "131072", "net.smc.wmem": "262144",
@@ -118,7 +131,7 @@ def test_linux612_uses_net_smc_and_settings(tmp_path, monkeypatch):
     assert res["warnings"] == []
     # drift: someone changes the live value and edits the file
     (host.proc / "net" / "smc" / "rmem").write_text("65536\n")
-    with open(host.file, "a") as handle:
+    with open(host_files.path(host.file), "a") as handle:
         handle.write("net.smc.autocorking_size = 1\n")
     check = host.run(check_mode=True, rmem="128K", wmem="256K",
                      settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
@@ -132,22 +145,22 @@ def test_linux612_uses_net_smc_and_settings(tmp_path, monkeypatch):
     assert check["commands"] == ["echo 131072 > %s" % sfile.proc_path("net.smc.rmem"), "write %s" % host.file]
     fixed = host.run(rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
     assert fixed["changed"] is True and host.live("net.smc.rmem") == "131072"
-    assert "autocorking_size" not in open(host.file).read()
+    assert "autocorking_size" not in host.read(host.file)
 
 
-def test_check_mode_before_smc_is_loaded_decides_from_the_release(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_check_mode_before_smc_is_loaded_decides_from_the_release(new_host):
+    host = new_host("linux6.12")
     res = host.run(check_mode=True, rmem="1M", wmem="1M", protocol="smcd").result
     assert res["changed"] is True
     assert (res["method"], res["method_source"]) == ("net.smc", "osrelease")
     assert host.commands == [["/usr/sbin/modprobe", "--dry-run", "smc"]]
-    assert not os.path.exists(host.file) and not host.sys_module.exists()
+    assert not host.exists(host.file) and not host.sys_module.exists()
     assert res["effective_rmem"] == 1048576
     assert res["not_present"] == ["net.smc.rmem", "net.smc.wmem"]
 
 
-def test_capped_and_rounded_warnings(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_capped_and_rounded_warnings(new_host):
+    host = new_host("linux6.12")
     res = host.run(rmem="2M", wmem=100000).result
     assert res["effective_rmem"] == 1048576 and res["effective_wmem"] == 131072
     assert any("at most 1M" in w for w in res["warnings"])
@@ -162,16 +175,16 @@ def test_capped_and_rounded_warnings(tmp_path, monkeypatch):
     ({"settings": {"rmem": 131072}}, "use the rmem option"),
     ({"rmem": "128K", "tcp_rmem_min": "1M"}, "tcp_rmem_min"),
 ])
-def test_bad_input_changes_nothing(tmp_path, monkeypatch, args, msg):
-    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+def test_bad_input_changes_nothing(new_host, args, msg):
+    host = new_host("rhel8.8")
     out = host.run(**args)
     assert out.failed and msg in out.result["msg"]
-    assert host.commands == [] and not os.path.exists(host.file)
+    assert host.commands == [] and not host.exists(host.file)
     assert host.live("net.ipv4.tcp_rmem") == "4096\t131072\t6291456"
 
 
-def test_kernel_without_smc(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "rhel8.8", monkeypatch, smc_available=False)
+def test_kernel_without_smc(new_host):
+    host = new_host("rhel8.8", smc_available=False)
     res = host.run(rmem="128K", wmem="128K").result
     assert (res["method"], res["method_source"]) == ("tcp", "osrelease")
     assert res["smc_loaded"] is False
@@ -180,25 +193,25 @@ def test_kernel_without_smc(tmp_path, monkeypatch):
     assert required.failed and "cannot load smc" in required.result["msg"]
 
 
-def test_state_absent_removes_the_files(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_state_absent_removes_the_files(new_host):
+    host = new_host("linux6.12")
     host.run(rmem="128K")
     res = host.run(state="deleted").result
-    assert res["changed"] is True and not os.path.exists(host.file) and not os.path.exists(host.modules_file)
+    assert res["changed"] is True and not host.exists(host.file) and not host.exists(host.modules_file)
     assert res["commands"] == ["rm %s" % host.file, "rm %s" % host.modules_file]
     assert host.run(state="absent").result["changed"] is False  # the name of earlier releases
 
 
-def test_effective_without_sizes_reports_the_current_values(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+def test_effective_without_sizes_reports_the_current_values(new_host):
+    host = new_host("rhel8.8")
     res = host.run(settings={}).result
     # RHEL 8 defaults: 131072/2 -> 64 KiB, 16384/2 -> 16 KiB, as the study's chapter 7.3 shows
     assert (res["effective_rmem"], res["effective_wmem"]) == (65536, 16384)
     assert res["sysctls"] == {}
 
 
-def test_core_mem_max_for_per_application_buffers(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_core_mem_max_for_per_application_buffers(new_host):
+    host = new_host("linux6.12")
     res = host.run(rmem="128K", core_rmem_max="1M", core_wmem_max=524288).result
     assert res["sysctls"]["net.core.rmem_max"] == "1048576"
     assert host.live("net.core.rmem_max") == "1048576" and host.live("net.core.wmem_max") == "524288"
@@ -206,11 +219,11 @@ def test_core_mem_max_for_per_application_buffers(tmp_path, monkeypatch):
     assert bad.failed and "core_rmem_max" in bad.result["msg"]
 
 
-def test_kernel_refusing_a_value_is_reported(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_kernel_refusing_a_value_is_reported(new_host, monkeypatch):
+    host = new_host("linux6.12")
     host.load()
 
-    def refuse(key, value, proc_sys=None):
+    def refuse(key, value):
         raise OSError(22, "Invalid argument")
     monkeypatch.setattr(sfile, "write_live", refuse)
     out = host.run(rmem="128K")
@@ -218,16 +231,16 @@ def test_kernel_refusing_a_value_is_reported(tmp_path, monkeypatch):
     assert "net.smc.rmem = 131072" in out.result["msg"] and "EINVAL" in out.result["msg"]
 
 
-def test_forced_method_that_the_kernel_ignores_is_warned_about(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_forced_method_that_the_kernel_ignores_is_warned_about(new_host):
+    host = new_host("linux6.12")
     res = host.run(rmem="128K", method="tcp").result
     assert res["method"] == "tcp" and res["method_source"] == "option"
     assert res["sysctls"] == {"net.ipv4.tcp_rmem": "4096 262144 6291456"}
     assert any("will not follow" in w for w in res["warnings"])
 
 
-def test_live_tcp_maximum_drift_is_undone_not_persisted(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "rhel8.8", monkeypatch)
+def test_live_tcp_maximum_drift_is_undone_not_persisted(new_host):
+    host = new_host("rhel8.8")
     host.run(rmem="128K", wmem="128K", tcp_rmem_max="32M")
     assert host.live("net.ipv4.tcp_rmem") == "4096 262144 33554432"
     # Somebody lowers the maximum and the default by hand.
@@ -237,48 +250,48 @@ def test_live_tcp_maximum_drift_is_undone_not_persisted(tmp_path, monkeypatch):
     assert fixed["changed"] is True
     assert fixed["applied"] == ["net.ipv4.tcp_rmem"]
     assert host.live("net.ipv4.tcp_rmem") == "4096 262144 33554432"
-    assert sfile.parse(open(host.file).read())["net.ipv4.tcp_rmem"] == "4096 262144 33554432"
+    assert sfile.parse(host.read(host.file))["net.ipv4.tcp_rmem"] == "4096 262144 33554432"
     assert fixed["diff"] == []  # the file was right all along
 
 
 # -- failure paths: live values old or new, never mixed; no refused value in the boot file ---------
 
-def test_a_refused_second_value_puts_the_first_back_and_writes_no_file(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_a_refused_second_value_puts_the_first_back_and_writes_no_file(new_host, monkeypatch):
+    host = new_host("linux6.12")
     host.load()
     before = {k: host.live(k) for k in ("net.smc.rmem", "net.smc.wmem")}
     original = sfile.write_live
 
-    def refuse_wmem(key, value, proc_sys=None):
+    def refuse_wmem(key, value):
         if key == "net.smc.wmem" and str(value) != before["net.smc.wmem"]:
             raise OSError(errno.EINVAL, "Invalid argument")
-        return original(key, value, proc_sys)
+        return original(key, value)
     monkeypatch.setattr(sfile, "write_live", refuse_wmem)
     out = host.run(rmem="128K", wmem="256K")
     assert out.failed and "cannot set net.smc.wmem = 262144" in out.result["msg"]
     assert out.result["restored"] == ["net.smc.rmem"] and out.result["not_restored"] == []
     assert out.result["changed"] is False
     assert {k: host.live(k) for k in before} == before  # old, not mixed
-    assert not os.path.exists(host.file)  # the refused value never reaches the boot file
+    assert not host.exists(host.file)  # the refused value never reaches the boot file
     assert "no file was written" in out.result["msg"]
 
 
-def test_a_boot_file_that_cannot_be_written_puts_the_live_values_back(tmp_path, monkeypatch):
-    host = FakeHost(tmp_path, "linux6.12", monkeypatch)
+def test_a_boot_file_that_cannot_be_written_puts_the_live_values_back(new_host, monkeypatch):
+    host = new_host("linux6.12")
     host.load()
     old_rmem = host.live("net.smc.rmem")
 
-    def read_only(path, content, mode=0o644):
+    def read_only(path, content, module=None, mode=host_files.FILE_MODE):
         raise OSError(errno.EROFS, "Read-only file system")
-    monkeypatch.setattr(sfile, "write_file_atomic", read_only)
+    monkeypatch.setattr(host_files, "write_atomic", read_only)
     out = host.run(rmem="128K")
     assert out.failed and "cannot write %s: Read-only file system" % host.file in out.result["msg"]
     assert host.live("net.smc.rmem") == old_rmem and out.result["restored"] == ["net.smc.rmem"]
     assert out.result["changed"] is False
 
 
-def test_write_live_is_one_unbuffered_write_checked_for_its_length(tmp_path, monkeypatch):
-    path = tmp_path / "net" / "smc" / "rmem"
+def test_write_live_is_one_unbuffered_write_checked_for_its_length(host_root, monkeypatch):
+    path = host_root / "proc" / "sys" / "net" / "smc" / "rmem"
     path.parent.mkdir(parents=True)
     path.write_text("65536\n")
     calls = []
@@ -286,11 +299,12 @@ def test_write_live_is_one_unbuffered_write_checked_for_its_length(tmp_path, mon
     def refuse(fd, data):
         calls.append(data)
         raise OSError(errno.EINVAL, "Invalid argument")
-    monkeypatch.setattr(sfile.os, "write", refuse)
+    monkeypatch.setattr(kernel_write.os, "write", refuse)
     with pytest.raises(OSError) as info:
-        sfile.write_live("net.smc.rmem", 1, str(tmp_path))
+        sfile.write_live("net.smc.rmem", 1)
     assert info.value.errno == errno.EINVAL and calls == [b"1\n"]  # no retry (a buffered close would)
-    monkeypatch.setattr(sfile.os, "write", lambda fd, data: len(data) - 1)
+    monkeypatch.setattr(kernel_write.os, "write", lambda fd, data: len(data) - 1)
     with pytest.raises(OSError) as info:
-        sfile.write_live("net.smc.rmem", 131072, str(tmp_path))
+        sfile.write_live("net.smc.rmem", 131072)
     assert info.value.errno == errno.EIO and "short write" in str(info.value)
+    assert path.read_text() == "65536\n"

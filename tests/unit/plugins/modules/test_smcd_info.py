@@ -9,8 +9,6 @@ __metaclass__ = type
 
 import os
 
-
-from ansible_collections.s390x.network.tests.unit.plugins.modules.module_harness import run_module
 from ansible_collections.s390x.network.plugins.modules import smcd_info
 
 
@@ -37,7 +35,7 @@ class FakeTool(object):
         return 0, self.outputs[key], ""
 
 
-def test_study_details_with_json():
+def test_study_details_with_json(run_module):
     tool = FakeTool({"stats json": fixture("study_9_3_smcd_stats.json"),
                      "-d stats show": fixture("study_9_3_smcd_d_stats.txt")})
     out = run_module(smcd_info.main, {"details": True}, tool)
@@ -51,7 +49,7 @@ def test_study_details_with_json():
     assert res["stats"]["rx"]["request_sizes"]["8KB"] == 358191490
 
 
-def test_old_tool_without_json_falls_back_to_text():
+def test_old_tool_without_json_falls_back_to_text(run_module):
     tool = FakeTool({"stats show": fixture("smcd_stats_fallback.txt")})
     res = run_module(smcd_info.main, {}, tool).result
     assert res["source"] == "text"
@@ -59,7 +57,7 @@ def test_old_tool_without_json_falls_back_to_text():
     assert res["stats"]["rx"]["request_sizes"]["8KB"] == 1200000000
 
 
-def test_reset_absolute_devices_linkgroups_smcr():
+def test_reset_absolute_devices_linkgroups_smcr(run_module):
     tool = FakeTool({"-a stats json": fixture("smcr_stats.json"), "-da stats reset": fixture("smcr_d_stats.txt"),
                      "-d device": fixture("smcr_d_device.txt"), "-d linkgroup": fixture("smcr_linkgroup.txt")})
     res = run_module(smcd_info.main, {"protocol": "smcr", "details": True, "absolute": True, "reset": True,
@@ -73,14 +71,14 @@ def test_reset_absolute_devices_linkgroups_smcr():
     assert res["linkgroups"][0]["role"] == "CLNT"
 
 
-def test_check_mode_does_not_reset():
+def test_check_mode_does_not_reset(run_module):
     tool = FakeTool({"stats json": fixture("smcd_stats_fallback.json"), "stats show": fixture("smcd_stats_fallback.txt")})
     res = run_module(smcd_info.main, {"reset": True}, tool, check_mode=True).result
     assert all("reset" not in c for c in tool.calls)
     assert res["changed"] is True
 
 
-def test_failures_are_explained():
+def test_failures_are_explained(run_module):
     def not_loaded(argv):
         return 1, "", "Error: SMC module not loaded\n"
     out = run_module(smcd_info.main, {}, not_loaded)

@@ -1,0 +1,134 @@
+# -*- coding: utf-8 -*-
+# Copyright: s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The host-file layer: the one root, atomic writes (plain and through AnsibleModule.atomic_move),
+the change set that puts files back, the modules-load.d text."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import errno
+import os
+
+import pytest
+
+from ansible.module_utils import basic
+
+from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
+
+
+class AtomicMoveModule(object):
+    """What write_atomic uses of an AnsibleModule: the real atomic_move, recorded."""
+
+    def __init__(self):
+        self.moves = []
+
+    def atomic_move(self, src, dest):
+        self.moves.append((src, dest))
+        return basic.AnsibleModule.atomic_move(self, src, dest)
+
+    @staticmethod
+    def selinux_enabled():
+        return False
+
+    @staticmethod
+    def cleanup(path):
+        pass
+
+
+def test_path_is_below_the_root(host_root, set_host_root):
+    assert host_files.path("/proc/cio_ignore") == os.path.join(str(host_root), "proc", "cio_ignore")
+    set_host_root("/")
+    assert host_files.path("/proc/cio_ignore") == "/proc/cio_ignore"
+    assert host_files.path("relative/name") == "relative/name"
+
+
+@pytest.mark.parametrize("module", [None, AtomicMoveModule()], ids=["plain", "atomic_move"])
+def test_atomic_write_and_remove(host_root, module):
+    path = "/etc/sysctl.d/90-smc.conf"
+    real = host_root / "etc" / "sysctl.d" / "90-smc.conf"
+    host_files.write_atomic(path, "a = 1\n", module)
+    assert host_files.read_text(path) == "a = 1\n" and real.read_text() == "a = 1\n"
+    assert oct(os.stat(str(real)).st_mode & 0o777) == oct(0o644)
+    assert os.listdir(str(real.parent)) == ["90-smc.conf"]  # no temporary file left
+    if module is not None:
+        assert [os.path.dirname(src) for src, dest in module.moves] == [str(real.parent)]  # same directory
+        assert [dest for src, dest in module.moves] == [str(real)]
+    assert host_files.remove(path) is True
+    assert host_files.remove(path) is False
+    assert host_files.read_text(path) is None
+
+
+@pytest.mark.parametrize("module", [None, AtomicMoveModule()], ids=["plain", "atomic_move"])
+def test_a_replaced_file_keeps_its_mode_a_new_one_gets_the_mode_asked_for(host_root, module):
+    real = host_root / "etc" / "x.conf"
+    host_files.write_atomic("/etc/x.conf", b"old\n", module, mode=0o600)
+    assert oct(os.stat(str(real)).st_mode & 0o777) == oct(0o600)
+    os.chmod(str(real), 0o640)
+    host_files.write_atomic("/etc/x.conf", "new\n", module)
+    assert real.read_text() == "new\n" and oct(os.stat(str(real)).st_mode & 0o777) == oct(0o640)
+    stat = os.stat(str(real))
+    assert (stat.st_uid, stat.st_gid) == (os.getuid(), os.getgid())
+    umask = os.umask(0o027)
+    try:
+        host_files.write_atomic("/etc/y.conf", "y\n", module, mode=None)
+    finally:
+        os.umask(umask)
+    assert oct(os.stat(str(host_root / "etc" / "y.conf")).st_mode & 0o777) == oct(0o640)
+
+
+def test_a_failing_write_leaves_the_old_file_and_no_temporary_file(host_root, monkeypatch):
+    real = host_root / "etc" / "x.conf"
+    host_files.write_atomic("/etc/x.conf", "old\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(host_files.os, "fsync", full)
+    with pytest.raises(OSError) as info:
+        host_files.write_atomic("/etc/x.conf", "new\n")
+    assert info.value.errno == errno.ENOSPC
+    assert real.read_text() == "old\n" and os.listdir(str(real.parent)) == ["x.conf"]
+
+
+def test_file_changes_record_the_old_content_and_put_it_back(host_root, monkeypatch):
+    host_files.write_atomic("/etc/a.conf", "a old\n")
+    files = host_files.FileChanges()
+    files.write("/etc/a.conf", "a new\n")
+    files.write("/etc/b.conf", "b new\n")
+    files.write("/etc/a.conf", None)  # a second change keeps the first old content
+    assert files.changed == ["/etc/a.conf", "/etc/b.conf"]
+    assert host_files.read_text("/etc/a.conf") is None
+    assert [files.restore_text(p) for p in files.changed] == ["write /etc/a.conf", "rm /etc/b.conf"]
+
+    def read_only(path, content, module=None, mode=host_files.FILE_MODE):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(host_files, "write_atomic", read_only)
+    with pytest.raises(OSError):
+        files.write("/etc/c.conf", "c\n")
+    assert files.changed == ["/etc/a.conf", "/etc/b.conf"]  # the failed write changed nothing
+    monkeypatch.undo()
+
+    for path in reversed(files.changed):
+        files.restore(path)
+    assert host_files.read_text("/etc/a.conf") == "a old\n"
+    assert host_files.read_text("/etc/b.conf") is None
+    assert host_files.change_text("/etc/x", "") == "write /etc/x" and host_files.change_text("/etc/x", None) == "rm /etc/x"
+
+
+def test_modules_load_text():
+    header = "# Managed by Ansible (s390x.network.x): y.\n"
+    assert host_files.modules_load_text(header, {"vfio-pci", "ism_vfio_pci"}) == header + "ism_vfio_pci\nvfio-pci\n"
+    assert host_files.modules_load_text(header.rstrip("\n"), ["smc", "smc"]) == header + "smc\n"
+    assert host_files.modules_load_text(header, []) is None
+
+
+def test_kernel_writes_resolve_below_the_root(host_root):
+    attr = host_root / "sys" / "bus" / "pci" / "slots" / "00000605" / "power"
+    attr.parent.mkdir(parents=True)
+    attr.write_text("0\n")
+    kernel_write.write_value("/sys/bus/pci/slots/00000605/power", "1\n")
+    assert attr.read_text() == "1\n"
+    with pytest.raises(OSError) as info:
+        kernel_write.write_value("/sys/bus/pci/slots/00000606/power", "1\n")
+    assert info.value.errno == errno.ENOENT and info.value.filename == str(attr).replace("00000605", "00000606")
