@@ -8,8 +8,10 @@ import shlex
 import sys
 import time
 
-from . import guests, host, image, inventory, kernel, model, network, s390tools
+from . import guests, host, image, inventory, kernel, model, network, s390tools, tools
 from .host import Lab, LabError
+from .kernel import faults
+from .tools import _real as real_tools
 
 EPILOG = """\
 commands:
@@ -47,22 +49,41 @@ drift (changes state behind Ansible's back):
   zlab drift HOST power FID 0|1       slot power of a PCI function (FID in hex)
 
 faults:
-  zlab fault HOST write PATH ERRNO [--count N]
-      the next N writes to PATH fail with ERRNO (EPERM, EINVAL, EBUSY, EIO, ... or a number)
-  zlab fault HOST tool NAME EXIT [--count N] [--stderr MSG] [--after M]
-      the next N runs of tool NAME (chzdev, lszdev, smc_rnics, ...) exit with EXIT
-      (after M runs that work normally)
+  (each fires --count N times, default 1, after --after M writes or runs that work)
+  zlab fault HOST write PATH ERRNO [--count N] [--after M]
+      writes to PATH fail with ERRNO (EPERM, EBUSY, EIO, ENOSPC, EROFS, ... or a number).
+      /sys and the emulated /proc files: a write is one write(2). Any other file (/etc/...):
+      its directory is served through FUSE until no fault is left in it; a write is an open
+      of PATH for writing, a rename onto PATH (the end of a temp file + rename write such as
+      Ansible's atomic_move; the temp file stays), a link/symlink/mknod creating it or a
+      truncate by path; PATH keeps its content. Meanwhile a rename into that directory from
+      outside it fails with EXDEV (atomic_move then copies into a temp file there)
+  zlab fault HOST tool NAME [EXIT] [--count N] [--after M] [--stderr MSG] [--sleep S]
+                           [--half-way]
+      runs of tool NAME (chzdev, lszdev, smc_rnics, ...) print MSG and exit with EXIT;
+      --sleep S: each first waits S seconds (without EXIT: then runs normally);
+      --half-way: each first does part of its work (chzdev: only the first half of its
+      ATTR=VALUE settings, rounded up; with fewer than two, only the active configuration)
+  zlab fault HOST service NAME stop|start
+      stop a daemon of the host (the processes NAME whose parent is init: SIGTERM, SIGKILL
+      after 10 s; sshd's open sessions stay), or start it again (libvirtd, sshd, or the
+      command line recorded at stop) and wait until it is up
   zlab fault HOST ssh off|on
       stop sshd and end every SSH session (connections refused: Ansible reports the host
       UNREACHABLE at once), or start sshd again
   zlab fault HOST link off|on
       take the host's management link down (packets are dropped: connections time out; an
       open ControlPersist master hangs as with a crashed host), or up again
+  zlab fault HOST list
+      the pending faults: write, tool, service stopped, ssh off, link off
+  zlab fault HOST clear
+      remove every pending fault (stopped services, sshd and the link come back); prints each
 
 The lab to act on: --lab NAME, else $ZLAB_LAB, else the only running lab, else the built-in
 lab "lab" (zlab up inventories/lab) when it is one of them.
 """
 DEFAULT_LAB = "lab"
+FAULT_KINDS = ["write", "tool", "service", "ssh", "link", "list", "clear"]
 
 
 def _lab_name(args):
@@ -176,6 +197,19 @@ def _active_devices(lab, hname):
     return {"qeth": qeth, "pci": pci, "modules": list(st.get("modules") or [])}
 
 
+def _kernel_faults(lab, hname):
+    """The pending write, tool and service faults of a host (`zlab fault HOST list` also shows
+    ssh and link)."""
+    if not lab.data["emulator"]:
+        return []
+    try:
+        pend = kernel.pending_faults(lab.state_dir(hname))
+    except (OSError, ValueError):
+        return []
+    return [faults.describe(kind, key, rec) for kind in faults.KINDS
+            for key, rec in sorted(pend[kind].items())]
+
+
 def cmd_status(args):
     names = host.list_labs() if args.all else [args.name or _lab_name(args)]
     report = []
@@ -205,7 +239,8 @@ def cmd_status(args):
                  for x, p in zip(h.get("held") or [], h.get("held_pci") or [])],
                 "nics": [n["ifname"] + "@" + n["chpid"] for n in h.get("nics") or []],
                 "kvm_host": h["kvm_host"],
-                "active": _active_devices(lab, hname) if lab.running(hname) else {}}
+                "active": _active_devices(lab, hname) if lab.running(hname) else {},
+                "faults": _kernel_faults(lab, hname) if lab.running(hname) else []}
         report.append(entry)
     if args.json:
         print(json.dumps(report, indent=1))
@@ -321,10 +356,209 @@ def cmd_drift(args):
     return proc.returncode
 
 
+# How hostinit starts the daemons `zlab fault HOST service NAME start` knows without a record
+# (sshd rewrites its command line), and when one is ready after a start.
+SERVICES = {"sshd": ["/usr/sbin/sshd", "-E", "/run/zlab/lab/sshd.log"],
+            "libvirtd": ["/usr/sbin/libvirtd", "-d"]}
+SERVICE_READY = {"libvirtd": "virsh -q list >/dev/null 2>&1",
+                 "sshd": "ss -Hltn 'sport = :22' | grep -q ."}  # it listens after forking
+# The daemon NAME: the process of its pid file (/run/NAME.pid, e.g. sshd's listener), else the
+# processes NAME whose parent is init (daemonized, or started by it). sshd's sessions are not
+# the listener and survive a stop, as with systemctl.
+DAEMON_PIDS = r"""
+daemon_pids() {
+  p=$(cat "/run/$1.pid" 2>/dev/null)
+  if [ -n "$p" ] && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$1" ]; then echo "$p"; return; fi
+  pgrep -x -P 1 -- "$1"
+}
+"""
+SERVICE_STOP = DAEMON_PIDS + r"""
+pids=$(daemon_pids "$1") || { echo "$1 is not running" >&2; exit 3; }
+set -- $pids
+tr '\0' '\n' < "/proc/$1/cmdline"
+kill -TERM $pids 2>/dev/null
+for _ in $(seq 100); do kill -0 $pids 2>/dev/null || exit 0; sleep 0.1; done
+kill -KILL $pids 2>/dev/null; sleep 0.2; exit 0
+"""
+# up: ready (when the daemon has a check) or running
+SERVICE_START = DAEMON_PIDS + r"""
+name=$1; ready=$2; shift 2
+up() { if [ -n "$ready" ]; then sh -c "$ready"; else daemon_pids "$name" >/dev/null; fi; }
+up || setsid -f "$@" </dev/null >>"/run/zlab/lab/service-$name.out" 2>&1 || exit $?
+for _ in $(seq 600); do up && exit 0; sleep 0.1; done
+echo "$name did not come up in 60 s" >&2; exit 1
+"""
+# the real machine in os.uname(): mfusepy lays out struct stat by platform.machine()
+FAULTDIR = ["env", "PYTHONPATH=/opt/zlab", "ZLAB_REAL_UNAME=1", "python3", "-m",
+            "zlab.fusefs.faultdir"]
+
+
+def _sshd(lab, hname, on):
+    if on:
+        _service_start(lab, hname, "sshd", SERVICES["sshd"])
+    else:
+        # sshd and every session end: connections are refused until `ssh on`
+        lab.exec(hname, ["/bin/sh", "-c", "pkill -KILL -x sshd; rm -f /run/sshd.pid; true"])
+
+
+def _service_start(lab, hname, name, argv):
+    proc = lab.exec(hname, ["/bin/bash", "-c", SERVICE_START, "zlab-service", name,
+                            SERVICE_READY.get(name, "")] + list(argv))
+    if proc.returncode != 0:
+        raise LabError("%s: starting %s (%s): %s" % (hname, name, " ".join(argv),
+                                                    proc.stderr.strip()))
+
+
+def _fault_service(lab, hname, a):
+    if len(a) != 2 or a[1] not in ("stop", "start"):
+        raise LabError("fault service takes NAME stop|start")
+    name, action = a
+    sd = lab.state_dir(hname) if lab.data["emulator"] else None
+    if action == "stop":
+        proc = lab.exec(hname, ["/bin/bash", "-c", SERVICE_STOP, "zlab-service", name])
+        if proc.returncode != 0:
+            raise LabError("%s: %s" % (hname, proc.stderr.strip()))
+        if sd:
+            kernel.record_service_fault(sd, name, [x for x in proc.stdout.split("\n") if x])
+        print("zlab: %s %s stopped" % (hname, name))
+        return 0
+    rec = kernel.pending_faults(sd)["service"].get(name) if sd else None
+    argv = SERVICES.get(name) or (rec or {}).get("argv")
+    if not argv:
+        raise LabError("%s: no command known to start %s (only one that `zlab fault %s service "
+                       "%s stop` stopped)" % (hname, name, hname, name))
+    _service_start(lab, hname, name, argv)
+    if sd:
+        kernel.forget_service_fault(sd, name)
+    print("zlab: %s %s started" % (hname, name))
+    return 0
+
+
+def _pending(lab, hname):
+    """[(kind, key, record)] of what `zlab fault` left on a host: the kernel's write, tool and
+    service faults, sshd stopped by `ssh off`, the link taken down by `link off`."""
+    out = []
+    if lab.data["emulator"]:
+        pend = kernel.pending_faults(lab.state_dir(hname))
+        for kind in faults.KINDS:
+            out += [(kind, key, rec) for key, rec in sorted(pend[kind].items())]
+    services = {key for kind, key, _ in out if kind == "service"}
+    if "sshd" not in services and lab.exec(hname, ["/bin/sh", "-c",
+                                                   SERVICE_READY["sshd"]]).returncode:
+        out.append(("ssh", "off", None))
+    if network.mgmt_link_up(lab.name, lab.host(hname)["index"]) is False:
+        out.append(("link", "off", None))
+    return out
+
+
+def _describe(kind, key, rec):
+    return "%s %s" % (kind, key) if rec is None else faults.describe(kind, key, rec)
+
+
+def _fault_list(lab, hname, clear):
+    if not lab.running(hname):
+        raise LabError("%s is not running" % hname)
+    pending = _pending(lab, hname)
+    if not clear:
+        for item in pending:
+            print("%s: %s" % (hname, _describe(*item)))
+        if not pending:
+            print("%s: no pending faults" % hname)
+        return 0
+    if lab.data["emulator"]:
+        kernel.clear_faults(lab.state_dir(hname))
+        proc = lab.exec(hname, FAULTDIR + ["release"])
+        if proc.returncode != 0:
+            print("zlab: %s: %s" % (hname, proc.stderr.strip()), file=sys.stderr)
+        released = json.loads(proc.stdout) if proc.returncode == 0 else []
+    else:
+        released = []
+    for kind, key, rec in pending:
+        if kind == "service":
+            _service_start(lab, hname, key, SERVICES.get(key) or rec["argv"])
+            print("zlab: %s: cleared service %s (started again)" % (hname, key))
+        elif kind == "ssh":
+            _sshd(lab, hname, True)
+            print("zlab: %s: cleared ssh off (sshd started)" % hname)
+        elif kind == "link":
+            network.set_mgmt_link(lab.name, lab.host(hname)["index"], True)
+            print("zlab: %s: cleared link off (management link up)" % hname)
+        else:
+            print("zlab: %s: cleared %s" % (hname, faults.describe(kind, key, rec)))
+    for d in released:
+        print("zlab: %s: %s no longer served for write faults%s" % (
+            hname, d["dir"], " (%s)" % d["error"] if d.get("error") else ""))
+    if not pending and not released:
+        print("zlab: %s: no pending faults" % hname)
+    return 0
+
+
+def _fault_write(lab, hname, a, count, after):
+    if len(a) != 2:
+        raise LabError("fault write takes PATH ERRNO")
+    path, code = a[0], host.errno_value(a[1])
+    try:
+        faults.new_write(code, count=count, after=after)
+        target = faults.write_target(path)
+    except ValueError as exc:
+        raise LabError("fault write: %s" % exc) from None
+    note = ""
+    if target == "faultdir":
+        # the file's directory is served by a FUSE passthrough inside the host (faultdir.py)
+        proc = lab.exec(hname, FAULTDIR + ["serve", path])
+        if proc.returncode != 0:
+            raise LabError("%s: %s" % (hname, proc.stderr.strip()))
+        served = json.loads(proc.stdout)
+        path = served["path"]
+        note = " (%s served through FUSE)" % served["dir"]
+    kernel.add_write_fault(lab.state_dir(hname), path, code, count=count, after=after)
+    print("zlab: next %d write(s) to %s on %s fail with %s%s%s" % (
+        count, path, hname, faults.errno_name(code),
+        " after %d that work" % after if after else "", note))
+    return 0
+
+
+def _fault_tool(lab, hname, a, args):
+    if len(a) not in (1, 2):
+        raise LabError("fault tool takes NAME [EXIT]")
+    name = a[0]
+    wrapped = sorted(set(tools.TOOLS) | set(s390tools.FAULTABLE))
+    if name not in wrapped:
+        raise LabError("fault tool: zlab wraps %s, not %s" % (", ".join(wrapped), name))
+    if args.half_way and name not in real_tools.HALF_WAY:
+        raise LabError("fault tool: --half-way is defined for %s" % ", ".join(
+            sorted(real_tools.HALF_WAY)))
+    if len(a) == 2 and not re.match(r"^-?[0-9]+$", a[1]):
+        raise LabError("fault tool: EXIT is a number, not %s" % a[1])
+    exit_code = int(a[1]) if len(a) == 2 else None
+    count = 1 if args.count is None else args.count
+    try:
+        kernel.add_tool_fault(lab.state_dir(hname), name, exit_code, count=count,
+                              stderr=args.stderr or "", after=args.after or 0,
+                              sleep=args.sleep or 0, half_way=args.half_way)
+    except ValueError as exc:
+        raise LabError(str(exc)) from None
+    what = []
+    if args.sleep:
+        what.append("sleep %g s" % args.sleep)
+    if exit_code is None:
+        what.append("then run normally")
+    else:
+        what.append("%sexit %d" % ("do half the work, " if args.half_way else "", exit_code))
+    print("zlab: next %d run(s) of %s on %s %s%s" % (
+        count, name, hname, ", ".join(what),
+        " (after %d that work)" % args.after if args.after else ""))
+    return 0
+
+
 def cmd_fault(args):
     lab = Lab.load(_lab_name(args))
     h = lab.host(args.host)
     a = args.args
+    for opt, kinds in (("count", ("write", "tool")), ("after", ("write", "tool")),
+                       ("stderr", ("tool",)), ("sleep", ("tool",)), ("half_way", ("tool",))):
+        if getattr(args, opt) not in (None, False) and args.kind not in kinds:
+            raise LabError("fault %s takes no --%s" % (args.kind, opt.replace("_", "-")))
     if args.kind in ("ssh", "link"):
         if len(a) != 1 or a[0] not in ("on", "off"):
             raise LabError("fault %s takes on|off" % args.kind)
@@ -332,33 +566,21 @@ def cmd_fault(args):
             network.set_mgmt_link(lab.name, h["index"], a[0] == "on")
             print("zlab: %s management link %s" % (args.host, "up" if a[0] == "on" else "down"))
             return 0
-        if a[0] == "off":
-            # sshd and every session end: connections are refused until `ssh on`
-            lab.exec(args.host, ["/bin/sh", "-c", "pkill -KILL -x sshd; rm -f /run/sshd.pid; "
-                                 "true"])
-        else:
-            lab.exec(args.host, ["/bin/sh", "-c", "pgrep -x sshd >/dev/null || /usr/sbin/sshd "
-                                 "-E /run/zlab/lab/sshd.log"], check=True)
+        _sshd(lab, args.host, a[0] == "on")
         print("zlab: %s sshd %s" % (args.host, "started" if a[0] == "on" else "stopped"))
         return 0
+    if args.kind == "service":
+        return _fault_service(lab, args.host, a)
+    if args.kind in ("list", "clear"):
+        if a:
+            raise LabError("fault %s takes no arguments" % args.kind)
+        return _fault_list(lab, args.host, clear=args.kind == "clear")
     if not lab.data["emulator"]:
         raise LabError("faults need the device emulator (lab runs with plain /sys)")
-    sd = lab.state_dir(args.host)
     if args.kind == "write":
-        if len(a) != 2:
-            raise LabError("fault write takes PATH ERRNO")
-        kernel.add_write_fault(sd, a[0], host.errno_value(a[1]), count=args.count)
-        print("zlab: next %d write(s) to %s on %s fail with %s" % (args.count, a[0], args.host,
-                                                                    a[1]))
-        return 0
-    if args.kind == "tool":
-        if len(a) != 2:
-            raise LabError("fault tool takes NAME EXIT")
-        kernel.add_tool_fault(sd, a[0], int(a[1]), count=args.count, stderr=args.stderr or "",
-                              after=args.after)
-        print("zlab: next %d run(s) of %s on %s exit %s" % (args.count, a[0], args.host, a[1]))
-        return 0
-    raise LabError("fault: unknown kind %s (write, tool, ssh, link)" % args.kind)
+        return _fault_write(lab, args.host, a, 1 if args.count is None else args.count,
+                            args.after or 0)
+    return _fault_tool(lab, args.host, a, args)
 
 
 def cmd_image(args):
@@ -441,11 +663,13 @@ def parser():
     s = sub.add_parser("fault", parents=[common], help="inject a fault", epilog=fault_help,
                        formatter_class=raw)
     s.add_argument("host")
-    s.add_argument("kind", choices=["write", "tool", "ssh", "link"])
-    s.add_argument("args", nargs="+")
-    s.add_argument("--count", type=int, default=1)
-    s.add_argument("--stderr")
-    s.add_argument("--after", type=int, default=0)
+    s.add_argument("kind", choices=FAULT_KINDS)
+    s.add_argument("args", nargs="*")
+    s.add_argument("--count", type=int, help="faulty writes or runs (default 1)")
+    s.add_argument("--after", type=int, help="writes or runs that work first (default 0)")
+    s.add_argument("--stderr", help="tool: message on stderr")
+    s.add_argument("--sleep", type=float, help="tool: seconds to wait first")
+    s.add_argument("--half-way", action="store_true", help="tool: do part of the work first")
     s.set_defaults(func=cmd_fault)
 
     s = sub.add_parser("image", parents=[common], help="host images")

@@ -92,14 +92,10 @@ def setup_identity(cfg):
 
 REAL_WRAPPER = """#!/usr/bin/python3
 # zlab tool wrapper (real {name} of s390-tools {version}: faults injected with zlab, then the tool)
-import os, sys
+import sys
 sys.path.insert(0, "/opt/zlab")
-os.environ.setdefault("ZLAB_STATE_DIR", "/run/zlab/kernel")
-from zlab.tools._paths import tool_fault
-code = tool_fault("{name}")
-if code is not None:
-    sys.exit(code)
-os.execv("{real}", [sys.argv[0]] + sys.argv[1:])
+from zlab.tools._real import main
+sys.exit(main("{name}", "{real}"))
 """
 S390_TOOLS = "/opt/s390-tools"
 

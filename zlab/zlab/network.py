@@ -146,8 +146,16 @@ def detach_host(lab, index, host):
 
 
 def set_mgmt_link(lab, index, up):
-    """`zlab fault HOST ssh off|on`: cut or restore the host's management link."""
+    """`zlab fault HOST link off|on`: cut or restore the host's management link."""
     run(["ip", "-n", switch_ns(lab), "link", "set", "m%d" % index, "up" if up else "down"])
+
+
+def mgmt_link_up(lab, index):
+    """False when `zlab fault HOST link off` took the management link down (None: no link)."""
+    proc = run(["ip", "-n", switch_ns(lab), "-o", "link", "show", "m%d" % index], check=False)
+    if proc.returncode != 0 or "<" not in proc.stdout:
+        return None
+    return "UP" in proc.stdout.split("<", 1)[1].split(">", 1)[0].split(",")
 
 
 def chpid_mac(chpid):

@@ -216,7 +216,8 @@ def test_smc_stats_layout_and_set(host):
 def test_tool_fault(host):
     assert kernel.consume_tool_fault(host.state_dir, "chzdev") is None
     kernel.add_tool_fault(host.state_dir, "chzdev", 15, count=1, stderr="boom")
-    assert kernel.consume_tool_fault(host.state_dir, "chzdev") == (15, "boom")
+    assert kernel.consume_tool_fault(host.state_dir, "chzdev") == {
+        "exit_code": 15, "stderr": "boom", "sleep": 0.0, "half_way": False}
     assert kernel.consume_tool_fault(host.state_dir, "chzdev") is None
 
 

@@ -9,7 +9,8 @@ Public API (module functions, ``state_dir`` first; see docs/contributing.md, "Ke
     pnet_list, pnet_add, pnet_del, pnet_flush
     smc_stats, smc_stats_set, smcd_devices, linkgroups, linkgroups_set, smc_sockets,
     smc_sockets_set, smc_sysctl
-    add_write_fault, add_tool_fault, consume_tool_fault
+    add_write_fault, add_tool_fault, consume_tool_fault, record_service_fault,
+    forget_service_fault, pending_faults, clear_faults
     set_pci_functions(state_dir, list_of_pci_dicts)
     sysfs_read / sysfs_write / sysfs_listdir / sysfs_readlink / sysfs_exists (host paths such as
         "/sys/devices/qeth/0.0.8200/online" or "/proc/sys/net/smc/rmem"; OSError(errno) as the
@@ -24,7 +25,7 @@ import copy
 import os
 
 from .. import profiles
-from . import core, hooks, persist, store
+from . import core, faults, hooks, persist, store
 from .core import ModuleError
 from .spec import HostSpec, norm_busid
 from .view import KernelView
@@ -34,6 +35,7 @@ __all__ = [
     "load_module", "unload_module", "pnet_list", "pnet_add", "pnet_del", "pnet_flush",
     "smc_stats", "smc_stats_set", "smcd_devices", "linkgroups", "linkgroups_set", "smc_sockets",
     "smc_sockets_set", "smc_sysctl", "add_write_fault", "add_tool_fault", "consume_tool_fault",
+    "record_service_fault", "forget_service_fault", "pending_faults", "clear_faults",
     "set_pci_functions", "set_pci_holder", "sysfs_read", "sysfs_write", "sysfs_listdir",
     "sysfs_readlink", "sysfs_exists", "view", "state", "profile", "norm_busid", "set_host_paths",
     "module_present", "apply_sysctl_defaults",
@@ -209,7 +211,7 @@ def smc_sysctl(state_dir):
     return copy.deepcopy(store.load(state_dir).get("smc_sysctl"))
 
 
-# ---- faults --------------------------------------------------------------------------------
+# ---- faults (zlab fault; records and consumption in faults.py) ------------------------------
 
 def _fault_key(state_dir, path):
     tp = "/" + path.strip("/")
@@ -221,26 +223,33 @@ def _fault_key(state_dir, path):
         return tree_path(tp)
 
 
-def add_write_fault(state_dir, path, errno_, count=1):
-    """The next ``count`` writes to ``path`` (host path, e.g. /sys/devices/qeth/0.0.8200/online,
-    links resolved) fail with ``errno_``."""
+def add_write_fault(state_dir, path, errno_, count=1, after=0):
+    """The next ``count`` writes to ``path`` fail with ``errno_``, after ``after`` writes that
+    work. ``path``: a host path of the emulated trees (e.g. /sys/devices/qeth/0.0.8200/online,
+    links resolved) or of a directory zlab.fusefs.faultdir serves (taken as given). Returns the
+    key."""
     key = _fault_key(state_dir, path)
+    rec = faults.new_write(errno_, count=count, after=after)
     with _tx(state_dir) as st:
-        st["faults"]["write"][key] = {"errno": int(errno_), "count": int(count)}
+        faults.section(st, "write")[key] = rec
     return key
 
 
-def add_tool_fault(state_dir, tool, exit_code, count=1, stderr="", after=0):
+def add_tool_fault(state_dir, tool, exit_code, count=1, stderr="", after=0, sleep=0.0,
+                   half_way=False):
     """The next ``count`` runs of ``tool`` exit with ``exit_code``, after ``after`` runs that
-    work normally (e.g. the second chzdev call of a module: ``after=1``)."""
+    work normally (e.g. the second chzdev call of a module: ``after=1``). ``sleep``: seconds
+    each faulty run waits first (``exit_code`` None: then it runs normally); ``half_way``: it
+    does part of its work first (zlab.tools._real.HALF_WAY)."""
+    rec = faults.new_tool(exit_code, count=count, stderr=stderr, after=after, sleep=sleep,
+                          half_way=half_way)
     with _tx(state_dir) as st:
-        st["faults"]["tool"][tool] = {"exit_code": int(exit_code), "count": int(count),
-                                      "stderr": stderr, "after": int(after)}
+        faults.section(st, "tool")[tool] = rec
 
 
 def consume_tool_fault(state_dir, tool):
-    """Tools call this first: returns (exit_code, stderr) of a pending fault (and consumes one),
-    or None."""
+    """Tools call this first: returns the pending fault of ``tool`` (and consumes one run) as
+    {"exit_code" (None: run normally after the sleep), "stderr", "sleep", "half_way"}, or None."""
     try:
         st0 = store.load(state_dir)
     except (OSError, ValueError):
@@ -248,16 +257,36 @@ def consume_tool_fault(state_dir, tool):
     if tool not in st0.get("faults", {}).get("tool", {}):
         return None
     with _tx(state_dir) as st:
-        f = st["faults"]["tool"].get(tool)
-        if not f:
-            return None
-        if f.get("after", 0) > 0:
-            f["after"] -= 1
-            return None
-        f["count"] -= 1
-        if f["count"] <= 0:
-            del st["faults"]["tool"][tool]
-        return f["exit_code"], f.get("stderr", "")
+        return faults.take_tool(faults.section(st, "tool"), tool)
+
+
+def record_service_fault(state_dir, name, argv):
+    """`zlab fault HOST service NAME stop` stopped daemon ``name`` that ran as ``argv``."""
+    with _tx(state_dir) as st:
+        faults.section(st, "service")[name] = {"argv": list(argv)}
+
+
+def forget_service_fault(state_dir, name):
+    """The record of a stopped daemon (None if there is none), removed."""
+    with _tx(state_dir) as st:
+        return faults.section(st, "service").pop(name, None)
+
+
+def pending_faults(state_dir):
+    """{"write": {...}, "tool": {...}, "service": {...}, "dirs": {...}} (copies)."""
+    got = store.load(state_dir).get("faults", {})
+    return {k: copy.deepcopy(got.get(k, {})) for k in faults.KINDS + ("dirs",)}
+
+
+def clear_faults(state_dir):
+    """Remove every pending write, tool and service fault; returns them as pending_faults does
+    (the directories zlab.fusefs.faultdir serves are released by ``faultdir release``)."""
+    with _tx(state_dir) as st:
+        out = {}
+        for kind in faults.KINDS:
+            out[kind] = faults.section(st, kind)
+            st["faults"][kind] = {}
+        return out
 
 
 # ---- guests -----------------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def new_state(spec_dict, old=None):
         "smc_stats": empty_smc_stats(),
         "linkgroups": {"SMCD": [], "SMCR": []},
         "smc_sockets": [],
-        "faults": {"write": {}, "tool": {}},
+        "faults": {"write": {}, "tool": {}, "service": {}, "dirs": {}},
         "persist": {"blacklist": [], "options": {}, "pci_rules": [], "driverctl": {},
                     "skipped": []},
     }

@@ -31,7 +31,7 @@ import os
 import re
 import shlex
 
-from . import core, vfs
+from . import core, faults, vfs
 from .paths import PathAccess
 
 LOG_KEEP = 50
@@ -325,13 +325,9 @@ class StateFS(PathAccess):
         self._tree = None
 
     def write_node(self, cpath, node, data):
-        faults = self.st.get("faults", {}).get("write", {})
-        f = faults.get(cpath)
-        if f:
-            f["count"] -= 1
-            if f["count"] <= 0:
-                del faults[cpath]
-            raise core.oserr(int(f["errno"]), "injected fault")
+        code = faults.take_write(faults.section(self.st, "write"), cpath)
+        if code is not None:
+            raise core.oserr(code, "injected fault")
         if isinstance(node, vfs.Dir):
             raise core.oserr(errno.EISDIR)
         if not isinstance(node, vfs.File) or node.store is None:

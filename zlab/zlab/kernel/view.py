@@ -13,7 +13,7 @@ import stat as statmod
 import threading
 import time
 
-from . import core, hooks, store, vfs
+from . import core, faults, hooks, store, vfs
 from .paths import PathAccess
 
 
@@ -90,21 +90,15 @@ class KernelView(PathAccess):
         return len(data)
 
     def check_fault(self, cpath):
-        """Consume one injected write fault for ``cpath`` (raises its errno)."""
+        """One write to ``cpath``: consume an injected write fault's turn (raises its errno)."""
         st = self.snapshot()
-        faults = st.get("faults", {}).get("write", {})
-        if cpath not in faults:
+        if cpath not in st.get("faults", {}).get("write", {}):
             return
         with store.transaction(self.state_dir) as fst:
-            f = fst.get("faults", {}).get("write", {}).get(cpath)
-            if not f:
-                return
-            f["count"] -= 1
-            code = int(f["errno"])
-            if f["count"] <= 0:
-                del fst["faults"]["write"][cpath]
+            code = faults.take_write(faults.section(fst, "write"), cpath)
         self._token = None
-        raise core.oserr(code, "injected fault")
+        if code is not None:
+            raise core.oserr(code, "injected fault")
 
     # ---- attributes -------------------------------------------------------------------------------
     def getattr(self, path):

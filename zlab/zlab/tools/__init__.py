@@ -3,8 +3,9 @@
 Each ``zlab/zlab/tools/<name>.py`` has ``main(argv=None) -> int`` and behaves like the upstream tool
 (smc-tools v1.8.5: smc_rnics, smcd, smcr, smc_pnet, smcss, smc_run, which have no s390x package
 in Debian; pciutils lspci; kmod modprobe, lsmod, modinfo; driverctl). s390-tools are not emulated:
-the hosts run Debian's s390x build through qemu-user (``zlab.s390tools``).  The lab installs a
-wrapper ``/usr/sbin/<name>`` per tool (see docs/contributing.md, "Kernel internals").
+the hosts run Debian's s390x build through qemu-user (``zlab.s390tools``), some of them behind
+the wrapper of ``_real.py`` (injected faults, half-way runs).  The lab installs a wrapper
+``/usr/sbin/<name>`` per tool (see docs/contributing.md, "Kernel internals").
 
 Rules kept by every tool:
 - stdlib only, Python 3.9+ (runs under the host image's Debian python3);

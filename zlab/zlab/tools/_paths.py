@@ -8,6 +8,7 @@ the host view (:func:`host_path` strips the prefix again).
 import errno as _errno
 import os
 import sys
+import time
 
 DEFAULT_STATE_DIR = "/run/zlab/kernel"
 
@@ -64,11 +65,12 @@ def kcall(name, *args, **kwargs):
     return getattr(k, name)(state_dir(), *args, **kwargs)
 
 
-def tool_fault(tool):
-    """Consume a fault injected for ``tool``.  Returns the exit code to use, or None.
+def take_fault(tool):
+    """Consume a fault injected for ``tool`` and sleep its ``sleep``. Returns None (no fault) or
+    {"exit_code" (None: run normally now), "stderr", "half_way"}.
 
     ``zlab.kernel.consume_tool_fault`` may return None (no fault), an int exit code, a
-    ``(exit_code, stderr)`` pair or a dict with ``exit_code``/``stderr``.
+    ``(exit_code, stderr)`` pair or a dict with ``exit_code``/``stderr``/``sleep``/``half_way``.
     """
     k = kernel()
     if k is None or not hasattr(k, "consume_tool_fault"):
@@ -81,21 +83,34 @@ def tool_fault(tool):
         return None
     if fault is None or fault is False:
         return None
-    stderr = ""
+    out = {"exit_code": 1, "stderr": "", "sleep": 0, "half_way": False}
     if isinstance(fault, dict):
-        code = fault.get("exit_code", fault.get("code", 1))
-        stderr = fault.get("stderr", "") or ""
+        out.update(fault)
     elif isinstance(fault, (tuple, list)):
-        code = fault[0]
-        stderr = fault[1] if len(fault) > 1 and fault[1] else ""
-    elif fault is True:
-        code = 1
-    else:
-        code = int(fault)
-    if stderr:
-        sys.stderr.write(stderr if stderr.endswith("\n") else stderr + "\n")
+        out["exit_code"] = fault[0]
+        out["stderr"] = fault[1] if len(fault) > 1 and fault[1] else ""
+    elif fault is not True:
+        out["exit_code"] = int(fault)
+    if out.get("sleep"):
+        time.sleep(float(out["sleep"]))  # e.g. to cut the SSH connection while the tool runs
+    return out
+
+
+def fault_stderr(fault):
+    text = fault.get("stderr") or ""
+    if text:
+        sys.stderr.write(text if text.endswith("\n") else text + "\n")
         sys.stderr.flush()
-    return int(code)
+
+
+def tool_fault(tool):
+    """Consume a fault injected for ``tool`` (sleeping first if it says so). Returns the exit code
+    to use, or None when the tool is to run normally."""
+    fault = take_fault(tool)
+    if fault is None or fault.get("exit_code") is None:
+        return None
+    fault_stderr(fault)
+    return int(fault["exit_code"])
 
 
 def run(tool, func, argv):
