@@ -79,6 +79,7 @@ sanity: setup
 
 lint: setup
 	yamllint -s .
+	black --check -q $$(git ls-files --cached --others --exclude-standard '*.py')
 	cd $(COLL_LINK) && ansible-lint --offline --profile production
 	antsibull-changelog lint
 

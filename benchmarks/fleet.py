@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fleet benchmark (a benchmark, not a test): the collection's roles vs a naive playbook on zlab.
 
 For every size N (default 8 and 24) the script generates a CPC inventory in a temporary directory:
@@ -36,8 +38,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
 ZLAB = [os.path.join(BIN, "zlab")]
 HERE = os.path.join(REPO, "benchmarks")
-PLAYBOOKS = {"ours": os.path.join(HERE, "fleet", "converge.yml"),
-             "naive": os.path.join(HERE, "naive", "site.yml")}
+PLAYBOOKS = {"ours": os.path.join(HERE, "fleet", "converge.yml"), "naive": os.path.join(HERE, "naive", "site.yml")}
 QETH_PER_LPAR = 8
 ISM_PER_LPAR = 8
 FOREIGN_LABS = ("demo", "lab")  # and m-*: other people's labs, never touched
@@ -46,6 +47,7 @@ FOREIGN_LABS = ("demo", "lab")  # and m-*: other people's labs, never touched
 def generate(path, n):
     """Write the CPC inventory of n LPARs into path; return the host names."""
     import yaml  # pylint: disable=import-outside-toplevel
+
     os.makedirs(os.path.join(path, "group_vars", "all"), exist_ok=True)
     os.makedirs(os.path.join(path, "host_vars"), exist_ok=True)
     hosts = ["lp%02d" % i for i in range(1, n + 1)]
@@ -55,29 +57,52 @@ def generate(path, n):
     for i, host in enumerate(hosts, 1):
         for j in range(ISM_PER_LPAR):
             fid = 0x1000 + i * 0x10 + j
-            functions.append({"fid": fid, "uid": fid, "vf": (i - 1) * ISM_PER_LPAR + j + 1,
-                              "partition": names[i - 1]})
+            functions.append({"fid": fid, "uid": fid, "vf": (i - 1) * ISM_PER_LPAR + j + 1, "partition": names[i - 1]})
             per_host.setdefault(host, []).append({"fid": fid, "uid": fid})
-    cpc = {"name": "FLEET", "machine": "z16", "css": 0, "uid_checking": names,
-           "partitions": parts,
-           "hipersockets": [{"chpid": "F0", "frame_size": "40K", "control_unit": "F000",
-                             "devices": {"first": "8200", "count": 3 * QETH_PER_LPAR},
-                             "partitions": names}],
-           "ism": [{"vchid": "7C8", "pnet_id": None, "functions": functions}]}
-    qeth = [{"id": "0.0.%04x" % (0x8200 + 3 * j), "layer2": True, "buffer_count": 128}
-            for j in range(QETH_PER_LPAR)]
+    cpc = {
+        "name": "FLEET",
+        "machine": "z16",
+        "css": 0,
+        "uid_checking": names,
+        "partitions": parts,
+        "hipersockets": [
+            {
+                "chpid": "F0",
+                "frame_size": "40K",
+                "control_unit": "F000",
+                "devices": {"first": "8200", "count": 3 * QETH_PER_LPAR},
+                "partitions": names,
+            }
+        ],
+        "ism": [{"vchid": "7C8", "pnet_id": None, "functions": functions}],
+    }
+    qeth = [{"id": "0.0.%04x" % (0x8200 + 3 * j), "layer2": True, "buffer_count": 128} for j in range(QETH_PER_LPAR)]
     dump = lambda rel, data: _write(os.path.join(path, rel), yaml.safe_dump(data, sort_keys=False))
     dump("group_vars/all/cpc.yml", {"cpc": cpc})
-    dump("group_vars/all/fleet.yml", {
-        "zlab_kernel": "linux6.12",
-        # The lab hosts reach no package mirror; zlab installs the emulated s390-tools/smc-tools.
-        "qeth_install_packages": False, "smc_install_packages": False,
-        "qeth_devices": qeth, "smc_buffer_size": "128K"})
+    dump(
+        "group_vars/all/fleet.yml",
+        {
+            "zlab_kernel": "linux6.12",
+            # The lab hosts reach no package mirror; zlab installs the emulated s390-tools/smc-tools.
+            "qeth_install_packages": False,
+            "smc_install_packages": False,
+            "qeth_devices": qeth,
+            "smc_buffer_size": "128K",
+        },
+    )
     for host in hosts:
         dump("host_vars/%s.yml" % host, {"fleet_ism_functions": per_host[host]})
-    dump("hosts.yml", {"all": {"children": {
-        "lpars": {"hosts": {h: None for h in hosts}},
-        "smc_hosts": {"hosts": {h: None for h in hosts}}}}})
+    dump(
+        "hosts.yml",
+        {
+            "all": {
+                "children": {
+                    "lpars": {"hosts": {h: None for h in hosts}},
+                    "smc_hosts": {"hosts": {h: None for h in hosts}},
+                }
+            }
+        },
+    )
     return hosts
 
 
@@ -89,8 +114,9 @@ def _write(path, text):
 def zlab(*args, check=True):
     proc = subprocess.run(ZLAB + list(args), capture_output=True, text=True, check=False)
     if check and proc.returncode != 0:
-        raise RuntimeError("zlab %s failed (%d): %s%s" % (" ".join(args), proc.returncode,
-                                                          proc.stdout[-2000:], proc.stderr[-2000:]))
+        raise RuntimeError(
+            "zlab %s failed (%d): %s%s" % (" ".join(args), proc.returncode, proc.stdout[-2000:], proc.stderr[-2000:])
+        )
     return proc.stdout
 
 
@@ -117,14 +143,16 @@ def mitogen_strategy_dir():
 def run_playbook(playbook, inventory, forks, workdir, label, strategy=None):
     counts = os.path.join(workdir, "%s.counts.json" % label)
     log = os.path.join(workdir, "%s.log" % label)
-    env = dict(os.environ,
-               ANSIBLE_CONFIG=os.path.join(REPO, "ansible.cfg"),
-               ANSIBLE_COLLECTIONS_PATH=os.path.join(REPO, ".cache", "collections"),
-               ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, "fleet", "callback_plugins"),
-               ANSIBLE_CALLBACKS_ENABLED="fleet_counts,ansible.posix.profile_tasks",
-               ANSIBLE_HOST_KEY_CHECKING="False",
-               ANSIBLE_FORKS=str(forks),
-               FLEET_COUNTS_FILE=counts)
+    env = dict(
+        os.environ,
+        ANSIBLE_CONFIG=os.path.join(REPO, "ansible.cfg"),
+        ANSIBLE_COLLECTIONS_PATH=os.path.join(REPO, ".cache", "collections"),
+        ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, "fleet", "callback_plugins"),
+        ANSIBLE_CALLBACKS_ENABLED="fleet_counts,ansible.posix.profile_tasks",
+        ANSIBLE_HOST_KEY_CHECKING="False",
+        ANSIBLE_FORKS=str(forks),
+        FLEET_COUNTS_FILE=counts,
+    )
     if strategy:
         env["ANSIBLE_STRATEGY_PLUGINS"] = strategy[0]
         env["ANSIBLE_STRATEGY"] = strategy[1]
@@ -145,12 +173,16 @@ def summarize(run, hosts):
     ph = [run["per_host"].get(h, {}) for h in hosts]
     get = lambda k: [p.get(k, 0) for p in ph]
     remote, ctrl, changed, failed = get("remote"), get("controller"), get("changed"), get("failed")
-    return {"wall": run["wall"], "rc": run["rc"],
-            "remote_per_host": max(remote) if remote else 0,
-            "remote_per_host_min": min(remote) if remote else 0,
-            "controller_per_host": max(ctrl) if ctrl else 0,
-            "changed_per_host": max(changed) if changed else 0,
-            "failed": sum(failed), "hosts_counted": sum(1 for p in ph if p)}
+    return {
+        "wall": run["wall"],
+        "rc": run["rc"],
+        "remote_per_host": max(remote) if remote else 0,
+        "remote_per_host_min": min(remote) if remote else 0,
+        "controller_per_host": max(ctrl) if ctrl else 0,
+        "changed_per_host": max(changed) if changed else 0,
+        "failed": sum(failed),
+        "hosts_counted": sum(1 for p in ph if p),
+    }
 
 
 def check_end_state(lab, hosts):
@@ -165,7 +197,8 @@ def check_end_state(lab, hosts):
         "echo pci $(basename $s) $(cat $s/power) "
         "$(basename $(readlink /sys/bus/pci/devices/$a.0/driver 2>/dev/null) 2>/dev/null); done; "
         "echo smc $(cat /proc/sys/net/smc/rmem 2>/dev/null) $(cat /proc/sys/net/smc/wmem 2>/dev/null); "
-        "echo rules $(ls /etc/udev/rules.d | grep -c qeth)")
+        "echo rules $(ls /etc/udev/rules.d | grep -c qeth)"
+    )
     for host in sample:
         out = zlab("--lab", lab, "exec", host, "--", "sh", "-c", script, check=False)
         qeth = [line.split() for line in out.splitlines() if line.startswith("qeth ")]
@@ -174,12 +207,12 @@ def check_end_state(lab, hosts):
         rules = [line.split() for line in out.splitlines() if line.startswith("rules")]
         good_qeth = [q for q in qeth if q[2:] == ["1", "1", "128"]]
         if len(good_qeth) != QETH_PER_LPAR:
-            problems.append("%s: %d of %d qeth devices online/layer2/128: %s"
-                            % (host, len(good_qeth), QETH_PER_LPAR, qeth))
+            problems.append(
+                "%s: %d of %d qeth devices online/layer2/128: %s" % (host, len(good_qeth), QETH_PER_LPAR, qeth)
+            )
         good_pci = [p for p in pci if p[2:4] == ["1", "ism"]]
         if len(good_pci) != ISM_PER_LPAR:
-            problems.append("%s: %d of %d FIDs on and bound to ism: %s"
-                            % (host, len(good_pci), ISM_PER_LPAR, pci))
+            problems.append("%s: %d of %d FIDs on and bound to ism: %s" % (host, len(good_pci), ISM_PER_LPAR, pci))
         if not smc or smc[0][1:] != ["131072", "131072"]:
             problems.append("%s: net.smc.rmem/wmem %s" % (host, smc))
         if not rules or int(rules[0][1]) < QETH_PER_LPAR:
@@ -216,46 +249,79 @@ def ratio(a, b):
 
 
 def table(results):
-    lines = ["| N | variant | strategy | first converge [s] | re-run [s] | changed on re-run /host "
-             "| module invocations /host (remote + controller) | rc first/re-run | end state |",
-             "|---:|---|---|---:|---:|---:|---:|---|---|"]
+    lines = [
+        "| N | variant | strategy | first converge [s] | re-run [s] | changed on re-run /host "
+        "| module invocations /host (remote + controller) | rc first/re-run | end state |",
+        "|---:|---|---|---:|---:|---:|---:|---|---|",
+    ]
     for r in results:
         if "first" not in r:
             continue
         f, s = r["first"], r["second"]
-        lines.append("| %d | %s | %s | %.1f | %.1f | %d | %d + %d | %d/%d | %s |" % (
-            r["n"], r["variant"], r["strategy"], f["wall"], s["wall"], s["changed_per_host"],
-            f["remote_per_host"], f["controller_per_host"], f["rc"], s["rc"],
-            "ok" if not r["problems"] else "%d problems" % len(r["problems"])))
+        lines.append(
+            "| %d | %s | %s | %.1f | %.1f | %d | %d + %d | %d/%d | %s |"
+            % (
+                r["n"],
+                r["variant"],
+                r["strategy"],
+                f["wall"],
+                s["wall"],
+                s["changed_per_host"],
+                f["remote_per_host"],
+                f["controller_per_host"],
+                f["rc"],
+                s["rc"],
+                "ok" if not r["problems"] else "%d problems" % len(r["problems"]),
+            )
+        )
     idx = {(r["n"], r["variant"], r["strategy"]): r for r in results if "first" in r}
-    lines += ["", "| ratio | first converge | re-run | remote module invocations /host |",
-              "|---|---:|---:|---:|"]
+    lines += ["", "| ratio | first converge | re-run | remote module invocations /host |", "|---|---:|---:|---:|"]
     sizes = sorted({r["n"] for r in results})
     for strat in ("linear", "mitogen_linear"):
         for n in sizes:
             o, v = idx.get((n, "ours", strat)), idx.get((n, "naive", strat))
             if o and v:
-                lines.append("| ours / naive, N=%d, %s | %s | %s | %s |" % (
-                    n, strat, ratio(o["first"]["wall"], v["first"]["wall"]),
-                    ratio(o["second"]["wall"], v["second"]["wall"]),
-                    ratio(o["first"]["remote_per_host"], v["first"]["remote_per_host"])))
+                lines.append(
+                    "| ours / naive, N=%d, %s | %s | %s | %s |"
+                    % (
+                        n,
+                        strat,
+                        ratio(o["first"]["wall"], v["first"]["wall"]),
+                        ratio(o["second"]["wall"], v["second"]["wall"]),
+                        ratio(o["first"]["remote_per_host"], v["first"]["remote_per_host"]),
+                    )
+                )
         if len(sizes) >= 2:
             lo, hi = sizes[0], sizes[-1]
             for variant in ("ours", "naive"):
                 a, b = idx.get((hi, variant, strat)), idx.get((lo, variant, strat))
                 if a and b:
-                    lines.append("| %s N=%d / N=%d, %s | %s | %s | %s |" % (
-                        variant, hi, lo, strat, ratio(a["first"]["wall"], b["first"]["wall"]),
-                        ratio(a["second"]["wall"], b["second"]["wall"]),
-                        ratio(a["first"]["remote_per_host"], b["first"]["remote_per_host"])))
+                    lines.append(
+                        "| %s N=%d / N=%d, %s | %s | %s | %s |"
+                        % (
+                            variant,
+                            hi,
+                            lo,
+                            strat,
+                            ratio(a["first"]["wall"], b["first"]["wall"]),
+                            ratio(a["second"]["wall"], b["second"]["wall"]),
+                            ratio(a["first"]["remote_per_host"], b["first"]["remote_per_host"]),
+                        )
+                    )
     for strat in ("mitogen_linear",):
         for n in sizes:
             for variant in ("ours", "naive"):
                 m, l = idx.get((n, variant, strat)), idx.get((n, variant, "linear"))
                 if m and l:
-                    lines.append("| %s N=%d, mitogen / linear | %s | %s | - |" % (
-                        variant, n, ratio(m["first"]["wall"], l["first"]["wall"]),
-                        ratio(m["second"]["wall"], l["second"]["wall"])))
+                    lines.append(
+                        "| %s N=%d, mitogen / linear | %s | %s | - |"
+                        % (
+                            variant,
+                            n,
+                            ratio(m["first"]["wall"], l["first"]["wall"]),
+                            ratio(m["second"]["wall"], l["second"]["wall"]),
+                        )
+                    )
     return "\n".join(lines)
 
 
@@ -263,14 +329,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--sizes", default="8,15", help="LPAR counts, comma separated (8,15; at most 15)")
     ap.add_argument("--variants", default="ours,naive", help="ours,naive")
-    ap.add_argument("--mitogen", action="store_true",
-                    help="also run every variant with the mitogen_linear strategy")
-    ap.add_argument("--mitogen-only", default="",
-                    help="variants (ours,naive) to run once more with mitogen_linear only")
+    ap.add_argument("--mitogen", action="store_true", help="also run every variant with the mitogen_linear strategy")
+    ap.add_argument(
+        "--mitogen-only", default="", help="variants (ours,naive) to run once more with mitogen_linear only"
+    )
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--keep-inventory", help="copy the generated inventories and logs here")
-    ap.add_argument("--table-from", nargs="+", metavar="JSON",
-                    help="only print the table of earlier --json files (no lab)")
+    ap.add_argument(
+        "--table-from", nargs="+", metavar="JSON", help="only print the table of earlier --json files (no lab)"
+    )
     args = ap.parse_args()
     if args.table_from:
         results = []
@@ -300,14 +367,12 @@ def main():
             hosts = generate(inv_dir, n)
             for strategy in strategies:
                 for variant in [v for v in args.variants.split(",") if v]:
-                    results.append(measure(inv_dir, os.path.dirname(inv_dir), n, hosts,
-                                           variant, strategy))
+                    results.append(measure(inv_dir, os.path.dirname(inv_dir), n, hosts, variant, strategy))
             for variant in [v for v in args.mitogen_only.split(",") if v]:
                 if mitogen is None:
                     print("mitogen is not installed (pip install mitogen): skipped", flush=True)
                     break
-                results.append(measure(inv_dir, os.path.dirname(inv_dir), n, hosts, variant,
-                                       mitogen))
+                results.append(measure(inv_dir, os.path.dirname(inv_dir), n, hosts, variant, mitogen))
         if args.keep_inventory:
             shutil.copytree(tmp, args.keep_inventory, dirs_exist_ok=True)
     text = table(results)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Benchmark (not a test): normalise + validate + render (+ parse) CPC models of growing size.
 
@@ -40,26 +40,43 @@ def build(vchids, fids_per_vchid, chpids, cus_per_chpid):
     for c in range(chpids):
         units = []
         for _u in range(cus_per_chpid):
-            units.append({"number": "%04X" % cu_number, "devices": {"first": "%04X" % devno,
-                                                                    "count": 3}})
+            units.append({"number": "%04X" % cu_number, "devices": {"first": "%04X" % devno, "count": 3}})
             cu_number += 1
             devno += 3
         # 2 partitions per CHPID keeps the valid IQD subchannels under the 12288 limit
-        hipersockets.append({"chpid": "%02X" % (0x80 + c), "frame_size": "40K",
-                             "partitions": PARTITIONS[c % 15:c % 15 + 1] + ["LP15"] if c % 15 != 14
-                             else ["LP15"],
-                             "control_units": units})
+        hipersockets.append(
+            {
+                "chpid": "%02X" % (0x80 + c),
+                "frame_size": "40K",
+                "partitions": PARTITIONS[c % 15 : c % 15 + 1] + ["LP15"] if c % 15 != 14 else ["LP15"],
+                "control_units": units,
+            }
+        )
     ism = []
     fid = 0x1000
     for v in range(vchids):
         funcs = []
         for vf in range(1, fids_per_vchid + 1):
-            funcs.append({"fid": fid, "uid": fid & 0xFFFF or 1, "vf": vf,
-                          "partition": PARTITIONS[(fid >> 4) % 15], "guest": "g%x" % fid})
+            funcs.append(
+                {
+                    "fid": fid,
+                    "uid": fid & 0xFFFF or 1,
+                    "vf": vf,
+                    "partition": PARTITIONS[(fid >> 4) % 15],
+                    "guest": "g%x" % fid,
+                }
+            )
             fid += 1
         ism.append({"vchid": 0x700 + v, "functions": funcs})
-    return {"name": "BENCH", "machine": "z16", "css": 0, "uid_checking": list(PARTITIONS),
-            "partitions": parts, "hipersockets": hipersockets, "ism": ism}
+    return {
+        "name": "BENCH",
+        "machine": "z16",
+        "css": 0,
+        "uid_checking": list(PARTITIONS),
+        "partitions": parts,
+        "hipersockets": hipersockets,
+        "ism": ism,
+    }
 
 
 def timed(func, repeat):
@@ -76,11 +93,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per size (median is shown)")
     args = parser.parse_args(argv)
-    sizes = [(1, 16, 1, 4), (2, 32, 2, 8), (4, 64, 4, 16), (8, 128, 8, 32), (16, 255, 16, 64),
-             (32, 255, 32, 64)]
-    print("%-26s %7s %7s %9s %9s %9s %9s %8s %7s" % (
-        "size (vchid x fid, chp x cu)", "FIDs", "CUs", "validate", "render", "parse", "total",
-        "cards", "growth"))
+    sizes = [(1, 16, 1, 4), (2, 32, 2, 8), (4, 64, 4, 16), (8, 128, 8, 32), (16, 255, 16, 64), (32, 255, 32, 64)]
+    print(
+        "%-26s %7s %7s %9s %9s %9s %9s %8s %7s"
+        % ("size (vchid x fid, chp x cu)", "FIDs", "CUs", "validate", "render", "parse", "total", "cards", "growth")
+    )
     previous = None
     for vchids, fids, chpids, cus in sizes:
         cpc = build(vchids, fids, chpids, cus)
@@ -96,11 +113,24 @@ def main(argv=None):
         if previous:
             growth = "%.2f" % ((total / previous[0]) / (n_items / float(previous[1])))
         previous = (total, n_items)
-        print("%-26s %7d %7d %8.3fs %8.3fs %8.3fs %8.3fs %8d %7s" % (
-            "%d x %d, %d x %d" % (vchids, fids, chpids, cus), n_fids, chpids * cus, t_val, t_ren,
-            t_par, total, fragment.count("\n"), growth))
-    print("total = validate (normalise + all rules) + render; parse shown for reference; "
-          "growth = time ratio / object-count ratio against the previous row")
+        print(
+            "%-26s %7d %7d %8.3fs %8.3fs %8.3fs %8.3fs %8d %7s"
+            % (
+                "%d x %d, %d x %d" % (vchids, fids, chpids, cus),
+                n_fids,
+                chpids * cus,
+                t_val,
+                t_ren,
+                t_par,
+                total,
+                fragment.count("\n"),
+                growth,
+            )
+        )
+    print(
+        "total = validate (normalise + all rules) + render; parse shown for reference; "
+        "growth = time ratio / object-count ratio against the previous row"
+    )
     return 0
 
 

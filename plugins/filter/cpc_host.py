@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Filter cpc_host: one inventory host's view of the cpc model."""
 
@@ -96,8 +96,9 @@ from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import pl
 def cpc_host(cpc, host, partition=None, guests_by_host=None):
     guests = plain(guests_by_host) if guests_by_host is not None else {}
     if not isinstance(guests, dict):
-        raise AnsibleFilterError("cpc_host: guests_by_host must map host names to kvm_guests, got %s"
-                                 % type(guests_by_host).__name__)
+        raise AnsibleFilterError(
+            "cpc_host: guests_by_host must map host names to kvm_guests, got %s" % type(guests_by_host).__name__
+        )
     return host_view(plain(cpc), str(host), partition=partition or None, guests_by_host=guests)
 
 

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Filter guest_pnet_findings: guests with a native ISM function and no software PNET entry."""
 
@@ -59,8 +59,10 @@ from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import pl
 
 def guest_pnet_findings(cpcs, pnet_configs):
     if not isinstance(pnet_configs, dict):
-        raise AnsibleFilterError("guest_pnet_findings: pnet_configs must map host names to smc_pnet_config, got %r"
-                                 % type(pnet_configs).__name__)
+        raise AnsibleFilterError(
+            "guest_pnet_findings: pnet_configs must map host names to smc_pnet_config, got %r"
+            % type(pnet_configs).__name__
+        )
     findings = []
     configs = plain(pnet_configs)
     for cpc in cpcs or []:

@@ -83,15 +83,32 @@ from ansible.errors import AnsibleFilterError
 from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import SizingError, plan_buffers
 
 
-def smc_buffer_sysctls(rmem, kernel, wmem=None, protocol="smcd", smcr_buf_type=0, method=None,
-                       smc_rmem_present=None, tcp_rmem=None, tcp_wmem=None):
+def smc_buffer_sysctls(
+    rmem,
+    kernel,
+    wmem=None,
+    protocol="smcd",
+    smcr_buf_type=0,
+    method=None,
+    smc_rmem_present=None,
+    tcp_rmem=None,
+    tcp_wmem=None,
+):
     """See DOCUMENTATION."""
     if wmem is None:
         wmem = rmem
     try:
-        return plan_buffers(kernel, rmem, wmem, method=method, protocol=protocol,
-                            smcr_buf_type=smcr_buf_type, tcp_rmem=tcp_rmem, tcp_wmem=tcp_wmem,
-                            smc_rmem_present=smc_rmem_present)
+        return plan_buffers(
+            kernel,
+            rmem,
+            wmem,
+            method=method,
+            protocol=protocol,
+            smcr_buf_type=smcr_buf_type,
+            tcp_rmem=tcp_rmem,
+            tcp_wmem=tcp_wmem,
+            smc_rmem_present=smc_rmem_present,
+        )
     except SizingError as exc:
         raise AnsibleFilterError("smc_buffer_sysctls: %s" % exc)
 

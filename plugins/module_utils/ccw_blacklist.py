@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kernel's CCW device blacklist (cio_ignore): which devices are hidden now and at the next boot.
 
@@ -34,8 +34,9 @@ MAX_SSID = 3
 DEVNOS = 0x10000
 CIO_IGNORE_RULE = "/etc/udev/rules.d/41-cio-ignore.rules"
 
-_BUSID = re.compile(r"^(?:(?P<css>[0-9a-f]{1,2})\.(?P<ssid>[0-9a-f])\.(?P<devno>[0-9a-f]{4})"
-                    r"|(?:0x)?(?P<old>[0-9a-f]{1,4}))$")
+_BUSID = re.compile(
+    r"^(?:(?P<css>[0-9a-f]{1,2})\.(?P<ssid>[0-9a-f])\.(?P<devno>[0-9a-f]{4})|(?:0x)?(?P<old>[0-9a-f]{1,4}))$"
+)
 _FREE_IN_RULE = re.compile(r"echo\s+free\s+([^'\">]+?)\s*>\s*/proc/cio_ignore")
 _SPECIAL = ("ipldev", "condev")
 
@@ -182,10 +183,12 @@ class CioIgnore(object):
         return self.boot.hidden(busids) if self.boot is not None else []
 
     def as_dict(self):
-        return {"ignored": self.now.ranges() if self.now is not None else None,
-                "kernel_parameter": list(self.parameter),
-                "freed_at_boot": list(self.freed_at_boot),
-                "ignored_at_boot": self.boot.ranges() if self.boot is not None else None}
+        return {
+            "ignored": self.now.ranges() if self.now is not None else None,
+            "kernel_parameter": list(self.parameter),
+            "freed_at_boot": list(self.freed_at_boot),
+            "ignored_at_boot": self.boot.ranges() if self.boot is not None else None,
+        }
 
 
 def from_texts(proc_text, cmdline, rule_text):
@@ -206,9 +209,11 @@ def from_texts(proc_text, cmdline, rule_text):
 
 def read():
     """CioIgnore of the host."""
+
     def text(p):
         try:
             return host_files.read_text(p)
         except (IOError, OSError, UnicodeDecodeError):
             return None
+
     return from_texts(text("/proc/cio_ignore"), text("/proc/cmdline") or "", text(CIO_IGNORE_RULE))

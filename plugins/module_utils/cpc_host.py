@@ -25,8 +25,14 @@ __metaclass__ = type
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import FRAME_SIZE_MTU, iqd_devices, normalize_cpc
 from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text, parse_fid
 
-GUEST_STATES = {"merged": "merged", "overridden": "overridden", "deleted": "deleted",
-                "present": "merged", "exact": "overridden", "absent": "deleted"}
+GUEST_STATES = {
+    "merged": "merged",
+    "overridden": "overridden",
+    "deleted": "deleted",
+    "present": "merged",
+    "exact": "overridden",
+    "absent": "deleted",
+}
 
 
 def _state(guest, default_state):
@@ -69,8 +75,10 @@ def fid_owner_errors(model, guests_by_host):
                 text = "%s in %s" % (name, place)
                 if text not in places:
                     places.append(text)
-            errors.append("FID %s is assigned to more than one guest (%s); each FID can belong to one LPAR or "
-                          "guest only" % (fid_text(fid), ", ".join(places)))
+            errors.append(
+                "FID %s is assigned to more than one guest (%s); each FID can belong to one LPAR or "
+                "guest only" % (fid_text(fid), ", ".join(places))
+            )
     return errors
 
 
@@ -86,8 +94,18 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     ``hipersockets`` (the partition's HiperSockets devices with frame size and MTU); ``ism_uids``
     lists ``{fid, uid}`` of every ISM function of the CPC.
     """
-    view = {"defined": cpc is not None, "partition": None, "errors": [], "warnings": [], "functions": [],
-            "passthrough": [], "own_ism_fids": [], "guests": {}, "hipersockets": [], "ism_uids": []}
+    view = {
+        "defined": cpc is not None,
+        "partition": None,
+        "errors": [],
+        "warnings": [],
+        "functions": [],
+        "passthrough": [],
+        "own_ism_fids": [],
+        "guests": {},
+        "hipersockets": [],
+        "ism_uids": [],
+    }
     if cpc is None:
         return view
     model, errors, warnings = normalize_cpc(cpc)
@@ -111,8 +129,14 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     for vchid in model["ism"]:
         for func in vchid["functions"]:
             view["ism_uids"].append({"fid": func["fid"], "uid": func["uid"]})
-            item = {"fid": func["fid"], "uid": func["uid"], "vchid": vchid["vchid"], "type": "ism",
-                    "pnet_id": func["pnet_id"], "guest": func["guest"]}
+            item = {
+                "fid": func["fid"],
+                "uid": func["uid"],
+                "vchid": vchid["vchid"],
+                "type": "ism",
+                "pnet_id": func["pnet_id"],
+                "guest": func["guest"],
+            }
             if func["guest"] and (part is None or func["partition"] == part):
                 view["guests"].setdefault(func["guest"], []).append(item)
             if part is None or func["partition"] != part:
@@ -125,14 +149,27 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     for card in model["roce"]:
         for func in card["functions"]:
             if part is not None and func["partition"] == part:
-                view["functions"].append({"fid": func["fid"], "uid": func["uid"], "pchid": card["pchid"],
-                                          "type": card["type"].lower(), "port": func.get("port"),
-                                          "pnet_id": func["pnet_id"], "guest": None})
+                view["functions"].append(
+                    {
+                        "fid": func["fid"],
+                        "uid": func["uid"],
+                        "pchid": card["pchid"],
+                        "type": card["type"].lower(),
+                        "port": func.get("port"),
+                        "pnet_id": func["pnet_id"],
+                        "guest": None,
+                    }
+                )
     for dev in iqd_devices(model):
         if part is not None and part in dev["partitions"]:
-            view["hipersockets"].append({"busid": dev["busid"], "chpid": dev["chpid"],
-                                         "frame_size": dev["frame_size"],
-                                         "mtu": FRAME_SIZE_MTU.get(dev["frame_size"])})
+            view["hipersockets"].append(
+                {
+                    "busid": dev["busid"],
+                    "chpid": dev["chpid"],
+                    "frame_size": dev["frame_size"],
+                    "mtu": FRAME_SIZE_MTU.get(dev["frame_size"]),
+                }
+            )
     view["own_ism_fids"] = sorted(set(view["own_ism_fids"]))
     return view
 
@@ -155,15 +192,27 @@ def guest_device_args(kvm_guests, view, default_state="merged", managed=True):
         hostdevs, named = [], set()
         for fid, dev in _guest_fids(where, guest, errors):
             uid = dev.get("uid")
-            hostdevs.append({"fid": fid, "uid": uid_of.get(fid) if uid is None else uid,
-                             "address": dev.get("address"), "managed": bool(dev.get("managed", managed))})
+            hostdevs.append(
+                {
+                    "fid": fid,
+                    "uid": uid_of.get(fid) if uid is None else uid,
+                    "address": dev.get("address"),
+                    "managed": bool(dev.get("managed", managed)),
+                }
+            )
             named.add(fid)
         for item in (view.get("guests") or {}).get(guest["name"], []):
             if item["fid"] not in named:
                 hostdevs.append({"fid": item["fid"], "uid": item["uid"], "address": None, "managed": bool(managed)})
                 named.add(item["fid"])
-        result.append({"name": guest["name"], "state": _state(guest, default_state), "hostdevs": hostdevs,
-                       "interfaces": guest.get("macvtap") or []})
+        result.append(
+            {
+                "name": guest["name"],
+                "state": _state(guest, default_state),
+                "hostdevs": hostdevs,
+                "interfaces": guest.get("macvtap") or [],
+            }
+        )
     return result, errors
 
 
@@ -183,12 +232,17 @@ def smc_ism_config(view, fids=None, protocol="smcd"):
                 try:
                     chosen.append(parse_fid(fid))
                 except ValueError as exc:
-                    errors.append("smc_ism_fids: %s (a FID is an integer or a hex string such as \"606\" or "
-                                  "\"0x606\")" % exc)
+                    errors.append(
+                        "smc_ism_fids: %s (a FID is an integer or a hex string such as \"606\" or " "\"0x606\")" % exc
+                    )
     elif protocol == "smcd":
         errors.extend(view.get("errors") or [])
         chosen = list(view.get("own_ism_fids") or [])
     chosen = sorted(set(chosen))
-    return {"partition": view.get("partition"), "fids": chosen, "labels": [fid_text(f) for f in chosen],
-            "config": [{"fid": f, "power": "on", "driver": "ism", "expected_type": "ism"} for f in chosen],
-            "errors": errors}
+    return {
+        "partition": view.get("partition"),
+        "fids": chosen,
+        "labels": [fid_text(f) for f in chosen],
+        "config": [{"fid": f, "power": "on", "driver": "ism", "expected_type": "ism"} for f in chosen],
+        "errors": errors,
+    }

@@ -51,8 +51,16 @@ _LABEL_RE = re.compile(r"^[^\s]{1,48}$")
 _FRAME_RE = re.compile(r"^(16|24|40|64)\s*(?:K|KB|KIB)?$", re.IGNORECASE)
 
 TOP_KEYS = (
-    "name", "machine", "css", "uid_checking", "partitions", "hipersockets",
-    "ism", "osa", "roce", "smcd_peers",
+    "name",
+    "machine",
+    "css",
+    "uid_checking",
+    "partitions",
+    "hipersockets",
+    "ism",
+    "osa",
+    "roce",
+    "smcd_peers",
 )
 
 
@@ -94,7 +102,7 @@ def _hex_number(ctx, obj, field, value, digits, required=True):
         if required:
             ctx.error(obj, field, "is required")
         return None
-    maximum = 16 ** digits - 1
+    maximum = 16**digits - 1
     if isinstance(value, str):
         text = value.strip()
         bus = _BUSID_RE.match(text)
@@ -104,8 +112,12 @@ def _hex_number(ctx, obj, field, value, digits, required=True):
     elif _is_int(value):
         number = parse_hex_int(value, maximum)
         if number is not None:
-            ctx.warn(obj, field, "was given as the integer %d and is read as hex %0*X; "
-                     "quote hex numbers in YAML" % (value, digits, number))
+            ctx.warn(
+                obj,
+                field,
+                "was given as the integer %d and is read as hex %0*X; "
+                "quote hex numbers in YAML" % (value, digits, number),
+            )
     else:
         number = None
     if number is None:
@@ -216,8 +228,7 @@ def _devices(ctx, obj, value):
     if first is None or count is None:
         return None
     if count < 1 or count > MAX_DEVICES_PER_STATEMENT:
-        ctx.error(obj, "devices.count", "%d is outside 1-%d (IOCP ADDRESS count)"
-                  % (count, MAX_DEVICES_PER_STATEMENT))
+        ctx.error(obj, "devices.count", "%d is outside 1-%d (IOCP ADDRESS count)" % (count, MAX_DEVICES_PER_STATEMENT))
         return None
     if int(first, 16) + count - 1 > 0xFFFF:
         ctx.error(obj, "devices", "%s + %d runs past device number FFFF" % (first, count))
@@ -242,8 +253,7 @@ def _control_units(ctx, obj, item):
         cu = _dict(ctx, cu_obj, cu)
         if cu is None:
             continue
-        number = _hex_number(ctx, cu_obj, "number" if "control_units" in item else "control_unit",
-                             cu.get("number"), 4)
+        number = _hex_number(ctx, cu_obj, "number" if "control_units" in item else "control_unit", cu.get("number"), 4)
         if number is not None:
             cu_obj = "%s control unit %s" % (obj, number)
         devices = _devices(ctx, cu_obj, cu.get("devices"))
@@ -267,8 +277,11 @@ def _partitions(ctx, raw):
         _unknown_keys(ctx, obj, item, ("name", "mif_id", "host"))
         name = item.get("name")
         if not isinstance(name, str) or not _PARTITION_RE.match(name.strip().upper()):
-            ctx.error(obj, "name", "%r is not a partition name (1-8 characters A-Z 0-9 # @ $, "
-                      "not starting with a digit)" % (name,))
+            ctx.error(
+                obj,
+                "name",
+                "%r is not a partition name (1-8 characters A-Z 0-9 # @ $, " "not starting with a digit)" % (name,),
+            )
             name = name.strip().upper() if isinstance(name, str) else None
         else:
             name = name.strip().upper()
@@ -280,8 +293,7 @@ def _partitions(ctx, raw):
             mif_id = None
         host = item.get("host")
         if host is not None and (not isinstance(host, str) or not _LABEL_RE.match(host)):
-            ctx.error(obj, "host", "%r is not an inventory host name (1-48 characters, no "
-                      "blanks)" % (host,))
+            ctx.error(obj, "host", "%r is not an inventory host name (1-48 characters, no " "blanks)" % (host,))
             host = None
         result.append({"name": name, "mif_id": mif_id, "host": host})
     return result
@@ -333,8 +345,7 @@ def _chpid_common(ctx, obj, item, known):
 
 def _hipersockets(ctx, raw, known):
     result = []
-    allowed = ("chpid", "frame_size", "control_unit", "devices", "control_units", "partitions",
-               "pnet_id", "vchid")
+    allowed = ("chpid", "frame_size", "control_unit", "devices", "control_units", "partitions", "pnet_id", "vchid")
     for obj, item, chpid in _entries(ctx, raw, "hipersockets", "HiperSockets", "chpid", allowed):
         entry = {
             "chpid": chpid,
@@ -348,8 +359,7 @@ def _hipersockets(ctx, raw, known):
 
 def _osa(ctx, raw, known):
     result = []
-    allowed = ("chpid", "pchid", "type", "control_unit", "devices", "control_units", "partitions",
-               "pnet_id")
+    allowed = ("chpid", "pchid", "type", "control_unit", "devices", "control_units", "partitions", "pnet_id")
     for obj, item, chpid in _entries(ctx, raw, "osa", "OSA", "chpid", allowed):
         ctype = str(item.get("type", "OSD")).upper()
         if ctype not in OSA_TYPES:
@@ -369,9 +379,12 @@ def _function_common(ctx, obj, item, known, default_pnet):
     if isinstance(partition, list):
         names = _name_list(ctx, obj, "partition", partition)
         if len(names) > 1:
-            ctx.error(obj, "partition", "puts the FID in the access list of more than one "
-                      "partition (%s); a FID belongs to exactly one partition"
-                      % ", ".join(names))
+            ctx.error(
+                obj,
+                "partition",
+                "puts the FID in the access list of more than one "
+                "partition (%s); a FID belongs to exactly one partition" % ", ".join(names),
+            )
         partition = names[0] if names else None
     elif isinstance(partition, str) and partition.strip():
         partition = partition.strip().upper()
@@ -431,8 +444,11 @@ def _ism(ctx, raw, known):
         for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet):
             guest = func.get("guest")
             if guest is not None and (not isinstance(guest, str) or not _LABEL_RE.match(guest)):
-                ctx.error(fobj, "guest", "%r is not a KVM guest (libvirt domain) name (1-48 "
-                          "characters, no blanks)" % (guest,))
+                ctx.error(
+                    fobj,
+                    "guest",
+                    "%r is not a KVM guest (libvirt domain) name (1-48 " "characters, no blanks)" % (guest,),
+                )
                 guest = None
             entry["guest"] = guest
             functions.append(entry)
@@ -478,8 +494,7 @@ def _peers(ctx, raw, endpoints):
     result = []
     for index, group in enumerate(_list(ctx, "cpc", "smcd_peers", raw)):
         obj = "smcd_peers[%d]" % index
-        if not isinstance(group, list) or len(group) < 2 or \
-                not all(isinstance(x, str) and x.strip() for x in group):
+        if not isinstance(group, list) or len(group) < 2 or not all(isinstance(x, str) and x.strip() for x in group):
             ctx.error(obj, "", "must be a list of at least two partition or guest names")
             continue
         names = []
@@ -487,8 +502,7 @@ def _peers(ctx, raw, endpoints):
             name = name.strip()
             resolved = name if name in endpoints else name.upper()
             if resolved not in endpoints:
-                ctx.error(obj, "", "names %s which is neither a partition nor a guest "
-                          "with an ISM function" % name)
+                ctx.error(obj, "", "names %s which is neither a partition nor a guest " "with an ISM function" % name)
             names.append(resolved)
         result.append(names)
     return result
@@ -508,8 +522,7 @@ def normalize_cpc(cpc):
     _unknown_keys(ctx, "cpc", cpc, TOP_KEYS)
     name = cpc.get("name")
     if not isinstance(name, str) or not _NAME_RE.match(name.strip().upper()):
-        ctx.error("cpc", "name", "%r is not a CPC name (1-8 characters A-Z 0-9, starting "
-                  "with a letter)" % (name,))
+        ctx.error("cpc", "name", "%r is not a CPC name (1-8 characters A-Z 0-9, starting " "with a letter)" % (name,))
     else:
         name = name.strip().upper()
     machine = cpc.get("machine")
@@ -532,8 +545,7 @@ def normalize_cpc(cpc):
     elif not isinstance(raw_uid, bool):
         _check_refs(ctx, "cpc", "uid_checking", uid_checking, known)
         # canonical order: the order of cpc.partitions
-        uid_checking = [n for n in known if n in uid_checking] + \
-            [n for n in uid_checking if n not in known]
+        uid_checking = [n for n in known if n in uid_checking] + [n for n in uid_checking if n not in known]
     model = {
         "name": name,
         "machine": machine,
@@ -614,13 +626,16 @@ def guest_pnet_findings(model, pnet_configs):
             if not guest or not pnet or guest not in pnet_configs:
                 continue
             entries = pnet_configs[guest] or []
-            if any(isinstance(e, dict) and str(e.get("pnet_id") or "").upper() == pnet.upper() and e.get("interface")
-                   for e in entries):
+            if any(
+                isinstance(e, dict) and str(e.get("pnet_id") or "").upper() == pnet.upper() and e.get("interface")
+                for e in entries
+            ):
                 continue
             findings.append(
                 "ism VCHID %03X fid %s: guest %s gets a native ISM function (PNET ID %s), but a guest's virtio/MacVTap "
                 "NIC has no PNET ID from the IOCDS and %s's smc_pnet_config has no interface under %s, so "
                 "SMC-D would fall back to TCP; add {pnet_id: %s, interface: <the guest's rendezvous "
                 "interface>} to its smc_pnet_config, or give it a non-native ISMv2 function (pnet_id: null)"
-                % (vchid["vchid"], fid_text(func["fid"]), guest, pnet, guest, pnet, pnet))
+                % (vchid["vchid"], fid_text(func["fid"]), guest, pnet, guest, pnet, pnet)
+            )
     return findings

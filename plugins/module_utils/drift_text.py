@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """How drift rows write values and differences: ``key old -> new``, ``-`` for none."""
 
@@ -20,5 +20,8 @@ def value_text(value):
 
 def changes(old, new, keys):
     """``key old -> new`` for each of ``keys`` that differs between two dicts."""
-    return ["%s %s -> %s" % (key, value_text(old.get(key)), value_text(new.get(key)))
-            for key in keys if old.get(key) != new.get(key)]
+    return [
+        "%s %s -> %s" % (key, value_text(old.get(key)), value_text(new.get(key)))
+        for key in keys
+        if old.get(key) != new.get(key)
+    ]

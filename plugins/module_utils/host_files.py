@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The host's files, for every module: the one root below which ``/sys``, ``/proc``, ``/etc`` and
 ``/run`` are read and written, atomic replacement of a file, a change set that can put the files of
@@ -82,7 +82,7 @@ def write_atomic(p, content, module=None, mode=FILE_MODE):
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -20,10 +20,8 @@ def _diff(obj, field, inv, deck, kind="different"):
     elif kind == "extra_in_deck":
         message = "%s: in the deck but not in the inventory" % obj
     else:
-        message = "%s: %s is %s in the inventory but %s in the deck" % (
-            obj, field, _show(inv), _show(deck))
-    return {"object": obj, "field": field, "kind": kind, "inventory": inv, "deck": deck,
-            "message": message}
+        message = "%s: %s is %s in the inventory but %s in the deck" % (obj, field, _show(inv), _show(deck))
+    return {"object": obj, "field": field, "kind": kind, "inventory": inv, "deck": deck, "message": message}
 
 
 def _show(value):
@@ -58,17 +56,26 @@ def _fids(model):
     result = {}
     for item in model.get("ism") or []:
         for func in item["functions"]:
-            result[func["fid"]] = {"type": "ISM", "channel": "VCHID %s" % _hexs(item["vchid"], 3),
-                                   "uid": _hexs(func["uid"], 4), "vf": func["vf"],
-                                   "partition": func["partition"], "pnet_id": func["pnet_id"],
-                                   "port": None}
+            result[func["fid"]] = {
+                "type": "ISM",
+                "channel": "VCHID %s" % _hexs(item["vchid"], 3),
+                "uid": _hexs(func["uid"], 4),
+                "vf": func["vf"],
+                "partition": func["partition"],
+                "pnet_id": func["pnet_id"],
+                "port": None,
+            }
     for card in model.get("roce") or []:
         for func in card["functions"]:
-            result[func["fid"]] = {"type": card["type"],
-                                   "channel": "PCHID %s" % _hexs(card["pchid"], 3),
-                                   "uid": _hexs(func["uid"], 4), "vf": func["vf"],
-                                   "partition": func["partition"], "pnet_id": func["pnet_id"],
-                                   "port": func.get("port")}
+            result[func["fid"]] = {
+                "type": card["type"],
+                "channel": "PCHID %s" % _hexs(card["pchid"], 3),
+                "uid": _hexs(func["uid"], 4),
+                "vf": func["vf"],
+                "partition": func["partition"],
+                "pnet_id": func["pnet_id"],
+                "port": func.get("port"),
+            }
     return result
 
 
@@ -97,13 +104,26 @@ def compare_models(inventory, deck):
         out.append(_diff("partition %s" % name, "uid_checking", name in inv_uid, name in deck_uid))
     inv_ch = _channels(inventory)
     deck_ch = _channels(deck)
-    _compare_maps(lambda k: "CHPID %s" % k, inv_ch, deck_ch,
-                  ("type", "frame_size", "pchid", "vchid", "partitions", "pnet_id"), out)
+    _compare_maps(
+        lambda k: "CHPID %s" % k,
+        inv_ch,
+        deck_ch,
+        ("type", "frame_size", "pchid", "vchid", "partitions", "pnet_id"),
+        out,
+    )
     for chpid in sorted(set(inv_ch) & set(deck_ch)):
-        _compare_maps(lambda k, c=chpid: "CHPID %s control unit %s" % (c, k),
-                      dict((k, {"devices": v}) for k, v in inv_ch[chpid]["control_units"].items()),
-                      dict((k, {"devices": v}) for k, v in deck_ch[chpid]["control_units"].items()),
-                      ("devices",), out)
-    _compare_maps(lambda k: "FID 0x%X" % k, _fids(inventory), _fids(deck),
-                  ("type", "channel", "uid", "vf", "partition", "pnet_id", "port"), out)
+        _compare_maps(
+            lambda k, c=chpid: "CHPID %s control unit %s" % (c, k),
+            dict((k, {"devices": v}) for k, v in inv_ch[chpid]["control_units"].items()),
+            dict((k, {"devices": v}) for k, v in deck_ch[chpid]["control_units"].items()),
+            ("devices",),
+            out,
+        )
+    _compare_maps(
+        lambda k: "FID 0x%X" % k,
+        _fids(inventory),
+        _fids(deck),
+        ("type", "channel", "uid", "vf", "partition", "pnet_id", "port"),
+        out,
+    )
     return out

@@ -76,14 +76,13 @@ def read_cards(text):
         number = index + 1
         card = lines[index]
         if "\t" in card:
-            warnings.append("line %d: tab characters expanded to blanks (card images use blanks)"
-                            % number)
+            warnings.append("line %d: tab characters expanded to blanks (card images use blanks)" % number)
             card = card.expandtabs(8)
         body = card[:71]
         continued = len(card) >= 72 and card[71] != " "
         index += 1
         if card.startswith(ANNOTATION):
-            annotations.append((number, card[len(ANNOTATION):71].split()))
+            annotations.append((number, card[len(ANNOTATION) : 71].split()))
             continue
         if card.startswith("*") or card.startswith(".*"):
             extra = 0
@@ -123,17 +122,23 @@ def read_cards(text):
             if ignore_rest:
                 continue
             if not (open_end or operand.endswith(",")):
-                warnings.append("line %d: continuation card follows an operand that ended with a "
-                                "blank; IOCP treats it as a comment (ICP116I)" % (index,))
+                warnings.append(
+                    "line %d: continuation card follows an operand that ended with a "
+                    "blank; IOCP treats it as a comment (ICP116I)" % (index,)
+                )
                 ignore_rest = True
                 continue
             if nbody[:15].strip():
-                warnings.append("line %d: non-blank characters in columns 1-15 of a continuation "
-                                "card (ICP106I); read from the first non-blank" % index)
+                warnings.append(
+                    "line %d: non-blank characters in columns 1-15 of a continuation "
+                    "card (ICP106I); read from the first non-blank" % index
+                )
                 start = len(nbody) - len(nbody.lstrip())
             elif len(nbody) < 16 or nbody[15] == " ":
-                warnings.append("line %d: continued operand does not start in column 16; IOCP "
-                                "treats the card as a comment (ICP116I)" % index)
+                warnings.append(
+                    "line %d: continued operand does not start in column 16; IOCP "
+                    "treats the card as a comment (ICP116I)" % index
+                )
                 ignore_rest = True
                 continue
             else:
@@ -141,10 +146,11 @@ def read_cards(text):
             fragment, open_end = _scan(nbody, start)
             operand += fragment
         if operand.endswith(",") and not ignore_rest:
-            warnings.append("line %d: %s operand ends with a comma but the statement is not "
-                            "continued in column 72 (ICP131I)" % (number, operation))
-        statements.append({"line": number, "operation": operation, "operand": operand,
-                           "text": "\n".join(cards)})
+            warnings.append(
+                "line %d: %s operand ends with a comma but the statement is not "
+                "continued in column 72 (ICP131I)" % (number, operation)
+            )
+        statements.append({"line": number, "operation": operation, "operand": operand, "text": "\n".join(cards)})
     return statements, annotations, warnings
 
 
@@ -287,8 +293,7 @@ def _hexint(text):
 
 class _Deck(object):
     def __init__(self):
-        self.cpc = {"partitions": [], "uid_checking": [], "hipersockets": [], "ism": [],
-                    "osa": [], "roce": []}
+        self.cpc = {"partitions": [], "uid_checking": [], "hipersockets": [], "ism": [], "osa": [], "roce": []}
         self.css = None
         self.unparsed = []
         self.warnings = []
@@ -298,8 +303,9 @@ class _Deck(object):
         self.roce = {}
 
     def keep(self, stmt, why):
-        self.unparsed.append({"line": stmt["line"], "statement": stmt["operation"],
-                              "reason": why, "text": stmt["text"]})
+        self.unparsed.append(
+            {"line": stmt["line"], "statement": stmt["operation"], "reason": why, "text": stmt["text"]}
+        )
 
     def warn(self, stmt, msg):
         self.warnings.append("line %d: %s %s" % (stmt["line"], stmt["operation"], msg))
@@ -333,8 +339,7 @@ def _st_resource(deck, stmt, params):
             if index == 0:
                 deck.css = css
             if css != deck.css:
-                deck.warn(stmt, "partitions of CSS %s are not modelled (model CSS %s)"
-                          % (css, deck.css))
+                deck.warn(stmt, "partitions of CSS %s are not modelled (model CSS %s)" % (css, deck.css))
                 continue
             for entry in entries:
                 items = _as_list(entry)
@@ -364,8 +369,11 @@ def _st_chpid(deck, stmt, params):
         return
     ids, chpid = _path(kw.get("PATH"))
     if ids and len(ids) > 1:
-        deck.warn(stmt, "is spanned over CSS %s; only CSS %s is modelled"
-                  % (",".join(ids), deck.css if deck.css is not None else ids[0]))
+        deck.warn(
+            stmt,
+            "is spanned over CSS %s; only CSS %s is modelled"
+            % (",".join(ids), deck.css if deck.css is not None else ids[0]),
+        )
     if not deck.in_css(ids):
         deck.keep(stmt, "CHPID is not in the modelled CSS")
         return
@@ -376,12 +384,17 @@ def _st_chpid(deck, stmt, params):
         if gids is None or str(deck.css) in gids:
             access, candidates = _access_candidates(entries)
     if not access and candidates:
-        deck.warn(stmt, "has an empty access list; its candidate list %s is modelled as the "
-                  "partitions" % ",".join(candidates))
+        deck.warn(
+            stmt,
+            "has an empty access list; its candidate list %s is modelled as the " "partitions" % ",".join(candidates),
+        )
         access = candidates
     elif candidates is not None and candidates != access:
-        deck.warn(stmt, "candidate list %s differs from the access list; only the access list "
-                  "is modelled" % ",".join(candidates))
+        deck.warn(
+            stmt,
+            "candidate list %s differs from the access list; only the access list "
+            "is modelled" % ",".join(candidates),
+        )
     entry = {"chpid": chpid, "partitions": access}
     if "PNETID" in kw:
         pnets = [x for x in _as_list(kw["PNETID"]) if x]
@@ -434,8 +447,11 @@ def _st_iodevice(deck, stmt, params):
         return
     for key in ("PART", "PARTITION", "NOTPART"):
         if key in kw:
-            deck.warn(stmt, "device candidate list %s= is not modelled; the devices are taken as "
-                      "accessible to all partitions of the CHPID" % key)
+            deck.warn(
+                stmt,
+                "device candidate list %s= is not modelled; the devices are taken as "
+                "accessible to all partitions of the CHPID" % key,
+            )
     first = address[0]
     count = int(address[1]) if len(address) > 1 else 1
     cu = deck.cus[cus[0]]
@@ -446,8 +462,7 @@ def _st_iodevice(deck, stmt, params):
     if _hexint(devices["first"]) + devices["count"] == _hexint(first):
         devices["count"] += count
     else:
-        deck.keep(stmt, "second, non-contiguous device range on control unit %s is not modelled"
-                  % cus[0])
+        deck.keep(stmt, "second, non-contiguous device range on control unit %s is not modelled" % cus[0])
 
 
 def _st_function(deck, stmt, params, guests):
@@ -482,10 +497,14 @@ def _st_function(deck, stmt, params, guests):
     uid = _hexint(kw["UID"]) if "UID" in kw else None
     for offset in range(count):
         fid = first + offset
-        func = {"fid": fid, "vf": vf + offset if vf is not None else None,
-                "uid": uid + offset if uid is not None else None,
-                "partition": access[0] if len(access) == 1 else (access or None),
-                "candidates": candidates, "pnet_id": pnets[0] if pnets else None}
+        func = {
+            "fid": fid,
+            "vf": vf + offset if vf is not None else None,
+            "uid": uid + offset if uid is not None else None,
+            "partition": access[0] if len(access) == 1 else (access or None),
+            "candidates": candidates,
+            "pnet_id": pnets[0] if pnets else None,
+        }
         if ftype == "ISM":
             if channel not in deck.ism:
                 deck.ism[channel] = {"vchid": channel, "functions": []}
@@ -518,12 +537,17 @@ def parse_deck(text):
             peers.setdefault(words[1], []).extend(words[2:])
         else:
             deck.warnings.append("line %d: unknown *@ annotation ignored" % line)
-    handlers = {"ID": _st_id, "RESOURCE": _st_resource, "UUID": _st_uuid, "CHPID": _st_chpid,
-                "CNTLUNIT": _st_cntlunit, "IODEVICE": _st_iodevice}
+    handlers = {
+        "ID": _st_id,
+        "RESOURCE": _st_resource,
+        "UUID": _st_uuid,
+        "CHPID": _st_chpid,
+        "CNTLUNIT": _st_cntlunit,
+        "IODEVICE": _st_iodevice,
+    }
     for stmt in statements:
         if stmt["operation"] not in KNOWN:
-            deck.keep(stmt, "statement %s is not an IOCP statement this collection models"
-                      % stmt["operation"])
+            deck.keep(stmt, "statement %s is not an IOCP statement this collection models" % stmt["operation"])
             continue
         try:
             params = split_params(stmt["operand"])
@@ -539,5 +563,4 @@ def parse_deck(text):
             part["host"] = hosts[part["name"]]
     if peers:
         deck.cpc["smcd_peers"] = [peers[k] for k in sorted(peers, key=lambda x: int(x) if x.isdigit() else 0)]
-    return {"cpc": deck.cpc, "unparsed": deck.unparsed, "warnings": deck.warnings,
-            "statements": len(statements)}
+    return {"cpc": deck.cpc, "unparsed": deck.unparsed, "warnings": deck.warnings, "statements": len(statements)}

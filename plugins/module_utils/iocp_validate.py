@@ -53,8 +53,7 @@ def _check_partitions(model, errors):
         mif = part["mif_id"]
         if mif is not None:
             if mif in mifs:
-                errors.append("partition %s: mif_id %X is already used by partition %s"
-                              % (name, mif, mifs[mif]))
+                errors.append("partition %s: mif_id %X is already used by partition %s" % (name, mif, mifs[mif]))
             else:
                 mifs[mif] = name
 
@@ -70,9 +69,10 @@ def _check_fids(model, errors, warnings):
             if fid in by_fid:
                 other_label, other = by_fid[fid]
                 if other["partition"] != func["partition"] and func["partition"] and other["partition"]:
-                    errors.append("%s: fid is in the access list of more than one partition "
-                                  "(%s here, %s in %s)"
-                                  % (label, func["partition"], other["partition"], other_label))
+                    errors.append(
+                        "%s: fid is in the access list of more than one partition "
+                        "(%s here, %s in %s)" % (label, func["partition"], other["partition"], other_label)
+                    )
                 else:
                     errors.append("%s: fid is a duplicate FID, already defined in %s" % (label, other_label))
             else:
@@ -90,14 +90,18 @@ def _check_fids(model, errors, warnings):
         for part in sorted(access & uid_checking):
             if uid is None:
                 if part == func["partition"]:
-                    warnings.append("%s: uid is not set but partition %s has UID checking; IOCP "
-                                    "assigns an arbitrary UID, so the PCI address is not "
-                                    "predictable" % (label, part))
+                    warnings.append(
+                        "%s: uid is not set but partition %s has UID checking; IOCP "
+                        "assigns an arbitrary UID, so the PCI address is not "
+                        "predictable" % (label, part)
+                    )
                 continue
             key = (part, uid)
             if key in uids:
-                errors.append("%s: uid 0x%04X is duplicated within partition %s which has UID "
-                              "checking (also %s)" % (label, uid, part, uids[key]))
+                errors.append(
+                    "%s: uid 0x%04X is duplicated within partition %s which has UID "
+                    "checking (also %s)" % (label, uid, part, uids[key])
+                )
             else:
                 uids[key] = label
 
@@ -114,9 +118,10 @@ def _check_vfs(model, errors):
             if vf is None:
                 continue
             if vf in seen:
-                errors.append("ISM VCHID %s FID %s: vf %d is duplicated within the VCHID "
-                              "(also FID %s)" % (_vchid(vchid["vchid"]), fid_text(func["fid"]), vf,
-                                                 fid_text(seen[vf])))
+                errors.append(
+                    "ISM VCHID %s FID %s: vf %d is duplicated within the VCHID "
+                    "(also FID %s)" % (_vchid(vchid["vchid"]), fid_text(func["fid"]), vf, fid_text(seen[vf]))
+                )
             else:
                 seen[vf] = func["fid"]
     for card in model.get("roce") or []:
@@ -127,9 +132,10 @@ def _check_vfs(model, errors):
                 continue
             key = (func.get("port"), vf)
             if key in seen:
-                errors.append("RoCE PCHID %s FID %s: vf %d is duplicated on this PCHID/port "
-                              "(also FID %s)" % (_vchid(card["pchid"]), fid_text(func["fid"]), vf,
-                                                 fid_text(seen[key])))
+                errors.append(
+                    "RoCE PCHID %s FID %s: vf %d is duplicated on this PCHID/port "
+                    "(also FID %s)" % (_vchid(card["pchid"]), fid_text(func["fid"]), vf, fid_text(seen[key]))
+                )
             else:
                 seen[key] = func["fid"]
 
@@ -137,8 +143,7 @@ def _check_vfs(model, errors):
 def _check_channels(model, errors, warnings):
     ism = model.get("ism") or []
     if len(ism) > MAX_ISM_VCHIDS:
-        errors.append("cpc: ism defines %d ISM VCHIDs, more than the %d a CPC supports"
-                      % (len(ism), MAX_ISM_VCHIDS))
+        errors.append("cpc: ism defines %d ISM VCHIDs, more than the %d a CPC supports" % (len(ism), MAX_ISM_VCHIDS))
     vchids = {}
     for item in ism:
         if item["vchid"] is None:
@@ -149,32 +154,33 @@ def _check_channels(model, errors, warnings):
         else:
             vchids[item["vchid"]] = label
         if not item["functions"]:
-            warnings.append("%s: functions is empty; a VCHID without FUNCTIONs is not rendered"
-                            % label)
+            warnings.append("%s: functions is empty; a VCHID without FUNCTIONs is not rendered" % label)
     for chp in model.get("hipersockets") or []:
         if chp["vchid"] is not None:
             label = "HiperSockets CHPID %s" % chp["chpid"]
             if chp["vchid"] in vchids:
-                errors.append("%s: vchid %s is already used by %s"
-                              % (label, _vchid(chp["vchid"]), vchids[chp["vchid"]]))
+                errors.append(
+                    "%s: vchid %s is already used by %s" % (label, _vchid(chp["vchid"]), vchids[chp["vchid"]])
+                )
             else:
                 vchids[chp["vchid"]] = label
     chpids = {}
-    for kind, items in (("HiperSockets", model.get("hipersockets") or []),
-                        ("OSA", model.get("osa") or [])):
+    for kind, items in (("HiperSockets", model.get("hipersockets") or []), ("OSA", model.get("osa") or [])):
         for chp in items:
             if chp["chpid"] is None:
                 continue
             label = "%s CHPID %s" % (kind, chp["chpid"])
             if chp["chpid"] in chpids:
-                errors.append("%s: chpid %s is already defined as %s (CHPID number and type clash "
-                              "in CSS %s)" % (label, chp["chpid"], chpids[chp["chpid"]],
-                                              model.get("css")))
+                errors.append(
+                    "%s: chpid %s is already defined as %s (CHPID number and type clash "
+                    "in CSS %s)" % (label, chp["chpid"], chpids[chp["chpid"]], model.get("css"))
+                )
             else:
                 chpids[chp["chpid"]] = label
     pchids = {}
-    for label, pchid in [("OSA CHPID %s" % c["chpid"], c["pchid"]) for c in model.get("osa") or []] + \
-            [("RoCE PCHID %s" % _vchid(c["pchid"]), c["pchid"]) for c in model.get("roce") or []]:
+    for label, pchid in [("OSA CHPID %s" % c["chpid"], c["pchid"]) for c in model.get("osa") or []] + [
+        ("RoCE PCHID %s" % _vchid(c["pchid"]), c["pchid"]) for c in model.get("roce") or []
+    ]:
         if pchid is None:
             continue
         if pchid in pchids:
@@ -187,20 +193,25 @@ def _check_units(model, errors, warnings):
     cus = {}
     ranges = []
     subchannels = 0
-    for kind, items, limit in (("HiperSockets", model.get("hipersockets") or [], MAX_CU_PER_IQD),
-                               ("OSA", model.get("osa") or [], MAX_CU_PER_OSD)):
+    for kind, items, limit in (
+        ("HiperSockets", model.get("hipersockets") or [], MAX_CU_PER_IQD),
+        ("OSA", model.get("osa") or [], MAX_CU_PER_OSD),
+    ):
         for chp in items:
             label = "%s CHPID %s" % (kind, chp["chpid"])
             if len(chp["control_units"]) > limit:
-                errors.append("%s: control_units has %d control units, more than %d per %s CHPID"
-                              % (label, len(chp["control_units"]), limit,
-                                 "IQD" if kind == "HiperSockets" else "OSD"))
+                errors.append(
+                    "%s: control_units has %d control units, more than %d per %s CHPID"
+                    % (label, len(chp["control_units"]), limit, "IQD" if kind == "HiperSockets" else "OSD")
+                )
             for cu in chp["control_units"]:
                 cu_label = "%s control unit %s" % (label, cu["number"])
                 if cu["number"] is not None:
                     if cu["number"] in cus:
-                        errors.append("%s: control unit number %s is already used by %s"
-                                      % (cu_label, cu["number"], cus[cu["number"]]))
+                        errors.append(
+                            "%s: control unit number %s is already used by %s"
+                            % (cu_label, cu["number"], cus[cu["number"]])
+                        )
                     else:
                         cus[cu["number"]] = cu_label
                 devices = cu["devices"]
@@ -211,20 +222,22 @@ def _check_units(model, errors, warnings):
                 if kind == "HiperSockets":
                     subchannels += devices["count"] * max(1, len(chp["partitions"]))
                     if devices["count"] < MIN_IQD_DEVICES:
-                        warnings.append("%s: devices count %d is below 3; a qeth device needs "
-                                        "read, write and data subchannels"
-                                        % (cu_label, devices["count"]))
+                        warnings.append(
+                            "%s: devices count %d is below 3; a qeth device needs "
+                            "read, write and data subchannels" % (cu_label, devices["count"])
+                        )
     ranges.sort()
     reach_end, reach_label = -1, None
     for low, high, label in ranges:
         if low <= reach_end:
-            errors.append("%s: devices %04X-%04X overlap the device numbers of %s"
-                          % (label, low, high, reach_label))
+            errors.append("%s: devices %04X-%04X overlap the device numbers of %s" % (label, low, high, reach_label))
         if high > reach_end:
             reach_end, reach_label = high, label
     if subchannels > MAX_IQD_SUBCHANNELS:
-        errors.append("cpc: hipersockets define %d valid IQD subchannels (devices x partitions), "
-                      "more than %d" % (subchannels, MAX_IQD_SUBCHANNELS))
+        errors.append(
+            "cpc: hipersockets define %d valid IQD subchannels (devices x partitions), "
+            "more than %d" % (subchannels, MAX_IQD_SUBCHANNELS)
+        )
 
 
 def _check_pnet_ids(model, errors):
@@ -237,16 +250,20 @@ def _check_pnet_ids(model, errors):
             label = "ISM VCHID %s" % _vchid(item["vchid"])
             key = ("ISM", pnet)
             if key in seen and seen[key] != label:
-                errors.append("%s: pnet_id %s is already used by %s; PNET IDs must be unique per "
-                              "ISM VCHID" % (label, pnet, seen[key]))
+                errors.append(
+                    "%s: pnet_id %s is already used by %s; PNET IDs must be unique per "
+                    "ISM VCHID" % (label, pnet, seen[key])
+                )
             seen.setdefault(key, label)
     for chp in model.get("hipersockets") or []:
         if chp["pnet_id"]:
             label = "HiperSockets CHPID %s" % chp["chpid"]
             key = ("IQD", chp["pnet_id"])
             if key in seen:
-                errors.append("%s: pnet_id %s is already used by %s; PNET IDs must be unique per "
-                              "IQD CHPID" % (label, chp["pnet_id"], seen[key]))
+                errors.append(
+                    "%s: pnet_id %s is already used by %s; PNET IDs must be unique per "
+                    "IQD CHPID" % (label, chp["pnet_id"], seen[key])
+                )
             seen.setdefault(key, label)
 
 
@@ -282,9 +299,15 @@ def smcd_check(a_set, b_set):
         return False, "no ISM function", None
     common = sorted(set(v for v, _p in a_set) & set(v for v, _p in b_set))
     if not common:
-        return False, "FIDs on different VCHIDs (%s vs %s)" % (
-            ",".join(_vchid(v) for v in sorted(set(v for v, _p in a_set))),
-            ",".join(_vchid(v) for v in sorted(set(v for v, _p in b_set)))), None
+        return (
+            False,
+            "FIDs on different VCHIDs (%s vs %s)"
+            % (
+                ",".join(_vchid(v) for v in sorted(set(v for v, _p in a_set))),
+                ",".join(_vchid(v) for v in sorted(set(v for v, _p in b_set))),
+            ),
+            None,
+        )
     reasons = []
     for vchid in common:
         a_p = set(p for v, p in a_set if v == vchid)
@@ -294,11 +317,12 @@ def smcd_check(a_set, b_set):
             return True, "native" if any(shared) else "non-native", vchid
         if None in a_p or None in b_p:
             native = sorted(p for p in a_p | b_p if p)
-            reasons.append("VCHID %s: one native (PNET ID %s) and one non-native"
-                           % (_vchid(vchid), ",".join(native)))
+            reasons.append("VCHID %s: one native (PNET ID %s) and one non-native" % (_vchid(vchid), ",".join(native)))
         else:
-            reasons.append("VCHID %s: native with different PNET IDs (%s vs %s)"
-                           % (_vchid(vchid), ",".join(sorted(a_p)), ",".join(sorted(b_p))))
+            reasons.append(
+                "VCHID %s: native with different PNET IDs (%s vs %s)"
+                % (_vchid(vchid), ",".join(sorted(a_p)), ",".join(sorted(b_p)))
+            )
     return False, "; ".join(reasons), None
 
 
@@ -309,10 +333,9 @@ def smcd_pairs(model, names=None):
         names = sorted(ends)
     result = []
     for i, a_name in enumerate(names):
-        for b_name in names[i + 1:]:
+        for b_name in names[i + 1 :]:
             ok, reason, vchid = smcd_check(ends.get(a_name, set()), ends.get(b_name, set()))
-            result.append({"a": a_name, "b": b_name, "smcd": ok, "reason": reason,
-                           "vchid": vchid})
+            result.append({"a": a_name, "b": b_name, "smcd": ok, "reason": reason, "vchid": vchid})
     return result
 
 
@@ -321,14 +344,13 @@ def _check_smcd(model, errors, warnings):
     explicit = set()
     for group in model.get("smcd_peers") or []:
         for i, a_name in enumerate(group):
-            for b_name in group[i + 1:]:
+            for b_name in group[i + 1 :]:
                 if a_name not in ends or b_name not in ends:
                     continue  # reported by the normaliser
                 explicit.add(frozenset((a_name, b_name)))
                 ok, reason, _v = smcd_check(ends[a_name], ends[b_name])
                 if not ok:
-                    errors.append("smcd_peers %s <-> %s: pnet_id/vchid cannot use SMC-D: %s"
-                                  % (a_name, b_name, reason))
+                    errors.append("smcd_peers %s <-> %s: pnet_id/vchid cannot use SMC-D: %s" % (a_name, b_name, reason))
     # Implicit peers: endpoints with ISM functions whose partitions share an IQD CHPID
     # (they reach each other over HiperSockets, the usual SMC-D rendezvous path).  Endpoints
     # are grouped by their set of (VCHID, PNET ID) and by partition so that this stays cheap
@@ -345,7 +367,7 @@ def _check_smcd(model, errors, warnings):
                 shared.add((a_part, b_part))
     sigs = sorted(by_sig.items(), key=lambda kv: sorted(n for ns in kv[1].values() for n in ns))
     for i, (sig_a, parts_a) in enumerate(sigs):
-        for sig_b, parts_b in sigs[i + 1:]:
+        for sig_b, parts_b in sigs[i + 1 :]:
             ok, reason, _v = smcd_check(sig_a, sig_b)
             if ok:
                 continue
@@ -368,9 +390,11 @@ def _check_smcd(model, errors, warnings):
                                 shown.append((a_name, b_name))
             if count > 0:
                 more = " and %d more" % (count - len(shown)) if count > len(shown) else ""
-                warnings.append("ism: %s%s share a HiperSockets CHPID but cannot use SMC-D (%s); "
-                                "list them in smcd_peers to make this an error"
-                                % (", ".join("%s <-> %s" % p for p in shown), more, reason))
+                warnings.append(
+                    "ism: %s%s share a HiperSockets CHPID but cannot use SMC-D (%s); "
+                    "list them in smcd_peers to make this an error"
+                    % (", ".join("%s <-> %s" % p for p in shown), more, reason)
+                )
 
 
 def validate_model(model):

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The libvirt-python calls this collection makes, in one place.
 
@@ -18,6 +18,7 @@ import traceback
 LIBVIRT_IMPORT_ERROR = None
 try:
     import libvirt
+
     HAS_LIBVIRT = True
 except ImportError:
     libvirt = None

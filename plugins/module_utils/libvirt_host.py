@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Read-only sysfs checks on the KVM host before libvirt devices are attached.
 
@@ -22,10 +22,14 @@ import os
 
 from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils.libvirt_xml import (
-    format_fid, format_pci_address, parse_pci_address, DeviceSpecError)
+    format_fid,
+    format_pci_address,
+    parse_pci_address,
+    DeviceSpecError,
+)
 from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import ZpciSysfs
 
-PASSTHROUGH_TYPES = ('ism', 'roce')           # zpci_sysfs.classify() names
+PASSTHROUGH_TYPES = ('ism', 'roce')  # zpci_sysfs.classify() names
 VFIO_DRIVERS = ('vfio-pci', 'ism_vfio_pci', 'mlx5_vfio_pci')
 
 
@@ -55,35 +59,52 @@ def check_hostdev(spec, state_is_error=True):
     sysfs = ZpciSysfs()
     if not sysfs.slot_exists(fid):
         known = ', '.join(format_fid(f) for f in sysfs.list_fids()) or 'none'
-        return None, ['%s.fid: FID %s does not exist on this host (no /sys/bus/pci/slots/%08x); FIDs here: %s'
-                      % (where, format_fid(fid), fid, known)], []
+        return (
+            None,
+            [
+                '%s.fid: FID %s does not exist on this host (no /sys/bus/pci/slots/%08x); FIDs here: %s'
+                % (where, format_fid(fid), fid, known)
+            ],
+            [],
+        )
     info = sysfs.read_function(fid)
     if info['pci_address'] is None:
         state = 'in standby (slot power 0)' if info['power'] == 'off' else 'without a PCI function'
-        message = ('%s.fid: FID %s is %s; configure it first (e.g. s390x.network.zpci_function or '
-                   'smc_rnics -e %x)' % (where, format_fid(fid), state, fid))
+        message = (
+            '%s.fid: FID %s is %s; configure it first (e.g. s390x.network.zpci_function or '
+            'smc_rnics -e %x)' % (where, format_fid(fid), state, fid)
+        )
         return (None, [message], []) if state_is_error else (None, [], [message])
     try:
         address = parse_pci_address(info['pci_address'], 'sysfs')
     except DeviceSpecError:
-        return None, ['%s.fid: FID %s has an unexpected PCI address %r in sysfs'
-                      % (where, format_fid(fid), info['pci_address'])], []
+        return (
+            None,
+            [
+                '%s.fid: FID %s has an unexpected PCI address %r in sysfs'
+                % (where, format_fid(fid), info['pci_address'])
+            ],
+            [],
+        )
     errors = []
     warnings = []
     if spec.get('address') is not None and spec['address'] != address:
-        errors.append('%s.address: %s does not match FID %s, which is %s on this host'
-                      % (where, format_pci_address(spec['address']), format_fid(fid),
-                         format_pci_address(address)))
+        errors.append(
+            '%s.address: %s does not match FID %s, which is %s on this host'
+            % (where, format_pci_address(spec['address']), format_fid(fid), format_pci_address(address))
+        )
     if info['type'] not in PASSTHROUGH_TYPES:
         what = info['pft_name'] or info['type'] or 'unknown'
-        errors.append('%s.fid: FID %s is a %s function (pft %s); only ISM and RoCE functions are passed '
-                      'through' % (where, format_fid(fid), what,
-                                   'n/a' if info['pft'] is None else '0x%02x' % info['pft']))
+        errors.append(
+            '%s.fid: FID %s is a %s function (pft %s); only ISM and RoCE functions are passed '
+            'through' % (where, format_fid(fid), what, 'n/a' if info['pft'] is None else '0x%02x' % info['pft'])
+        )
     if not spec['managed'] and info['driver'] not in VFIO_DRIVERS:
         bound = 'bound to %s' % info['driver'] if info['driver'] else 'not bound to a driver'
         (errors if state_is_error else warnings).append(
             '%s.managed: false needs FID %s bound to vfio-pci, but it is %s; bind it (e.g. '
-            's390x.network.zpci_function driver=vfio-pci) or use managed: true' % (where, format_fid(fid), bound))
+            's390x.network.zpci_function driver=vfio-pci) or use managed: true' % (where, format_fid(fid), bound)
+        )
     return address, errors, warnings
 
 
@@ -118,19 +139,24 @@ def check_macvtap_source(spec, offline_is_error=True):
     qeth = qeth_device_of(source)
     if qeth is None:
         if not netdev_exists(source):
-            return [], ['%s.source: network interface %s does not exist on this host (yet); the guest '
-                        'cannot start until it does' % (where, source)]
+            return [], [
+                '%s.source: network interface %s does not exist on this host (yet); the guest '
+                'cannot start until it does' % (where, source)
+            ]
         return [], []
     busid = os.path.basename(qeth)
     errors = []
     layer2 = _read(os.path.join(qeth, 'layer2'))
     online = _read(os.path.join(qeth, 'online'))
     if layer2 != '1':
-        errors.append('%s.source: %s is qeth device %s in layer %s; MacVTap for virtio needs layer 2 '
-                      '(set layer2=1, e.g. s390x.network.qeth_device)'
-                      % (where, source, busid, '3' if layer2 == '0' else 'undetermined (layer2=%s)' % layer2))
+        errors.append(
+            '%s.source: %s is qeth device %s in layer %s; MacVTap for virtio needs layer 2 '
+            '(set layer2=1, e.g. s390x.network.qeth_device)'
+            % (where, source, busid, '3' if layer2 == '0' else 'undetermined (layer2=%s)' % layer2)
+        )
     warnings = []
     if online != '1':
         (errors if offline_is_error else warnings).append(
-            '%s.source: %s is qeth device %s, which is offline; set it online first' % (where, source, busid))
+            '%s.source: %s is qeth device %s, which is offline; set it online first' % (where, source, busid)
+        )
     return errors, warnings

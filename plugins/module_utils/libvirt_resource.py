@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """libvirt_device on the resource engine: each device operation (attach, detach, update, replace)
 on one domain is a change of one step, run through the libvirt API.
@@ -16,8 +16,7 @@ from ansible.module_utils.basic import missing_required_lib
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_conn
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_host
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_xml as lx
-from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
-    Change, Resource, ResourceError, Step)
+from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 
 # the resource-module states and the names of earlier releases, which stay as aliases
 STATE_ALIASES = {"present": "merged", "exact": "overridden", "absent": "deleted"}
@@ -65,8 +64,10 @@ def apply_step(dom, op, config, live, live_mode, warnings, live_pending):
         if not (live and config and live_mode == "auto"):
             raise
         text = "%s %s" % (op["action"], lx.key_text(op["key"]))
-        warnings.append("%s: the running domain could not be changed (%s); changed the definition only, "
-                        "effective at the next guest start" % (text, exc.libvirt_message))
+        warnings.append(
+            "%s: the running domain could not be changed (%s); changed the definition only, "
+            "effective at the next guest start" % (text, exc.libvirt_message)
+        )
         live_pending.append(text)
     # a failed call changes nothing (libvirt applies definition and running domain together or not
     # at all): change the definition only, with its own guest address
@@ -162,8 +163,10 @@ class DomainDevices(Resource):
     def render(self):
         """The device XML for the listed devices (hostdevs need their host ``address``)."""
         try:
-            return [dict(lx.public_view(spec), xml=lx.to_text(lx.build_device(spec)))
-                    for spec in self.hostdevs + self.interfaces]
+            return [
+                dict(lx.public_view(spec), xml=lx.to_text(lx.build_device(spec)))
+                for spec in self.hostdevs + self.interfaces
+            ]
         except lx.DeviceSpecError as exc:
             raise ResourceError("%s (give it for state rendered)" % exc)
 
@@ -190,8 +193,9 @@ class DomainDevices(Resource):
 
     def _connect(self):
         if not libvirt_conn.HAS_LIBVIRT:
-            raise self._error(missing_required_lib(libvirt_conn.LIBVIRT_PACKAGES),
-                              exception=libvirt_conn.LIBVIRT_IMPORT_ERROR)
+            raise self._error(
+                missing_required_lib(libvirt_conn.LIBVIRT_PACKAGES), exception=libvirt_conn.LIBVIRT_IMPORT_ERROR
+            )
         self.hypervisor = libvirt_conn.Hypervisor(self.params["uri"])
         domains = self.hypervisor.domains()
         for candidate in domains:
@@ -199,11 +203,15 @@ class DomainDevices(Resource):
                 self.dom = candidate
         if self.dom is None:
             names = sorted(d.name for d in domains)
-            raise self._error("domain: %s is not defined on %s; defined domains: %s"
-                              % (self.name, self.params["uri"], ", ".join(names) or "none"), domains=names)
+            raise self._error(
+                "domain: %s is not defined on %s; defined domains: %s"
+                % (self.name, self.params["uri"], ", ".join(names) or "none"),
+                domains=names,
+            )
         if not self.dom.is_persistent():
-            raise self._error("domain: %s is transient (not defined); this module changes persistent "
-                              "definitions only" % self.name)
+            raise self._error(
+                "domain: %s is transient (not defined); this module changes persistent " "definitions only" % self.name
+            )
         self.others = [d for d in domains if d.name != self.name]
 
     def read(self):
@@ -241,8 +249,10 @@ class DomainDevices(Resource):
             spec["address"] = lx.hostdev_address(config_root, spec["fid"])
             if spec["address"] is None:
                 pending.append(spec)
-                self.module.warn("%s.fid: FID %s is in standby; the hostdev is attached once it is configured "
-                                 "(its XML is not shown in check mode)" % (spec["param"], lx.format_fid(spec["fid"])))
+                self.module.warn(
+                    "%s.fid: FID %s is in standby; the hostdev is attached once it is configured "
+                    "(its XML is not shown in check mode)" % (spec["param"], lx.format_fid(spec["fid"]))
+                )
         self.planned = [spec for spec in self.hostdevs if not any(spec is waiting for waiting in pending)]
         config_ops = lx.plan(config_root, self.planned, self.interfaces, plan_state)
         live_ops = []
@@ -260,22 +270,38 @@ class DomainDevices(Resource):
 
         changes = []
         for op, config, live in merge_live(config_ops, live_ops, self.params["live"]):
-            entry = {"action": op["action"], "device": op["device"], "fields": op["fields"], "config": config,
-                     "live": live, "xml": op["xml"]}
-            step = Step(action=self._applier(op, entry), scope="both" if config and live else
-                        ("persistent" if config else "active"),
-                        text="%s %s in %s (%s)" % (op["action"], lx.key_text(op["key"]), self.name, _where(config, live)))
+            entry = {
+                "action": op["action"],
+                "device": op["device"],
+                "fields": op["fields"],
+                "config": config,
+                "live": live,
+                "xml": op["xml"],
+            }
+            step = Step(
+                action=self._applier(op, entry),
+                scope="both" if config and live else ("persistent" if config else "active"),
+                text="%s %s in %s (%s)" % (op["action"], lx.key_text(op["key"]), self.name, _where(config, live)),
+            )
             change = Change(op["key"], [step], want=entry, label=lx.key_text(op["key"]))
             change.op = op
             changes.append(change)
         for spec in pending:
-            device = {"kind": lx.HOSTDEV, "fid": spec["fid"], "uid": spec["uid"], "address": None,
-                      "managed": spec["managed"]}
+            device = {
+                "kind": lx.HOSTDEV,
+                "fid": spec["fid"],
+                "uid": spec["uid"],
+                "address": None,
+                "managed": spec["managed"],
+            }
             entry = {"action": "attach", "fields": [], "config": True, "live": False, "xml": None, "device": device}
             key = (lx.HOSTDEV, spec["fid"])
             # only in check mode: a real run fails earlier on a FID in standby
-            step = Step(action=self._unreachable, scope="persistent",
-                        text="attach %s in %s once it is configured (definition)" % (lx.key_text(key), self.name))
+            step = Step(
+                action=self._unreachable,
+                scope="persistent",
+                text="attach %s in %s once it is configured (definition)" % (lx.key_text(key), self.name),
+            )
             change = Change(key, [step], want=entry, label=lx.key_text(key))
             change.op = None
             changes.append(change)
@@ -285,11 +311,13 @@ class DomainDevices(Resource):
         def act():
             warnings = []
             try:
-                entry["config"], entry["live"] = apply_step(self.dom, op, entry["config"], entry["live"],
-                                                            self.params["live"], warnings, self.live_pending)
+                entry["config"], entry["live"] = apply_step(
+                    self.dom, op, entry["config"], entry["live"], self.params["live"], warnings, self.live_pending
+                )
             finally:
                 for warning in warnings:
                     self.module.warn(warning)
+
         return act
 
     @staticmethod
@@ -310,8 +338,14 @@ class DomainDevices(Resource):
         if lx.find_device(now["config"], op["key"]) is not None:
             return []
         xml = lx.to_text(lx.strip_live_only(op["current"]))
-        return [Step(action=lambda: self.dom.attach(xml, config=True, live=False), kind="rollback",
-                     scope="persistent", text="attach %s in %s (definition)" % (lx.key_text(op["key"]), self.name))]
+        return [
+            Step(
+                action=lambda: self.dom.attach(xml, config=True, live=False),
+                kind="rollback",
+                scope="persistent",
+                text="attach %s in %s (definition)" % (lx.key_text(op["key"]), self.name),
+            )
+        ]
 
     def failure_message(self, change, step, rc, out, err):
         if step.kind == "rollback":
@@ -329,6 +363,7 @@ class DomainDevices(Resource):
         def find(root):
             desc = lx.find_device(root, change.subject) if root is not None else None
             return lx.public_view(desc) if desc is not None else None
+
         return {"config": find(state["config"]), "live": find(state["live"])}
 
     def views(self, state, changes):
@@ -340,19 +375,25 @@ class DomainDevices(Resource):
             return []
         fields = ", ".join(entry.get("fields") or [])
         scope = "both" if entry["config"] and entry["live"] else ("persistent" if entry["config"] else "active")
-        return [(drift_object(self.name, entry["device"]), scope,
-                 entry["action"] + (" (%s)" % fields if fields else ""))]
+        return [
+            (drift_object(self.name, entry["device"]), scope, entry["action"] + (" (%s)" % fields if fields else ""))
+        ]
 
     def diff(self, before_state, after_state, changes):
-        return {"prepared": lx.unified_diff(self.before_xml, lx.to_text(after_state["config"]),
-                                            "domain %s" % self.name)}
+        return {
+            "prepared": lx.unified_diff(self.before_xml, lx.to_text(after_state["config"]), "domain %s" % self.name)
+        }
 
     def extras(self, state, changes, failed=False):
         entries = [c.want for c in changes]
-        return {"changed_devices": entries[:self.done] if failed else entries,
-                "devices": desired_view(state["config"], self.planned, self.interfaces, self.state),
-                "live_pending": list(self.live_pending), "domain_active": state["active"],
-                "before_xml": self.before_xml, "after_xml": lx.to_text(state["config"])}
+        return {
+            "changed_devices": entries[: self.done] if failed else entries,
+            "devices": desired_view(state["config"], self.planned, self.interfaces, self.state),
+            "live_pending": list(self.live_pending),
+            "domain_active": state["active"],
+            "before_xml": self.before_xml,
+            "after_xml": lx.to_text(state["config"]),
+        }
 
     def close(self):
         if self.hypervisor is not None:

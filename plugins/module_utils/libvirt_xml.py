@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Pure domain-XML logic for zPCI hostdevs and MacVTap (direct) interfaces.
 
@@ -39,8 +39,10 @@ _PCI_RE = re.compile(r'^(?:([0-9a-fA-F]{1,8}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{
 _NETDEV_RE = re.compile(r'^[^/\s:]{1,15}$')
 
 # Namespaces that appear in real domain XML, registered so that serialised text stays readable.
-for _prefix, _uri in (('qemu', 'http://libvirt.org/schemas/domain/qemu/1.0'),
-                      ('libosinfo', 'http://libosinfo.org/xmlns/libvirt/domain/1.0')):
+for _prefix, _uri in (
+    ('qemu', 'http://libvirt.org/schemas/domain/qemu/1.0'),
+    ('libosinfo', 'http://libosinfo.org/xmlns/libvirt/domain/1.0'),
+):
     ET.register_namespace(_prefix, _uri)
 
 
@@ -54,6 +56,7 @@ class DomainXMLError(ValueError):
 
 # ---------------------------------------------------------------------------------------------
 # scalar parsing and formatting
+
 
 def parse_number(value, field, minimum, maximum):
     """An int, or a string that is hexadecimal (``0x605`` or ``605``: FIDs/UIDs are hex by habit).
@@ -114,8 +117,9 @@ def normalize_mac(value, field):
         raise DeviceSpecError('%s: %r is not a MAC address like 12:34:56:78:9a:bc' % (field, value))
     mac = value.strip().lower()
     if int(mac[:2], 16) & 1:
-        raise DeviceSpecError('%s: %s is a multicast address; a guest NIC needs a unicast MAC '
-                              '(first octet even)' % (field, mac))
+        raise DeviceSpecError(
+            '%s: %s is a multicast address; a guest NIC needs a unicast MAC ' '(first octet even)' % (field, mac)
+        )
     if mac == '00:00:00:00:00:00':
         raise DeviceSpecError('%s: 00:00:00:00:00:00 is not usable' % field)
     return mac
@@ -123,6 +127,7 @@ def normalize_mac(value, field):
 
 # ---------------------------------------------------------------------------------------------
 # desired devices from module parameters
+
 
 def hostdevs_from_params(items, state):
     """Validate and complete the ``hostdevs`` option. Returns a list of dicts.
@@ -144,8 +149,9 @@ def hostdevs_from_params(items, state):
         if state != 'absent':
             if item.get('uid') is None:
                 if fid < UID_MIN or fid > UID_MAX:
-                    raise DeviceSpecError('%s.uid: required because fid 0x%x does not fit a uid (0x0001..0xffff)'
-                                          % (where, fid))
+                    raise DeviceSpecError(
+                        '%s.uid: required because fid 0x%x does not fit a uid (0x0001..0xffff)' % (where, fid)
+                    )
                 uid = fid
             else:
                 uid = parse_number(item['uid'], where + '.uid', UID_MIN, UID_MAX)
@@ -155,21 +161,23 @@ def hostdevs_from_params(items, state):
         managed = item.get('managed')
         managed = True if managed is None else bool(managed)
         if fid in seen_fid:
-            raise DeviceSpecError('%s.fid: 0x%x is also given in %s; a FID can be passed through once'
-                                  % (where, fid, seen_fid[fid]))
+            raise DeviceSpecError(
+                '%s.fid: 0x%x is also given in %s; a FID can be passed through once' % (where, fid, seen_fid[fid])
+            )
         seen_fid[fid] = where
         if uid is not None:
             if uid in seen_uid:
-                raise DeviceSpecError('%s.uid: 0x%04x is also used by %s; uids are unique per domain'
-                                      % (where, uid, seen_uid[uid]))
+                raise DeviceSpecError(
+                    '%s.uid: 0x%04x is also used by %s; uids are unique per domain' % (where, uid, seen_uid[uid])
+                )
             seen_uid[uid] = where
         if address is not None:
             if address in seen_addr:
-                raise DeviceSpecError('%s.address: %s is also given in %s'
-                                      % (where, format_pci_address(address), seen_addr[address]))
+                raise DeviceSpecError(
+                    '%s.address: %s is also given in %s' % (where, format_pci_address(address), seen_addr[address])
+                )
             seen_addr[address] = where
-        result.append({'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address, 'managed': managed,
-                       'param': where})
+        result.append({'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address, 'managed': managed, 'param': where})
     return result
 
 
@@ -186,8 +194,10 @@ def interfaces_from_params(items, state):
             raise DeviceSpecError('%s: expected a dict with source, mode, mac, model, driver' % where)
         source = item.get('source')
         if not isinstance(source, str) or not _NETDEV_RE.match(source):
-            raise DeviceSpecError('%s.source: required, a host network interface name (at most 15 '
-                                  'characters, no "/", ":" or blanks), got %r' % (where, source))
+            raise DeviceSpecError(
+                '%s.source: required, a host network interface name (at most 15 '
+                'characters, no "/", ":" or blanks), got %r' % (where, source)
+            )
         mode = item.get('mode') or 'bridge'
         if mode not in MACVTAP_MODES:
             raise DeviceSpecError('%s.mode: %r is not one of %s' % (where, mode, ', '.join(MACVTAP_MODES)))
@@ -203,25 +213,38 @@ def interfaces_from_params(items, state):
         driver = item.get('driver') or 'vhost'
         if driver not in INTERFACE_DRIVERS:
             raise DeviceSpecError('%s.driver: %r is not one of %s' % (where, driver, ', '.join(INTERFACE_DRIVERS)))
-        result.append({'kind': INTERFACE, 'source': source, 'mode': mode, 'mac': mac, 'model': model,
-                       'driver': driver, 'param': where})
+        result.append(
+            {
+                'kind': INTERFACE,
+                'source': source,
+                'mode': mode,
+                'mac': mac,
+                'model': model,
+                'driver': driver,
+                'param': where,
+            }
+        )
     return result
 
 
 # ---------------------------------------------------------------------------------------------
 # building device XML (the study's shapes, chapters 6.1.3 and 6.2.2.4)
 
+
 def build_hostdev(spec):
     """<hostdev mode='subsystem' type='pci' managed='yes'> with source address and <zpci uid fid>."""
     if spec.get('address') is None:
-        raise DeviceSpecError('%s.address: the host PCI address of fid 0x%x is not known'
-                              % (spec.get('param', 'hostdev'), spec['fid']))
+        raise DeviceSpecError(
+            '%s.address: the host PCI address of fid 0x%x is not known' % (spec.get('param', 'hostdev'), spec['fid'])
+        )
     domain, bus, slot, function = spec['address']
-    hostdev = ET.Element('hostdev', {'mode': 'subsystem', 'type': 'pci',
-                                     'managed': 'yes' if spec['managed'] else 'no'})
+    hostdev = ET.Element('hostdev', {'mode': 'subsystem', 'type': 'pci', 'managed': 'yes' if spec['managed'] else 'no'})
     source = ET.SubElement(hostdev, 'source')
-    ET.SubElement(source, 'address', {'domain': '0x%04x' % domain, 'bus': '0x%02x' % bus,
-                                      'slot': '0x%02x' % slot, 'function': '0x%x' % function})
+    ET.SubElement(
+        source,
+        'address',
+        {'domain': '0x%04x' % domain, 'bus': '0x%02x' % bus, 'slot': '0x%02x' % slot, 'function': '0x%x' % function},
+    )
     address = ET.SubElement(hostdev, 'address', {'type': 'pci'})
     ET.SubElement(address, 'zpci', {'uid': format_uid(spec['uid']), 'fid': format_fid(spec['fid'])})
     return hostdev
@@ -244,6 +267,7 @@ def build_device(spec):
 
 # ---------------------------------------------------------------------------------------------
 # reading domain XML
+
 
 def parse_domain(text):
     try:
@@ -284,8 +308,13 @@ def describe_hostdev(element):
         parts = [_attr_int(src.get(name, '0')) for name in ('domain', 'bus', 'slot', 'function')]
         if None not in parts:
             address = tuple(parts)
-    return {'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address,
-            'managed': element.get('managed', 'no') == 'yes'}
+    return {
+        'kind': HOSTDEV,
+        'fid': fid,
+        'uid': uid,
+        'address': address,
+        'managed': element.get('managed', 'no') == 'yes',
+    }
 
 
 def describe_interface(element):
@@ -300,13 +329,15 @@ def describe_interface(element):
     mac = element.find('mac')
     model = element.find('model')
     driver = element.find('driver')
-    return {'kind': INTERFACE,
-            'source': source.get('dev') if source is not None else None,
-            # libvirt's default for a direct interface without mode is vepa
-            'mode': (source.get('mode') if source is not None else None) or 'vepa',
-            'mac': mac.get('address').lower() if mac is not None and mac.get('address') else None,
-            'model': model.get('type') if model is not None else None,
-            'driver': driver.get('name') if driver is not None else None}
+    return {
+        'kind': INTERFACE,
+        'source': source.get('dev') if source is not None else None,
+        # libvirt's default for a direct interface without mode is vepa
+        'mode': (source.get('mode') if source is not None else None) or 'vepa',
+        'mac': mac.get('address').lower() if mac is not None and mac.get('address') else None,
+        'model': model.get('type') if model is not None else None,
+        'driver': driver.get('name') if driver is not None else None,
+    }
 
 
 def managed_devices(root):
@@ -352,14 +383,26 @@ def key_text(key):
 def public_view(desc):
     """A description as returned to the user (addresses as text, no internal keys)."""
     if desc['kind'] == HOSTDEV:
-        return {'kind': HOSTDEV, 'fid': desc['fid'], 'uid': desc['uid'],
-                'address': format_pci_address(desc['address']), 'managed': desc['managed']}
-    return {'kind': INTERFACE, 'source': desc['source'], 'mode': desc['mode'], 'mac': desc['mac'],
-            'model': desc['model'], 'driver': desc['driver']}
+        return {
+            'kind': HOSTDEV,
+            'fid': desc['fid'],
+            'uid': desc['uid'],
+            'address': format_pci_address(desc['address']),
+            'managed': desc['managed'],
+        }
+    return {
+        'kind': INTERFACE,
+        'source': desc['source'],
+        'mode': desc['mode'],
+        'mac': desc['mac'],
+        'model': desc['model'],
+        'driver': desc['driver'],
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # planning
+
 
 def _hostdev_differences(desired, current):
     diffs = []
@@ -388,8 +431,9 @@ def _patched_hostdev(element, desired):
         src = ET.SubElement(source, 'address')
     domain, bus, slot, function = desired['address']
     src.attrib.clear()
-    src.attrib.update({'domain': '0x%04x' % domain, 'bus': '0x%02x' % bus, 'slot': '0x%02x' % slot,
-                       'function': '0x%x' % function})
+    src.attrib.update(
+        {'domain': '0x%04x' % domain, 'bus': '0x%02x' % bus, 'slot': '0x%02x' % slot, 'function': '0x%x' % function}
+    )
     zpci = new.find('address/zpci')
     if zpci is None:
         address = new.find('address')
@@ -456,9 +500,16 @@ def portable(element):
 
 
 def _op(action, desc, xml_element, current=None, fields=None):
-    return {'action': action, 'kind': desc['kind'], 'key': device_key(desc), 'device': public_view(desc),
-            'xml': to_text(xml_element), 'element': xml_element, 'current': current,
-            'fields': fields or []}
+    return {
+        'action': action,
+        'kind': desc['kind'],
+        'key': device_key(desc),
+        'device': public_view(desc),
+        'xml': to_text(xml_element),
+        'element': xml_element,
+        'current': current,
+        'fields': fields or [],
+    }
 
 
 def match_devices(root, hostdevs, interfaces):
@@ -532,7 +583,8 @@ def plan(root, hostdevs, interfaces, state):
             raise DeviceSpecError(
                 '%s.mac: %s is already used by the domain\'s direct interface on %s, not %s; remove that '
                 'interface first (state absent) or use state exact'
-                % (spec['param'], spec['mac'], desc['source'], spec['source']))
+                % (spec['param'], spec['mac'], desc['source'], spec['source'])
+            )
     if state == 'exact':
         for element, desc in unmatched:
             detaches.append(_op('detach', desc, strip_live_only(element), current=element))
@@ -544,15 +596,13 @@ def plan(root, hostdevs, interfaces, state):
             fields = _hostdev_differences(spec, desc)
             if fields:
                 # libvirt cannot update a hostdev in place: detach the old one, attach the new one
-                changes.append(_op('replace', spec, _patched_hostdev(element, spec), current=element,
-                                   fields=fields))
+                changes.append(_op('replace', spec, _patched_hostdev(element, spec), current=element, fields=fields))
         else:
             fields = _interface_differences(spec, desc)
             if fields:
                 merged = dict(spec)
                 merged['mac'] = desc['mac']
-                changes.append(_op('update', merged, _patched_interface(element, spec), current=element,
-                                   fields=fields))
+                changes.append(_op('update', merged, _patched_interface(element, spec), current=element, fields=fields))
     return detaches + changes + attaches
 
 
@@ -611,6 +661,7 @@ def _insert_device(devices, element):
 # ---------------------------------------------------------------------------------------------
 # validation over a whole domain or host
 
+
 def check_unique(root, domain_name='the domain'):
     """uid and fid of every <zpci> unique, host PCI addresses of hostdevs unique, MACs unique."""
     errors = []
@@ -623,8 +674,10 @@ def check_unique(root, domain_name='the domain'):
             if desc is not None and desc['address'] is not None:
                 label = 'hostdev %s' % format_pci_address(desc['address'])
                 if desc['address'] in sources:
-                    errors.append('host PCI address %s is passed through twice in %s'
-                                  % (format_pci_address(desc['address']), domain_name))
+                    errors.append(
+                        'host PCI address %s is passed through twice in %s'
+                        % (format_pci_address(desc['address']), domain_name)
+                    )
                 sources[desc['address']] = label
         elif element.tag == 'interface':
             mac = element.find('mac')
@@ -635,13 +688,17 @@ def check_unique(root, domain_name='the domain'):
                 macs[value] = label
         if uid is not None:
             if uid in uids:
-                errors.append('zPCI uid %s is used twice in %s (%s and %s); uids must be unique per domain'
-                              % (format_uid(uid), domain_name, uids[uid], label))
+                errors.append(
+                    'zPCI uid %s is used twice in %s (%s and %s); uids must be unique per domain'
+                    % (format_uid(uid), domain_name, uids[uid], label)
+                )
             uids[uid] = label
         if fid is not None:
             if fid in fids:
-                errors.append('zPCI fid %s is used twice in %s (%s and %s); fids must be unique per domain'
-                              % (format_fid(fid), domain_name, fids[fid], label))
+                errors.append(
+                    'zPCI fid %s is used twice in %s (%s and %s); fids must be unique per domain'
+                    % (format_fid(fid), domain_name, fids[fid], label)
+                )
             fids[fid] = label
     return errors
 
@@ -658,17 +715,22 @@ def foreign_owners(hostdevs, other_domains):
                 continue
             for spec in hostdevs:
                 if desc['fid'] is not None and desc['fid'] == spec['fid']:
-                    errors.append('%s.fid: FID %s is already given to domain %s; a FID can belong to one '
-                                  'domain only' % (spec['param'], format_fid(spec['fid']), name))
+                    errors.append(
+                        '%s.fid: FID %s is already given to domain %s; a FID can belong to one '
+                        'domain only' % (spec['param'], format_fid(spec['fid']), name)
+                    )
                 elif spec.get('address') is not None and desc['address'] == spec['address']:
-                    errors.append('%s.address: host function %s (fid %s) is already passed through to '
-                                  'domain %s' % (spec['param'], format_pci_address(spec['address']),
-                                                 format_fid(spec['fid']), name))
+                    errors.append(
+                        '%s.address: host function %s (fid %s) is already passed through to '
+                        'domain %s'
+                        % (spec['param'], format_pci_address(spec['address']), format_fid(spec['fid']), name)
+                    )
     return errors
 
 
 # ---------------------------------------------------------------------------------------------
 # text
+
 
 def _strip_whitespace(element):
     if element.text is not None and not element.text.strip():
@@ -704,7 +766,8 @@ def _indent(element, level=0):
 
 def unified_diff(before, after, name):
     """Unified diff of two XML texts (already in the canonical layout)."""
-    lines = difflib.unified_diff(before.splitlines(True), after.splitlines(True),
-                                 fromfile='%s (before)' % name, tofile='%s (after)' % name)
+    lines = difflib.unified_diff(
+        before.splitlines(True), after.splitlines(True), fromfile='%s (before)' % name, tofile='%s (after)' % name
+    )
     text = ''.join(line if line.endswith('\n') else line + '\n' for line in lines)
     return text

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Which network interfaces carry the management connection (the SSH session Ansible uses).
 
@@ -42,8 +42,7 @@ def parse_ssh_connection(value):
     try:
         client = str(ipaddress.ip_address(parts[0].split("%")[0]))
         server = str(ipaddress.ip_address(parts[2].split("%")[0]))
-        return {"client": client, "client_port": int(parts[1]), "server": server,
-                "server_port": int(parts[3])}
+        return {"client": client, "client_port": int(parts[1]), "server": server, "server_port": int(parts[3])}
     except ValueError:
         return None
 
@@ -60,7 +59,9 @@ def parse_environ(data):
     return env
 
 
-_ADDR_LINE = re.compile(r"^\d+:\s+(?P<ifname>\S+?)(?:@\S+)?\s+(?P<family>inet6?)\s+(?P<addr>[0-9a-fA-F.:]+)(?:/(?P<plen>\d+))?")
+_ADDR_LINE = re.compile(
+    r"^\d+:\s+(?P<ifname>\S+?)(?:@\S+)?\s+(?P<family>inet6?)\s+(?P<addr>[0-9a-fA-F.:]+)(?:/(?P<plen>\d+))?"
+)
 
 
 def parse_ip_addr(text):
@@ -110,14 +111,16 @@ def parse_proc_net_route(text):
         if len(cells) < 8:
             continue
         try:
-            routes.append({
-                "ifname": cells[0],
-                "destination": _hex_le_ipv4(cells[1]),
-                "gateway": _hex_le_ipv4(cells[2]),
-                "flags": int(cells[3], 16),
-                "metric": int(cells[6]),
-                "mask": _hex_le_ipv4(cells[7]),
-            })
+            routes.append(
+                {
+                    "ifname": cells[0],
+                    "destination": _hex_le_ipv4(cells[1]),
+                    "gateway": _hex_le_ipv4(cells[2]),
+                    "flags": int(cells[3], 16),
+                    "metric": int(cells[6]),
+                    "mask": _hex_le_ipv4(cells[7]),
+                }
+            )
         except (ValueError, struct.error):
             continue
     return routes
@@ -199,7 +202,7 @@ def lower_devices(ifname, _seen=None):
         entries = os.listdir(base)
     except (IOError, OSError):
         return found
-    names = [e[len("lower_"):] for e in entries if e.startswith("lower_")]
+    names = [e[len("lower_") :] for e in entries if e.startswith("lower_")]
     try:
         names.extend(os.listdir(os.path.join(base, "brif")))
     except (IOError, OSError):
@@ -240,8 +243,9 @@ def management_connection(module, environ=None):
         details["method"] = "ip"
     if not names:
         if ":" in conn["server"]:
-            names |= interfaces_with_address(parse_if_inet6(_read(host_files.path("/proc/net/if_inet6"))),
-                                             conn["server"])
+            names |= interfaces_with_address(
+                parse_if_inet6(_read(host_files.path("/proc/net/if_inet6"))), conn["server"]
+            )
         else:
             routes = parse_proc_net_route(_read(host_files.path("/proc/net/route")))
             for address in (conn["client"], conn["server"]):

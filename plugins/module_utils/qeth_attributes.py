@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The qeth device attributes this collection manages: names, accepted values, defaults, rules.
 
@@ -27,16 +27,26 @@ LAYER_3 = "3"
 class AttrRule(object):
     __slots__ = ("name", "kind", "choices", "minimum", "maximum", "default", "layer", "group", "read_map")
 
-    def __init__(self, name, kind, choices=None, minimum=None, maximum=None, default=None,
-                 layer=LAYER_ANY, group=None, read_map=None):
+    def __init__(
+        self,
+        name,
+        kind,
+        choices=None,
+        minimum=None,
+        maximum=None,
+        default=None,
+        layer=LAYER_ANY,
+        group=None,
+        read_map=None,
+    ):
         self.name = name
-        self.kind = kind            # "bool01" | "int" | "choice" | "string"
+        self.kind = kind  # "bool01" | "int" | "choice" | "string"
         self.choices = choices
         self.minimum = minimum
         self.maximum = maximum
-        self.default = default      # as chzdev/sysfs string, None when it depends on the card
+        self.default = default  # as chzdev/sysfs string, None when it depends on the card
         self.layer = layer
-        self.group = group          # "bridge" | "vnicc" | None
+        self.group = group  # "bridge" | "vnicc" | None
         self.read_map = read_map or {}
 
     @property
@@ -44,8 +54,14 @@ class AttrRule(object):
         return self.name in OFFLINE_ONLY
 
 
-_ROUTER_CHOICES = ["no_router", "multicast_router", "primary_router", "secondary_router",
-                   "primary_connector", "secondary_connector"]
+_ROUTER_CHOICES = [
+    "no_router",
+    "multicast_router",
+    "primary_router",
+    "secondary_router",
+    "primary_connector",
+    "secondary_connector",
+]
 _ROUTER_READ = {
     "no": "no_router",
     "primary router": "primary_router",
@@ -57,8 +73,16 @@ _ROUTER_READ = {
     "secondary connector+": "secondary_connector",
     "secondary connector": "secondary_connector",
 }
-_PRIO_CHOICES = ["prio_queueing_vlan", "prio_queueing_skb", "prio_queueing_prec", "no_prio_queueing", "no_prio_queueing:0", "no_prio_queueing:1",
-                 "no_prio_queueing:2", "no_prio_queueing:3"]
+_PRIO_CHOICES = [
+    "prio_queueing_vlan",
+    "prio_queueing_skb",
+    "prio_queueing_prec",
+    "no_prio_queueing",
+    "no_prio_queueing:0",
+    "no_prio_queueing:1",
+    "no_prio_queueing:2",
+    "no_prio_queueing:3",
+]
 _PRIO_READ = {
     "by VLAN headers": "prio_queueing_vlan",
     "by skb-priority": "prio_queueing_skb",
@@ -77,28 +101,31 @@ _RULES = [
     AttrRule("portno", "int", minimum=0, maximum=1, default="0"),
     AttrRule("isolation", "choice", choices=["none", "drop", "forward"], default="none"),
     AttrRule("portname", "string", maximum=8, default="", read_map={"no portname required": ""}),
-    AttrRule("priority_queueing", "choice", choices=_PRIO_CHOICES, default="no_prio_queueing",
-             read_map=_PRIO_READ),
+    AttrRule("priority_queueing", "choice", choices=_PRIO_CHOICES, default="no_prio_queueing", read_map=_PRIO_READ),
     AttrRule("hw_trap", "choice", choices=["disarm", "arm"], default="disarm"),
     AttrRule("hsuid", "string", maximum=8, default="", layer=LAYER_3),
-    AttrRule("route4", "choice", choices=_ROUTER_CHOICES, default="no_router", layer=LAYER_3,
-             read_map=_ROUTER_READ),
-    AttrRule("route6", "choice", choices=_ROUTER_CHOICES, default="no_router", layer=LAYER_3,
-             read_map=_ROUTER_READ),
+    AttrRule("route4", "choice", choices=_ROUTER_CHOICES, default="no_router", layer=LAYER_3, read_map=_ROUTER_READ),
+    AttrRule("route6", "choice", choices=_ROUTER_CHOICES, default="no_router", layer=LAYER_3, read_map=_ROUTER_READ),
     AttrRule("sniffer", "bool01", default="0", layer=LAYER_3),
     AttrRule("ipa_takeover/enable", "bool01", default="0", layer=LAYER_3),
     AttrRule("ipa_takeover/invert4", "bool01", default="0", layer=LAYER_3),
     AttrRule("ipa_takeover/invert6", "bool01", default="0", layer=LAYER_3),
-    AttrRule("bridge_role", "choice", choices=["primary", "secondary", "none"], default="none",
-             layer=LAYER_2, group="bridge"),
+    AttrRule(
+        "bridge_role", "choice", choices=["primary", "secondary", "none"], default="none", layer=LAYER_2, group="bridge"
+    ),
     AttrRule("bridge_hostnotify", "bool01", default="0", layer=LAYER_2, group="bridge"),
-    AttrRule("bridge_reflect_promisc", "choice", choices=["primary", "secondary", "none"],
-             default="none", layer=LAYER_2, group="bridge"),
+    AttrRule(
+        "bridge_reflect_promisc",
+        "choice",
+        choices=["primary", "secondary", "none"],
+        default="none",
+        layer=LAYER_2,
+        group="bridge",
+    ),
     AttrRule("vnicc/flooding", "bool01", default="0", layer=LAYER_2, group="vnicc"),
     AttrRule("vnicc/mcast_flooding", "bool01", default="0", layer=LAYER_2, group="vnicc"),
     AttrRule("vnicc/learning", "bool01", default="0", layer=LAYER_2, group="vnicc"),
-    AttrRule("vnicc/learning_timeout", "int", minimum=60, maximum=86400, default="600",
-             layer=LAYER_2, group="vnicc"),
+    AttrRule("vnicc/learning_timeout", "int", minimum=60, maximum=86400, default="600", layer=LAYER_2, group="vnicc"),
     AttrRule("vnicc/takeover_setvmac", "bool01", default="0", layer=LAYER_2, group="vnicc"),
     AttrRule("vnicc/takeover_learning", "bool01", default="0", layer=LAYER_2, group="vnicc"),
     AttrRule("vnicc/bridge_invisible", "bool01", default="0", layer=LAYER_2, group="vnicc"),
@@ -113,12 +140,19 @@ EXTRA_NAMES = tuple(sorted(n for n in RULES if n not in MANAGED))
 # Attributes a user may not set: read-only, write-only triggers, multi-valued lists.
 NOT_SETTABLE = {
     "online": "use the option 'online'",
-    "state": "read-only", "card_type": "read-only", "chpid": "read-only", "if_name": "read-only",
-    "inbuf_size": "read-only", "bridge_state": "read-only", "switch_attrs": "read-only",
+    "state": "read-only",
+    "card_type": "read-only",
+    "chpid": "read-only",
+    "if_name": "read-only",
+    "inbuf_size": "read-only",
+    "bridge_state": "read-only",
+    "switch_attrs": "read-only",
     "recover": "a write-only trigger, not configuration",
     "performance_stats": "a write-only trigger, not configuration",
-    "vipa/add4": "a multi-valued list, not supported", "vipa/add6": "a multi-valued list, not supported",
-    "rxip/add4": "a multi-valued list, not supported", "rxip/add6": "a multi-valued list, not supported",
+    "vipa/add4": "a multi-valued list, not supported",
+    "vipa/add6": "a multi-valued list, not supported",
+    "rxip/add4": "a multi-valued list, not supported",
+    "rxip/add6": "a multi-valued list, not supported",
     "ipa_takeover/add4": "a multi-valued list, not supported",
     "ipa_takeover/add6": "a multi-valued list, not supported",
 }
@@ -144,8 +178,10 @@ def to_setting(name, value, device_label="config"):
     if rule is None:
         if name in NOT_SETTABLE:
             raise AttrError("%s cannot be set: %s" % (field, NOT_SETTABLE[name]))
-        raise AttrError("%s is not a qeth attribute this module manages; allowed in attributes: %s"
-                        % (field, ", ".join(EXTRA_NAMES)))
+        raise AttrError(
+            "%s is not a qeth attribute this module manages; allowed in attributes: %s"
+            % (field, ", ".join(EXTRA_NAMES))
+        )
     if rule.kind == "bool01":
         if isinstance(value, bool):
             return "1" if value else "0"
@@ -233,9 +269,10 @@ def check_combination(settings, device_label="config", card_type=None):
     bridge = sorted(n for n in settings if RULES.get(n) is not None and RULES[n].group == "bridge")
     vnicc = sorted(n for n in settings if RULES.get(n) is not None and RULES[n].group == "vnicc")
     if bridge and vnicc:
-        errors.append("%s: bridge attributes (%s) and VNIC characteristics (%s) cannot be configured "
-                      "together (chzdev rejects the combination)"
-                      % (device_label, ", ".join(bridge), ", ".join(vnicc)))
+        errors.append(
+            "%s: bridge attributes (%s) and VNIC characteristics (%s) cannot be configured "
+            "together (chzdev rejects the combination)" % (device_label, ", ".join(bridge), ", ".join(vnicc))
+        )
     for name in sorted(settings):
         rule = RULES.get(name)
         if rule is None:
@@ -245,17 +282,21 @@ def check_combination(settings, device_label="config", card_type=None):
         if rule.layer == LAYER_3 and layer2 == "1":
             errors.append("%s: attributes.%s needs layer2: false" % (device_label, name))
     if card_type == CARD_HIPERSOCKETS and settings.get("isolation") not in (None, "none"):
-        errors.append("%s: isolation is not supported on HiperSockets devices (only OSA), got %r"
-                      % (device_label, settings["isolation"]))
+        errors.append(
+            "%s: isolation is not supported on HiperSockets devices (only OSA), got %r"
+            % (device_label, settings["isolation"])
+        )
     return errors
 
 
 def order_settings(names):
     """Sort attribute names in the order the module passes (and chzdev applies) them."""
+
     def key(name):
         if name in OFFLINE_ONLY:
             return (0, OFFLINE_ONLY.index(name), name)
         if name in MANAGED:
             return (1, MANAGED.index(name), name)
         return (2, 0, name)
+
     return sorted(names, key=key)

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """chzdev (s390-tools zdev): the one place where its command lines are built.
 
@@ -65,8 +65,7 @@ EXIT_CODES = {
 
 # Package that ships chzdev, by /etc/os-release ID or ID_LIKE word.
 PACKAGES = (
-    (("rhel", "centos", "fedora", "rocky", "almalinux", "ol"), "s390utils-base",
-     "Red Hat Enterprise Linux"),
+    (("rhel", "centos", "fedora", "rocky", "almalinux", "ol"), "s390utils-base", "Red Hat Enterprise Linux"),
     (("sles", "sled", "suse", "opensuse", "opensuse-leap"), "s390-tools", "SUSE Linux Enterprise Server"),
     (("ubuntu", "debian"), "s390-tools", "Ubuntu"),
 )
@@ -87,8 +86,7 @@ def enable_argv(binary, group_id, settings, scope="both", force=False):
 
 def offline_argv(binary, group_id, settings, scope="both", force=False):
     """Set offline (``online=0`` first), then apply settings."""
-    return [binary] + SCOPE_FLAGS[scope] + _force(force) + [DEVTYPE, group_id, "online=0"] + \
-        _settings_args(settings)
+    return [binary] + SCOPE_FLAGS[scope] + _force(force) + [DEVTYPE, group_id, "online=0"] + _settings_args(settings)
 
 
 def disable_argv(binary, group_id, scope="both", yes=False):
@@ -142,10 +140,11 @@ def package_hint(os_release_text):
     words = [info.get("ID", "").lower()] + info.get("ID_LIKE", "").lower().split()
     for ids, package, label in PACKAGES:
         if any(w in ids for w in words if w):
-            return "install the package %s, which provides chzdev on %s" % (
-                package, info.get("PRETTY_NAME") or label)
-    return ("install s390-tools: package s390utils-base on Red Hat Enterprise Linux, "
-            "s390-tools on SUSE Linux Enterprise Server and Ubuntu")
+            return "install the package %s, which provides chzdev on %s" % (package, info.get("PRETTY_NAME") or label)
+    return (
+        "install s390-tools: package s390utils-base on Red Hat Enterprise Linux, "
+        "s390-tools on SUSE Linux Enterprise Server and Ubuntu"
+    )
 
 
 def missing_tool_message(os_release_text, tool=TOOL):

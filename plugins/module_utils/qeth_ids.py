@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """CCW and qeth group device identifiers: parsing, normalisation and group completion.
 
@@ -33,7 +33,8 @@ def parse_ccw_id(text):
     if not match:
         raise QethIdError(
             "%r is not a CCW device ID (expected <cssid>.<ssid>.<devno> such as 0.0.8200, "
-            "or a device number such as 8200)" % (text,))
+            "or a device number such as 8200)" % (text,)
+        )
     cssid = int(match.group(1), 16) if match.group(1) is not None else 0
     ssid = int(match.group(2)) if match.group(2) is not None else 0
     devno = int(match.group(3), 16)
@@ -128,7 +129,7 @@ def _groups_for_run(run):
             break
     if ok:
         for start in range(0, len(run) - len(run) % QETH_NUM_DEVS, QETH_NUM_DEVS):
-            groups.append(tuple(c.devid for c in run[start:start + QETH_NUM_DEVS]))
+            groups.append(tuple(c.devid for c in run[start : start + QETH_NUM_DEVS]))
         return groups
     max_pairs = len(run) // QETH_NUM_DEVS
     pairs = []
@@ -137,7 +138,7 @@ def _groups_for_run(run):
     while i < len(rest) - 1 and len(pairs) < max_pairs:
         if ccw_distance(rest[i].devid, rest[i + 1].devid) == 1:
             pairs.append((rest[i], rest[i + 1]))
-            del rest[i:i + 2]
+            del rest[i : i + 2]
         else:
             i += 1
     for read, write in pairs:

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Desired qeth configuration -> ordered chzdev commands. Pure: no I/O, no commands run.
 
@@ -35,10 +35,17 @@ import copy
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
 from ansible_collections.s390x.network.plugins.module_utils import resource_engine as engine
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import (
-    CARD_HIPERSOCKETS, MANAGED, OFFLINE_ONLY, AttrError, canonical, check_combination, default_for,
-    order_settings, to_setting)
+    CARD_HIPERSOCKETS,
+    MANAGED,
+    OFFLINE_ONLY,
+    AttrError,
+    canonical,
+    check_combination,
+    default_for,
+    order_settings,
+    to_setting,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import format_group_id
-
 
 # persistent_diff key: the device is configured but blacklisted at the next boot
 BOOT_BLACKLIST = "cio_ignore"
@@ -51,13 +58,22 @@ class PlanError(ValueError):
 class Desired(object):
     """What one device should look like."""
 
-    def __init__(self, busid, ids, online=True, settings=None, defaulted=None, active_resets=None,
-                 persistent_removes=None, label=None):
+    def __init__(
+        self,
+        busid,
+        ids,
+        online=True,
+        settings=None,
+        defaulted=None,
+        active_resets=None,
+        persistent_removes=None,
+        label=None,
+    ):
         self.busid = busid
         self.ids = tuple(ids)
         self.online = online
-        self.settings = dict(settings or {})            # both scopes, name -> chzdev string
-        self.defaulted = set(defaulted or ())           # names set to their default by 'replaced'
+        self.settings = dict(settings or {})  # both scopes, name -> chzdev string
+        self.defaulted = set(defaulted or ())  # names set to their default by 'replaced'
         self.active_resets = dict(active_resets or {})  # active only (rule entries dropped by -r)
         self.persistent_removes = list(persistent_removes or [])
         self.label = label or busid
@@ -141,12 +157,20 @@ def build_desired(entry, busid, ids, dev, state, card_type, label):
     if errors:
         raise PlanError("; ".join(errors))
     online = entry.get("online")
-    return Desired(busid, ids, online=True if online is None else bool(online), settings=settings,
-                   defaulted=defaulted, active_resets=active_resets, persistent_removes=removes,
-                   label=label)
+    return Desired(
+        busid,
+        ids,
+        online=True if online is None else bool(online),
+        settings=settings,
+        defaulted=defaulted,
+        active_resets=active_resets,
+        persistent_removes=removes,
+        label=label,
+    )
 
 
 # -- drift -----------------------------------------------------------------------------------
+
 
 def _same(name, a, b):
     return canonical(name, a) == canonical(name, b)
@@ -197,6 +221,7 @@ def persistent_diff(dev, want):
 
 # -- commands --------------------------------------------------------------------------------
 
+
 def _pairs(values, names):
     return [(n, values[n]) for n in order_settings(names)]
 
@@ -222,48 +247,70 @@ def plan_device(dev, want, scope, binary):
         if online_now and (not want.online or offline_changes):
             # Take the device down on its own first; with the device offline, the next call may
             # carry offline-only attributes and chzdev applies layer2, the others, then online=1.
-            steps.append(Step(chz.offline_argv(binary, gid, [], "active"), want.busid, "offline", "active",
-                              disruptive=True))
+            steps.append(
+                Step(chz.offline_argv(binary, gid, [], "active"), want.busid, "offline", "active", disruptive=True)
+            )
             online_now = False
             if not want.online:
                 act.pop("online", None)
         if want.online:
             if online_now:
                 changed = [n for n in act if n != "online"]
-                steps.append(Step(chz.enable_argv(binary, gid, _pairs(active_targets, changed), "active"),
-                                  want.busid, "configure", "active"))
+                steps.append(
+                    Step(
+                        chz.enable_argv(binary, gid, _pairs(active_targets, changed), "active"),
+                        want.busid,
+                        "configure",
+                        "active",
+                    )
+                )
             elif rule_update and not split:
                 steps.append(Step(chz.enable_argv(binary, gid, all_both, "both"), want.busid, "configure", "both"))
                 rule_update = False
             else:
-                steps.append(Step(chz.enable_argv(binary, gid, all_active, "active"), want.busid,
-                                  "configure", "active"))
+                steps.append(
+                    Step(chz.enable_argv(binary, gid, all_active, "active"), want.busid, "configure", "active")
+                )
         elif act:
             # configured but offline: online=0 (first) and the attributes
             if rule_update and not split:
-                steps.append(Step(chz.offline_argv(binary, gid, all_both, "both"), want.busid, "offline", "both",
-                                  disruptive=True))
+                steps.append(
+                    Step(
+                        chz.offline_argv(binary, gid, all_both, "both"), want.busid, "offline", "both", disruptive=True
+                    )
+                )
                 rule_update = False
             else:
-                steps.append(Step(chz.offline_argv(binary, gid, all_active, "active"), want.busid, "offline",
-                                  "active"))
+                steps.append(Step(chz.offline_argv(binary, gid, all_active, "active"), want.busid, "offline", "active"))
     if rule_update:
         # a rule that is already right makes chzdev -p skip the device ("already configured") and
         # leave 41-cio-ignore.rules as it is: --force makes it write both again
         force = set(pers) == {BOOT_BLACKLIST}
         if want.online:
-            steps.append(Step(chz.enable_argv(binary, gid, all_both, "persistent", force=force), want.busid,
-                              "configure", "persistent"))
+            steps.append(
+                Step(
+                    chz.enable_argv(binary, gid, all_both, "persistent", force=force),
+                    want.busid,
+                    "configure",
+                    "persistent",
+                )
+            )
         else:
             # online=0 in the rule: the device stays down after the next boot
-            steps.append(Step(chz.offline_argv(binary, gid, all_both, "persistent", force=force), want.busid,
-                              "offline", "persistent", disruptive=True))
+            steps.append(
+                Step(
+                    chz.offline_argv(binary, gid, all_both, "persistent", force=force),
+                    want.busid,
+                    "offline",
+                    "persistent",
+                    disruptive=True,
+                )
+            )
     if do_persistent:
         rule = dev.persistent if dev is not None else None
         removes = [n for n in want.persistent_removes if rule is not None and n in rule]
         if removes:
-            steps.append(Step(chz.remove_argv(binary, gid, removes), want.busid, "remove-persistent",
-                              "persistent"))
+            steps.append(Step(chz.remove_argv(binary, gid, removes), want.busid, "remove-persistent", "persistent"))
     return steps
 
 
@@ -283,8 +330,9 @@ def plan_delete(dev, group_id, scope, binary, yes=True):
         return []
     which = "both" if act and pers else ("active" if act else "persistent")
     # without its rule a device that is online now does not come back after the next boot
-    return [Step(chz.disable_argv(binary, group_id, which, yes=yes), dev.busid, "deconfigure", which,
-                 disruptive=dev.online)]
+    return [
+        Step(chz.disable_argv(binary, group_id, which, yes=yes), dev.busid, "deconfigure", which, disruptive=dev.online)
+    ]
 
 
 def plan_rollback(before, now, touched, binary):
@@ -292,8 +340,15 @@ def plan_rollback(before, now, touched, binary):
     gid = before.group_id if before is not None else now.group_id
     if before is None or not before.exists:
         if now is not None and now.exists:
-            return [Step(chz.disable_argv(binary, gid, "active", yes=True), now.busid, "rollback", "active",
-                         disruptive=now.online)]
+            return [
+                Step(
+                    chz.disable_argv(binary, gid, "active", yes=True),
+                    now.busid,
+                    "rollback",
+                    "active",
+                    disruptive=now.online,
+                )
+            ]
         return []
     settings = {}
     current = now.active if now is not None and now.exists else {}
@@ -310,6 +365,7 @@ def plan_rollback(before, now, touched, binary):
 
 
 # -- prediction (check mode, and 'after' without re-reading) -----------------------------------
+
 
 def predict(dev, want, scope, new_state_factory):
     """The DeviceState the steps of plan_device would leave behind."""

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth_device on the resource engine: qeth group devices read from sysfs and the chzdev udev
 rules, changed with chzdev (planning in qeth_plan, reading in qeth_state)."""
@@ -13,16 +13,34 @@ from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev a
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import changes as _changes
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
-    QethIdError, format_group_id, naive_group, parse_group_id)
+    QethIdError,
+    format_group_id,
+    naive_group,
+    parse_group_id,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_plan import (
-    PlanError, build_desired, plan_delete, plan_device, plan_rollback, predict, predict_delete)
+    PlanError,
+    build_desired,
+    plan_delete,
+    plan_device,
+    plan_rollback,
+    predict,
+    predict_delete,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
-    DeviceState, capable_devices, card_type_from_ccw, device_view, gathered_entry, note_blacklist, read_state,
-    resolve_id, settings_text)
+    DeviceState,
+    capable_devices,
+    card_type_from_ccw,
+    device_view,
+    gathered_entry,
+    note_blacklist,
+    read_state,
+    resolve_id,
+    settings_text,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import OFFLINE_ONLY
-from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
-    Change, Resource, ResourceError, Step)
+from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 
 CHANGING_STATES = ("merged", "replaced", "overridden", "deleted")
 
@@ -50,8 +68,14 @@ def view_drift(before, after):
                 what = "udev rule " + ", ".join(_changes(old_rule, new_rule, sorted(set(old_rule) | set(new_rule))))
             rows.append((obj, "persistent", what))
         if before.get("hidden_at_boot") and not after.get("hidden_at_boot"):
-            rows.append((obj, "persistent", "cio_ignore hides %s at boot (not freed in 41-cio-ignore.rules)"
-                         % ",".join(before["hidden_at_boot"])))
+            rows.append(
+                (
+                    obj,
+                    "persistent",
+                    "cio_ignore hides %s at boot (not freed in 41-cio-ignore.rules)"
+                    % ",".join(before["hidden_at_boot"]),
+                )
+            )
     return rows
 
 
@@ -91,9 +115,14 @@ class QethDevices(Resource):
                 continue
             clash = sorted(set(owners[c] for c in named if c in owners))
             if clash:
-                errors.append("%s: names the same device as %s (both name CCW device %s)" % (
-                    name, " and ".join(label(i, self.config[i]) for i in clash),
-                    ", ".join(c for c in named if c in owners)))
+                errors.append(
+                    "%s: names the same device as %s (both name CCW device %s)"
+                    % (
+                        name,
+                        " and ".join(label(i, self.config[i]) for i in clash),
+                        ", ".join(c for c in named if c in owners),
+                    )
+                )
                 continue
             owners.update((c, index) for c in named)
             try:
@@ -158,8 +187,10 @@ class QethDevices(Resource):
                     # neither grouped nor in a udev rule: nothing left to delete
                     self.module.warn("%s: no such qeth device configured on this host, nothing to delete" % name)
                     continue
-                errors.append("%s: %s; qeth devices on this host: %s"
-                              % (name, exc, ", ".join(capable_devices(devices, self.reader)) or "none"))
+                errors.append(
+                    "%s: %s; qeth devices on this host: %s"
+                    % (name, exc, ", ".join(capable_devices(devices, self.reader)) or "none")
+                )
                 continue
             if busid in seen:
                 errors.append("%s: the same device as config[%d]" % (name, seen[busid]))
@@ -189,8 +220,10 @@ class QethDevices(Resource):
                 if busid in listed or not dev.configured:
                     continue
                 if dev.if_name and dev.if_name in self._mgmt()[0]:
-                    self.module.warn("state overridden leaves qeth device %s alone: its interface %s carries the "
-                                     "management connection" % (dev.group_id, dev.if_name))
+                    self.module.warn(
+                        "state overridden leaves qeth device %s alone: its interface %s carries the "
+                        "management connection" % (dev.group_id, dev.if_name)
+                    )
                     continue
                 changes.append(self._delete(dev, busid, dev.group_id))
         return changes
@@ -217,17 +250,30 @@ class QethDevices(Resource):
                     "qeth device %s: its interface %s carries the management connection (SSH from %s to %s); "
                     "the change takes the device offline, now or at the next boot (%s), which would cut the "
                     "connection. Set allow_disruptive: true to do it anyway."
-                    % (change.label, dev.if_name, conn.get("client"), conn.get("server"),
-                       "; ".join(s.command for s in change.steps if s.disruptive)),
-                    commands=[], management_interfaces=sorted(mgmt))
+                    % (
+                        change.label,
+                        dev.if_name,
+                        conn.get("client"),
+                        conn.get("server"),
+                        "; ".join(s.command for s in change.steps if s.disruptive),
+                    ),
+                    commands=[],
+                    management_interfaces=sorted(mgmt),
+                )
             want = change.want
-            if want is not None and "layer2" in want.settings and dev.exists and \
-                    dev.active.get("layer2") not in (None, want.settings["layer2"]):
+            if (
+                want is not None
+                and "layer2" in want.settings
+                and dev.exists
+                and dev.active.get("layer2") not in (None, want.settings["layer2"])
+            ):
                 uppers = self.reader.netdev_uppers(dev.if_name)
                 if uppers:
-                    self.module.warn("qeth device %s: changing layer2 on %s, which has upper devices %s (MacVTap "
-                                     "guests or VLANs lose their link while it is offline)"
-                                     % (change.label, dev.if_name, ", ".join(uppers)))
+                    self.module.warn(
+                        "qeth device %s: changing layer2 on %s, which has upper devices %s (MacVTap "
+                        "guests or VLANs lose their link while it is offline)"
+                        % (change.label, dev.if_name, ", ".join(uppers))
+                    )
 
     def predict(self, current, changes):
         devices = dict(current.devices)
@@ -237,8 +283,9 @@ class QethDevices(Resource):
             if change.want is None:
                 devices[change.subject] = predict_delete(current.devices.get(change.subject), self.scope)
             else:
-                devices[change.subject] = predict(current.devices.get(change.subject), change.want, self.scope,
-                                                  DeviceState)
+                devices[change.subject] = predict(
+                    current.devices.get(change.subject), change.want, self.scope, DeviceState
+                )
         return HostState(devices, current.cio)
 
     def _device(self, state, change):
@@ -262,8 +309,10 @@ class QethDevices(Resource):
             dev = state.devices.get(change.subject)
             if dev is None:
                 hidden = state.cio.hidden_now(change.label.split(":")) if state.cio is not None else []
-                lines.append("qeth %s: not configured%s" % (
-                    change.label, "; hidden by cio_ignore: %s" % ",".join(hidden) if hidden else ""))
+                lines.append(
+                    "qeth %s: not configured%s"
+                    % (change.label, "; hidden by cio_ignore: %s" % ",".join(hidden) if hidden else "")
+                )
                 continue
             lines.append("qeth %s" % dev.group_id)
             if self.scope in ("both", "active"):
@@ -302,8 +351,7 @@ class QethDevices(Resource):
             current = {}
         else:
             current = cur.active
-        changed = dict((n, v) for n, v in old.active.items()
-                       if n != "online" and v is not None and current.get(n) != v)
+        changed = dict((n, v) for n, v in old.active.items() if n != "online" and v is not None and current.get(n) != v)
         offline_only = [n for n in OFFLINE_ONLY if n in changed]
         if offline_only and current.get("online") == "1":
             steps.append(self._sysfs_step(self._attr(change.subject, "online"), "0"))
@@ -321,8 +369,12 @@ class QethDevices(Resource):
 
     def _sysfs_step(self, parts, value):
         path = self.reader.host_path(*parts)
-        return Step(action=lambda: kernel_write.write_value(path, "%s\n" % value), text="echo %s > %s" % (value, path),
-                    scope="active", kind="rollback")
+        return Step(
+            action=lambda: kernel_write.write_value(path, "%s\n" % value),
+            text="echo %s > %s" % (value, path),
+            scope="active",
+            kind="rollback",
+        )
 
     def remaining(self, after, change):
         if change.want is None:

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The current configuration of the host's qeth devices: active (sysfs) and persistent (udev
 rules), merged per device, plus the views the modules return. Reads only; no commands run.
@@ -9,9 +9,21 @@ from __future__ import annotations
 
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import (
-    CARD_HIPERSOCKETS, MANAGED, RULES, normalize_read, order_settings)
+    CARD_HIPERSOCKETS,
+    MANAGED,
+    RULES,
+    normalize_read,
+    order_settings,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
-    QethIdError, auto_groups, ccw_sort_key, complete_group, format_group_id, naive_group, parse_group_id)
+    QethIdError,
+    auto_groups,
+    ccw_sort_key,
+    complete_group,
+    format_group_id,
+    naive_group,
+    parse_group_id,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_udev_rules import read_all_rules
 
 
@@ -20,14 +32,14 @@ class DeviceState(object):
 
     def __init__(self, busid):
         self.busid = busid
-        self.ids = None              # (read, write, data) or None when unknown
-        self.exists = False          # grouped in the active configuration
-        self.active = {}             # name -> normalised string (includes "online")
-        self.info = {}               # read-only facts: card_type, chpid, state, if_name, inbuf_size
-        self.persistent = None       # name -> string from the chzdev rule, None without a rule
+        self.ids = None  # (read, write, data) or None when unknown
+        self.exists = False  # grouped in the active configuration
+        self.active = {}  # name -> normalised string (includes "online")
+        self.info = {}  # read-only facts: card_type, chpid, state, if_name, inbuf_size
+        self.persistent = None  # name -> string from the chzdev rule, None without a rule
         self.rule_path = None
-        self.hidden = []             # CCW devices of the group on the cio_ignore list now
-        self.hidden_at_boot = []     # ... on the list the next boot starts with
+        self.hidden = []  # CCW devices of the group on the cio_ignore list now
+        self.hidden_at_boot = []  # ... on the list the next boot starts with
 
     @property
     def group_id(self):
@@ -139,6 +151,7 @@ def capable_devices(devices, reader):
 
 # -- views -------------------------------------------------------------------------------------
 
+
 def _typed(name, value):
     if value is None:
         return None
@@ -178,8 +191,16 @@ def device_view(dev, extra_names=(), scope="both"):
         if dev.exists:
             entry.update(config_view(dev.active, names))
         else:
-            entry.update({"online": None, "layer2": None, "buffer_count": None, "portno": None,
-                          "isolation": None, "attributes": {}})
+            entry.update(
+                {
+                    "online": None,
+                    "layer2": None,
+                    "buffer_count": None,
+                    "portno": None,
+                    "isolation": None,
+                    "attributes": {},
+                }
+            )
         entry["exists"] = dev.exists
         entry["if_name"] = dev.if_name
         entry["card_type"] = dev.card_type
@@ -241,8 +262,10 @@ def resolve_id(text, devices, reader, cio=None):
     group_busid = reader.group_of_ccw(read)
     if group_busid is not None and group_busid != read:
         owner = devices.get(group_busid)
-        raise QethIdError("%s belongs to qeth device %s (bus ID %s); name the device by its read device"
-                          % (read, owner.group_id if owner else group_busid, group_busid))
+        raise QethIdError(
+            "%s belongs to qeth device %s (bus ID %s); name the device by its read device"
+            % (read, owner.group_id if owner else group_busid, group_busid)
+        )
     dev = devices.get(read)
     if len(ids) == 3:
         if dev is not None and dev.ids and tuple(dev.ids) != tuple(ids) and dev.exists:
@@ -252,8 +275,11 @@ def resolve_id(text, devices, reader, cio=None):
                 other = reader.group_of_ccw(ccwid)
                 if other is not None:
                     raise QethIdError("CCW device %s is already in qeth device %s" % (ccwid, other))
-                if reader.ccw_dir(ccwid) is None and (dev is None or dev.persistent is None) and \
-                        not hidden_now.contains(ccwid):
+                if (
+                    reader.ccw_dir(ccwid) is None
+                    and (dev is None or dev.persistent is None)
+                    and not hidden_now.contains(ccwid)
+                ):
                     raise QethIdError("CCW device %s does not exist on this host" % ccwid)
         return read, tuple(ids)
     if dev is not None and dev.ids:
@@ -266,5 +292,6 @@ def resolve_id(text, devices, reader, cio=None):
         raise QethIdError(
             "CCW device %s is hidden by cio_ignore (listed in /proc/cio_ignore), so its write and data "
             "devices cannot be looked up; give the full ID read:write:data (for example %s) and the "
-            "devices are freed now and at boot, as chzdev does" % (read, example))
+            "devices are freed now and at boot, as chzdev does" % (read, example)
+        )
     return read, complete_group(read, reader.ungrouped_qeth_ccw())

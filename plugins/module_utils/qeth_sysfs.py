@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Read the active configuration of qeth devices from sysfs (read-only; chzdev does the writing).
 
@@ -30,8 +30,18 @@ UNNAMED_NETDEV = "(unnamed net_device)"
 _CCW_NAME = re.compile(r"^[0-9a-f]{1,2}\.[0-3]\.[0-9a-f]{4}$")
 
 # Files read for every group device, beyond the extra attributes a caller asks for.
-BASE_FILES = ("online", "state", "card_type", "chpid", "layer2", "buffer_count", "portno",
-              "isolation", "inbuf_size", "if_name")
+BASE_FILES = (
+    "online",
+    "state",
+    "card_type",
+    "chpid",
+    "layer2",
+    "buffer_count",
+    "portno",
+    "isolation",
+    "inbuf_size",
+    "if_name",
+)
 
 
 class SysfsReader(object):
@@ -77,9 +87,11 @@ class SysfsReader(object):
         return sorted(set(names), key=ccw_sort_key)
 
     def group_dir(self, busid):
-        for candidate in (self.path("bus", "ccwgroup", "devices", busid),
-                          self.path("devices", "qeth", busid),
-                          self.path("bus", "ccwgroup", "drivers", "qeth", busid)):
+        for candidate in (
+            self.path("bus", "ccwgroup", "devices", busid),
+            self.path("devices", "qeth", busid),
+            self.path("bus", "ccwgroup", "drivers", "qeth", busid),
+        ):
             if os.path.isdir(candidate):
                 return candidate
         return None
@@ -139,9 +151,12 @@ class SysfsReader(object):
             return None
         chpids = self.read_text(os.path.join(directory, "..", "chpids")) or ""
         pim = (self.read_text(os.path.join(directory, "..", "pimpampom")) or "").split(" ")[0]
-        return CcwInfo(ccwid, chpids=("%s/%s" % (pim, " ".join(chpids.split()))).lower(),
-                       cutype=(self.read_text(os.path.join(directory, "cutype")) or "").lower(),
-                       devtype=(self.read_text(os.path.join(directory, "devtype")) or "").lower())
+        return CcwInfo(
+            ccwid,
+            chpids=("%s/%s" % (pim, " ".join(chpids.split()))).lower(),
+            cutype=(self.read_text(os.path.join(directory, "cutype")) or "").lower(),
+            devtype=(self.read_text(os.path.join(directory, "devtype")) or "").lower(),
+        )
 
     def ungrouped_qeth_ccw(self):
         """CcwInfo for every CCW device bound to the qeth CCW driver that is not grouped yet.
@@ -167,7 +182,7 @@ class SysfsReader(object):
         if not ifname:
             return []
         entries = self._listdir(self.path("class", "net", ifname))
-        return sorted(e[len("upper_"):] for e in entries if e.startswith("upper_"))
+        return sorted(e[len("upper_") :] for e in entries if e.startswith("upper_"))
 
     def is_macvtap(self, ifname):
         entries = self._listdir(self.path("class", "net", ifname))

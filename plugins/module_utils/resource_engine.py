@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The flow every changing module shares, so that each module only says what is specific to it.
 
@@ -46,8 +46,9 @@ class Step(object):
     that appears after power-on) shows ``texts`` before it runs and sets ``ran`` to what it ran.
     """
 
-    def __init__(self, argv=None, action=None, text=None, scope="both", disruptive=False, kind="change",
-                 subject=None, texts=None):
+    def __init__(
+        self, argv=None, action=None, text=None, scope="both", disruptive=False, kind="change", subject=None, texts=None
+    ):
         if (argv is None) == (action is None):
             raise ValueError("a step has either argv or action")
         self.argv = list(argv) if argv is not None else None
@@ -173,8 +174,12 @@ class Resource(object):
 
     def diff(self, before_state, after_state, changes):
         """The ``diff`` result (a dict, or a list of dicts, one per file)."""
-        return {"before": self.diff_text(before_state, changes), "after": self.diff_text(after_state, changes),
-                "before_header": "%s (before)" % self.kind, "after_header": "%s (after)" % self.kind}
+        return {
+            "before": self.diff_text(before_state, changes),
+            "after": self.diff_text(after_state, changes),
+            "before_header": "%s (before)" % self.kind,
+            "after_header": "%s (after)" % self.kind,
+        }
 
     def extras(self, state, changes, failed=False):
         """Module-specific result fields for the host in ``state`` (after the run, or predicted)."""
@@ -214,7 +219,12 @@ class Resource(object):
     def failure_message(self, change, step, rc, out, err):
         detail = "\n".join(x.strip() for x in (err or "", out or "") if x and x.strip())
         return "%s %s: %s failed (exit code %s)%s" % (
-            self.kind, change.label, step.command, rc, ": " + detail if detail else "")
+            self.kind,
+            change.label,
+            step.command,
+            rc,
+            ": " + detail if detail else "",
+        )
 
 
 def drift_rows(resource, before_state, after_state, changes):
@@ -265,8 +275,12 @@ def _run(module, resource):
 
     predicted = resource.predict(current, changes)
     steps = [s for c in changes for s in c.steps]
-    result = dict(changed=bool(steps or prepared), commands=prepared + [t for s in steps for t in s.commands],
-                  before=resource.views(current, changes), drift=drift_rows(resource, current, predicted, changes))
+    result = dict(
+        changed=bool(steps or prepared),
+        commands=prepared + [t for s in steps for t in s.commands],
+        before=resource.views(current, changes),
+        drift=drift_rows(resource, current, predicted, changes),
+    )
     if module._diff:
         result["diff"] = resource.diff(current, predicted, changes)
     if module.check_mode or not steps:
@@ -284,7 +298,7 @@ def _run(module, resource):
                 continue
             now = _read_after_failure(resource)
             rollback = {"commands": [], "ok": True, "errors": []}
-            rsteps = resource.rollback(current, now, change, change.steps[:index + 1]) if now is not None else []
+            rsteps = resource.rollback(current, now, change, change.steps[: index + 1]) if now is not None else []
             for rstep in rsteps:
                 rrc, rout, rerr = resource.run_step(rstep)
                 rollback["commands"].extend(_ran(rstep))
@@ -307,13 +321,20 @@ def _run(module, resource):
             after_state = _read_after_failure(resource)
             msg = resource.failure_message(change, step, rc, out, err)
             if rollback["commands"]:
-                msg += "; %s %s (%s)" % (resource.restores, "restored" if rollback["ok"] else "NOT restored",
-                                         "; ".join(rollback["commands"]))
+                msg += "; %s %s (%s)" % (
+                    resource.restores,
+                    "restored" if rollback["ok"] else "NOT restored",
+                    "; ".join(rollback["commands"]),
+                )
             # Changed unless this was the first change and it is back where it was (or its first
             # step failed and left nothing to put back).
             restored = rollback["ok"] and (bool(rollback["commands"]) or index == 0)
-            result.update(changed=completed or not restored, commands=executed, rollback=rollback,
-                          after=resource.views(after_state, changes) if after_state is not None else None)
+            result.update(
+                changed=completed or not restored,
+                commands=executed,
+                rollback=rollback,
+                after=resource.views(after_state, changes) if after_state is not None else None,
+            )
             if after_state is not None:
                 result.update(resource.extras(after_state, changes, failed=True))
             module.fail_json(msg=msg, rc=rc, stdout=out, stderr=err, **result)
@@ -332,9 +353,10 @@ def _run(module, resource):
             continue
         left = resource.remaining(after_state, change)
         if left:
-            module.warn("%s %s still differs after %s ran; the next run would run: %s"
-                        % (resource.kind, change.label, resource.runner_name,
-                           "; ".join(t for s in left for t in s.commands)))
+            module.warn(
+                "%s %s still differs after %s ran; the next run would run: %s"
+                % (resource.kind, change.label, resource.runner_name, "; ".join(t for s in left for t in s.commands))
+            )
     if "diff" in result:
         result["diff"] = resource.diff(current, after_state, changes)
     result.update(resource.extras(after_state, changes))

@@ -47,8 +47,9 @@ def normalize_entry(item, index=0, allow_bare=False):
         raise PnetError("%s: expected a dict with pnet_id and interface or ib_device, got %r" % (where, item))
     unknown = set(item) - set(("pnet_id", "interface", "ib_device", "port"))
     if unknown:
-        raise PnetError("%s: unknown keys %s; allowed: pnet_id, interface, ib_device, port"
-                        % (where, ", ".join(sorted(unknown))))
+        raise PnetError(
+            "%s: unknown keys %s; allowed: pnet_id, interface, ib_device, port" % (where, ", ".join(sorted(unknown)))
+        )
     pnet_id = item.get("pnet_id")
     if pnet_id is None or not PNET_ID_RE.match(str(pnet_id).strip()):
         raise PnetError("%s.pnet_id: %r is not a PNET ID (1 to 16 characters a-z, A-Z, 0-9)" % (where, pnet_id))
@@ -67,8 +68,10 @@ def normalize_entry(item, index=0, allow_bare=False):
     if interface is not None:
         interface = str(interface)
         if not IFNAME_RE.match(interface):
-            raise PnetError("%s.interface: %r is not a network interface name (1-15 characters, "
-                            "no blanks, '/' or ':')" % (where, interface))
+            raise PnetError(
+                "%s.interface: %r is not a network interface name (1-15 characters, "
+                "no blanks, '/' or ':')" % (where, interface)
+            )
         if port is not None:
             raise PnetError("%s.port: only valid with ib_device" % where)
         return {"pnet_id": pnet_id, "interface": interface, "ib_device": None, "port": None}
@@ -146,10 +149,10 @@ def plan(state, config, current, tool=TOOL):
         if not config:
             return ([argv_flush(tool)] if current else []), []
         drop_ids = set(e["pnet_id"] for e in config if e["interface"] is None and e["ib_device"] is None)
-        drop_keys = set((e["pnet_id"], entry_key(e)) for e in config
-                        if e["interface"] is not None or e["ib_device"] is not None)
-        target = [e for e in current
-                  if e["pnet_id"] not in drop_ids and (e["pnet_id"], entry_key(e)) not in drop_keys]
+        drop_keys = set(
+            (e["pnet_id"], entry_key(e)) for e in config if e["interface"] is not None or e["ib_device"] is not None
+        )
+        target = [e for e in current if e["pnet_id"] not in drop_ids and (e["pnet_id"], entry_key(e)) not in drop_keys]
     elif state == "overridden":
         target = []
         seen = set()
@@ -180,6 +183,7 @@ def _describe(entry):
 
 def _commands(current, target, tool):
     """Delete every PNET ID whose entry set changes or that goes away, then add what is missing."""
+
     def by_id(entries):
         result = {}
         for e in entries:

@@ -1,15 +1,21 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc_pnet on the resource engine: the software PNET table is one object (its commands must run
 in the planned order: every PNET ID that is rebuilt is deleted before anything is added)."""
 
 from __future__ import annotations
 
-from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
-    Change, Resource, ResourceError, Step)
+from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_cmd import (
-    TOOL, PnetError, argv_show, normalize_entry, parse_table, plan, to_config)
+    TOOL,
+    PnetError,
+    argv_show,
+    normalize_entry,
+    parse_table,
+    plan,
+    to_config,
+)
 
 TABLE = "table"
 
@@ -18,8 +24,10 @@ def _hint(err):
     if "not loaded" in (err or ""):
         return " (load the smc kernel module first)"
     if "exists" in (err or "").lower():
-        return (" (the interface or device port belongs to another PNET ID, or the device has a PNET ID "
-                "from the IOCDS, which wins over software entries)")
+        return (
+            " (the interface or device port belongs to another PNET ID, or the device has a PNET ID "
+            "from the IOCDS, which wins over software entries)"
+        )
     return ""
 
 
@@ -31,8 +39,10 @@ def _entry_text(entry):
 
 def table_drift(before, after):
     """(object, scope, difference) rows per PNET ID between two tables (config items)."""
+
     def keyed(entries):
         return dict(((e["pnet_id"], _entry_text(e)), e) for e in entries)
+
     old, new = keyed(before), keyed(after)
     rows = []
     for pnet_id in sorted(set(k[0] for k in list(old) + list(new))):
@@ -58,8 +68,13 @@ class PnetTable(Resource):
         errors = []
         for index, item in enumerate(self.params["config"] or []):
             try:
-                self.config.append(normalize_entry(dict((k, v) for k, v in item.items() if v is not None), index,
-                                                   allow_bare=(self.state == "deleted")))
+                self.config.append(
+                    normalize_entry(
+                        dict((k, v) for k, v in item.items() if v is not None),
+                        index,
+                        allow_bare=(self.state == "deleted"),
+                    )
+                )
             except PnetError as exc:
                 errors.append(str(exc))
         if not errors:
@@ -79,8 +94,13 @@ class PnetTable(Resource):
                 raise ResourceError("smc_pnet not found: install smc-tools")
         rc, out, err = self._run(argv_show())
         if rc != 0:
-            raise ResourceError("smc_pnet failed with exit code %d%s: %s" % (rc, _hint(err), (err or out).strip()),
-                                rc=rc, stdout=out, stderr=err, commands=[])
+            raise ResourceError(
+                "smc_pnet failed with exit code %d%s: %s" % (rc, _hint(err), (err or out).strip()),
+                rc=rc,
+                stdout=out,
+                stderr=err,
+                commands=[],
+            )
         return parse_table(out)
 
     def gather(self, current):
@@ -95,8 +115,10 @@ class PnetTable(Resource):
 
     def _steps(self, commands, kind="change"):
         """Steps of smc_pnet argvs (planned with the tool's name; run by the path found)."""
-        return [Step(argv=[self.tool] + argv[1:], text=" ".join([TOOL] + argv[1:]), scope="active", kind=kind)
-                for argv in commands]
+        return [
+            Step(argv=[self.tool] + argv[1:], text=" ".join([TOOL] + argv[1:]), scope="active", kind=kind)
+            for argv in commands
+        ]
 
     def predict(self, current, changes):
         return changes[0].want if changes[0].steps else current
@@ -111,7 +133,9 @@ class PnetTable(Resource):
         return table_drift(before, after)
 
     def diff_text(self, state, changes):
-        return "".join("%s\n" % " ".join("%s=%s" % (k, v) for k, v in sorted(item.items())) for item in to_config(state))
+        return "".join(
+            "%s\n" % " ".join("%s=%s" % (k, v) for k, v in sorted(item.items())) for item in to_config(state)
+        )
 
     def rollback(self, before, now, change, ran):
         """Back to the table as it was: the table has no single-entry delete, so a run that stopped

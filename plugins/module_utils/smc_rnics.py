@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The ``smc_rnics`` command (smc-tools): its arguments and its output layouts.
 
@@ -129,7 +129,8 @@ def error_message(rc, stdout, stderr, fid=None):
     if rc == EXIT_FID_NOT_LISTED:
         # smc_rnics printed its header and no row for the FID, without a message
         return 'FID %s is not listed (in standby or not a network function; use all to include it)' % (
-            '%x' % fid if fid is not None else '')
+            '%x' % fid if fid is not None else ''
+        )
     if (stdout or '').strip():
         return stdout.strip()
     return 'smc_rnics exited with code %d and printed nothing' % rc
@@ -151,8 +152,18 @@ def _header_columns(header):
 def _layout_for(columns):
     keys = [key for key, dummy in columns]
     device_key = keys[-1] if keys[-1] in ('net_device', 'ib_device') else None
-    v185 = ['fid', 'power', 'pci_id', 'pchid', 'type', 'pft', keys[6] if len(keys) > 6 else None,
-            'port', 'pnet_id', device_key]
+    v185 = [
+        'fid',
+        'power',
+        'pci_id',
+        'pchid',
+        'type',
+        'pft',
+        keys[6] if len(keys) > 6 else None,
+        'port',
+        'pnet_id',
+        device_key,
+    ]
     v184 = ['fid', 'power', 'pci_id', 'pchid', 'type', 'port', 'pnet_id', device_key]
     if device_key and keys == v185 and keys[6] in ('vf', 'vfn'):
         return 'v1.8.5', _rename(LAYOUT_V185, keys)

@@ -37,15 +37,18 @@ def smc_services_plan(services):
             name += ".service"
         unknown = sorted(set(entry) - set(SERVICE_KEYS))
         if unknown:
-            errors.append("%s: unknown keys %s (allowed: %s)"
-                          % (where, ", ".join(map(str, unknown)), ", ".join(SERVICE_KEYS)))
+            errors.append(
+                "%s: unknown keys %s (allowed: %s)" % (where, ", ".join(map(str, unknown)), ", ".join(SERVICE_KEYS))
+            )
         service = {"name": name}
         for key in ("rmem", "wmem"):
             value = entry.get(key)
             size = 0
             if value is not None:
                 if isinstance(value, bool) or not _SIZE_RE.match(str(value)):
-                    errors.append("%s.%s: %r is not a size (bytes, or a number with k, K, m or M)" % (where, key, value))
+                    errors.append(
+                        "%s.%s: %r is not a size (bytes, or a number with k, K, m or M)" % (where, key, value)
+                    )
                 else:
                     size = parse_size(str(value), "%s.%s" % (where, key))
                     if size < SMC_MIN_BUFFER:
@@ -53,6 +56,10 @@ def smc_services_plan(services):
             service[key] = None if value is None else str(value)
             service[key + "_bytes"] = size
         result.append(service)
-    return {"services": result, "errors": errors, "names": [s["name"] for s in result],
-            "max_rmem": max([0] + [s["rmem_bytes"] for s in result]),
-            "max_wmem": max([0] + [s["wmem_bytes"] for s in result])}
+    return {
+        "services": result,
+        "errors": errors,
+        "names": [s["name"] for s in result],
+        "max_rmem": max([0] + [s["rmem_bytes"] for s in result]),
+        "max_wmem": max([0] + [s["wmem_bytes"] for s in result]),
+    }

@@ -30,8 +30,8 @@ import re
 KIB = 1024
 MIB = 1024 * KIB
 GIB = 1024 * MIB
-INT_MAX = 2 ** 31 - 1
-UINT_MAX = 2 ** 32 - 1
+INT_MAX = 2**31 - 1
+UINT_MAX = 2**32 - 1
 # HZ of s390 kernels (CONFIG_HZ_100): proc_dointvec_jiffies refuses seconds > INT_MAX / HZ.
 S390_HZ = 100
 
@@ -47,41 +47,101 @@ METHODS = (METHOD_NET_SMC, METHOD_TCP)
 PROTOCOLS = ("smcd", "smcr")
 
 # First upstream releases of the behaviours this file models (see docs/smc-sizing.md).
-V_SMCD_1M = (5, 16)         # 67161779a9ea "Allow SMC-D 1MB DMB allocations"
-V_NET_SMC_MEM = (6, 1)      # 0227f058aa29 "Unbind r/w buffer size from clcsock ..."
-V_SMCR_LARGE = (6, 11)      # "net/smc: change SMCR_RMBE_SIZES from 5 to 15"
+V_SMCD_1M = (5, 16)  # 67161779a9ea "Allow SMC-D 1MB DMB allocations"
+V_NET_SMC_MEM = (6, 1)  # 0227f058aa29 "Unbind r/w buffer size from clcsock ..."
+V_SMCR_LARGE = (6, 11)  # "net/smc: change SMCR_RMBE_SIZES from 5 to 15"
 
 # Compressed buffer sizes: 0 -> 16 KiB ... n -> 16 KiB << n.
-SMCD_DMBE_SIZES = 6         # 1 MiB
-SMCR_RMBE_SIZES_OLD = 5     # 512 KiB
-SMCR_RMBE_SIZES = 15        # 512 MiB
+SMCD_DMBE_SIZES = 6  # 1 MiB
+SMCR_RMBE_SIZES_OLD = 5  # 512 KiB
+SMCR_RMBE_SIZES = 15  # 512 MiB
 LEGACY_SG_LIMIT = 512 * KIB  # SG_MAX_SINGLE_ALLOC pages before 5.16 (128 x 4 KiB on s390x)
-PHYS_CONT_LIMIT = 4 * MIB   # PAGE_SIZE << MAX_PAGE_ORDER on s390x (4 KiB pages, order 10)
+PHYS_CONT_LIMIT = 4 * MIB  # PAGE_SIZE << MAX_PAGE_ORDER on s390x (4 KiB pages, order 10)
 
 # The net.smc.* sysctls this collection knows, their accepted ranges (what the kernel's
 # proc handler accepts; out of range -> EINVAL) and the first upstream release that has them.
 # Ranges are the strictest over the kernels that have the key.
 SMC_SYSCTLS = {
-    "autocorking_size": {"min": 0, "max": UINT_MAX, "since": (5, 18), "default": 64 * KIB,
-                         "size": True, "doc": "bytes of data to cork before sending (proc_douintvec)"},
-    "smcr_buf_type": {"min": 0, "max": 2, "since": (6, 0), "default": 0, "size": False,
-                      "doc": "SMC-R buffers: 0 physically contiguous, 1 virtually contiguous, 2 mixed"},
-    "smcr_testlink_time": {"min": 0, "max": INT_MAX // S390_HZ, "since": (6, 1), "default": 30,
-                           "size": False, "doc": "seconds between SMC-R TEST_LINK probes, 0 disables"},
-    "wmem": {"min": SMC_BUF_MIN_SIZE, "max": INT_MAX // 2, "since": V_NET_SMC_MEM,
-             "default": 64 * KIB, "size": True, "doc": "initial SMC send buffer size"},
-    "rmem": {"min": SMC_BUF_MIN_SIZE, "max": INT_MAX // 2, "since": V_NET_SMC_MEM,
-             "default": 64 * KIB, "size": True, "doc": "initial SMC receive buffer (RMB/DMB) size"},
-    "smcr_max_links_per_lgr": {"min": 1, "max": 2, "since": (6, 8), "default": 2, "size": False,
-                               "doc": "SMC-R v2.1 links per link group"},
-    "smcr_max_conns_per_lgr": {"min": 16, "max": 255, "since": (6, 8), "default": 255,
-                               "size": False, "doc": "SMC-R v2.1 connections per link group"},
-    "limit_smc_hs": {"min": 0, "max": 1, "since": (6, 12), "default": 0, "size": False,
-                     "doc": "1 limits new SMC handshakes when the handshake workqueue is congested"},
-    "smcr_max_send_wr": {"min": 2, "max": 2048, "since": (6, 19), "default": 16, "size": False,
-                         "doc": "SMC-R work requests per send queue"},
-    "smcr_max_recv_wr": {"min": 2, "max": 2048, "since": (6, 19), "default": 48, "size": False,
-                         "doc": "SMC-R work requests per receive queue"},
+    "autocorking_size": {
+        "min": 0,
+        "max": UINT_MAX,
+        "since": (5, 18),
+        "default": 64 * KIB,
+        "size": True,
+        "doc": "bytes of data to cork before sending (proc_douintvec)",
+    },
+    "smcr_buf_type": {
+        "min": 0,
+        "max": 2,
+        "since": (6, 0),
+        "default": 0,
+        "size": False,
+        "doc": "SMC-R buffers: 0 physically contiguous, 1 virtually contiguous, 2 mixed",
+    },
+    "smcr_testlink_time": {
+        "min": 0,
+        "max": INT_MAX // S390_HZ,
+        "since": (6, 1),
+        "default": 30,
+        "size": False,
+        "doc": "seconds between SMC-R TEST_LINK probes, 0 disables",
+    },
+    "wmem": {
+        "min": SMC_BUF_MIN_SIZE,
+        "max": INT_MAX // 2,
+        "since": V_NET_SMC_MEM,
+        "default": 64 * KIB,
+        "size": True,
+        "doc": "initial SMC send buffer size",
+    },
+    "rmem": {
+        "min": SMC_BUF_MIN_SIZE,
+        "max": INT_MAX // 2,
+        "since": V_NET_SMC_MEM,
+        "default": 64 * KIB,
+        "size": True,
+        "doc": "initial SMC receive buffer (RMB/DMB) size",
+    },
+    "smcr_max_links_per_lgr": {
+        "min": 1,
+        "max": 2,
+        "since": (6, 8),
+        "default": 2,
+        "size": False,
+        "doc": "SMC-R v2.1 links per link group",
+    },
+    "smcr_max_conns_per_lgr": {
+        "min": 16,
+        "max": 255,
+        "since": (6, 8),
+        "default": 255,
+        "size": False,
+        "doc": "SMC-R v2.1 connections per link group",
+    },
+    "limit_smc_hs": {
+        "min": 0,
+        "max": 1,
+        "since": (6, 12),
+        "default": 0,
+        "size": False,
+        "doc": "1 limits new SMC handshakes when the handshake workqueue is congested",
+    },
+    "smcr_max_send_wr": {
+        "min": 2,
+        "max": 2048,
+        "since": (6, 19),
+        "default": 16,
+        "size": False,
+        "doc": "SMC-R work requests per send queue",
+    },
+    "smcr_max_recv_wr": {
+        "min": 2,
+        "max": 2048,
+        "since": (6, 19),
+        "default": 48,
+        "size": False,
+        "doc": "SMC-R work requests per receive queue",
+    },
 }
 SMC_SYSCTL_PREFIX = "net.smc."
 TCP_KEYS = {"rmem": "net.ipv4.tcp_rmem", "wmem": "net.ipv4.tcp_wmem"}
@@ -113,8 +173,9 @@ def parse_size(value, name="size"):
         return int(value)
     match = _SIZE_RE.match(str(value))
     if not match:
-        raise SizingError("%s: expected a size in bytes or with a K/M/G suffix (e.g. 131072, 128K, 1M), "
-                          "got %r" % (name, value))
+        raise SizingError(
+            "%s: expected a size in bytes or with a K/M/G suffix (e.g. 131072, 128K, 1M), " "got %r" % (name, value)
+        )
     suffix = match.group(2).lower() if match.group(2) else None
     return int(match.group(1)) * _SIZE_FACTORS[suffix]
 
@@ -222,8 +283,9 @@ def parse_tcp_triplet(value, name):
     for part in parts:
         number = parse_size(part, name)
         if not TCP_VALUE_MIN <= number <= TCP_VALUE_MAX:
-            raise SizingError("%s: each value must be between %d and %d, got %d"
-                              % (name, TCP_VALUE_MIN, TCP_VALUE_MAX, number))
+            raise SizingError(
+                "%s: each value must be between %d and %d, got %d" % (name, TCP_VALUE_MIN, TCP_VALUE_MAX, number)
+            )
         result.append(number)
     return tuple(result)
 
@@ -250,28 +312,39 @@ def format_tcp_triplet(values):
 
 def validate_setting(key, value):
     """Validate one ``net.smc.*`` setting (short key or with prefix) -> (short_key, int value)."""
-    short = key[len(SMC_SYSCTL_PREFIX):] if str(key).startswith(SMC_SYSCTL_PREFIX) else str(key)
+    short = key[len(SMC_SYSCTL_PREFIX) :] if str(key).startswith(SMC_SYSCTL_PREFIX) else str(key)
     spec = SMC_SYSCTLS.get(short)
     if spec is None:
-        raise SizingError("settings: unknown key %r; known net.smc keys: %s"
-                          % (key, ", ".join(sorted(SMC_SYSCTLS))))
+        raise SizingError("settings: unknown key %r; known net.smc keys: %s" % (key, ", ".join(sorted(SMC_SYSCTLS))))
     field = "settings.%s" % short
     if spec["size"]:
         number = parse_size(value, field)
     else:
         if isinstance(value, bool) or not (isinstance(value, int) or re.match(r"^\s*-?\d+\s*$", str(value))):
-            raise SizingError("%s: expected an integer between %d and %d, got %r"
-                              % (field, spec["min"], spec["max"], value))
+            raise SizingError(
+                "%s: expected an integer between %d and %d, got %r" % (field, spec["min"], spec["max"], value)
+            )
         number = int(value)
     if not spec["min"] <= number <= spec["max"]:
-        raise SizingError("%s: %d is outside the kernel's range %d..%d"
-                          % (field, number, spec["min"], spec["max"]))
+        raise SizingError("%s: %d is outside the kernel's range %d..%d" % (field, number, spec["min"], spec["max"]))
     return short, number
 
 
-def plan_buffers(kernel, rmem=None, wmem=None, method=None, protocol="smcd", smcr_buf_type=0,
-                 tcp_rmem=None, tcp_wmem=None, tcp_rmem_min=None, tcp_rmem_max=None,
-                 tcp_wmem_min=None, tcp_wmem_max=None, smc_rmem_present=None):
+def plan_buffers(
+    kernel,
+    rmem=None,
+    wmem=None,
+    method=None,
+    protocol="smcd",
+    smcr_buf_type=0,
+    tcp_rmem=None,
+    tcp_wmem=None,
+    tcp_rmem_min=None,
+    tcp_rmem_max=None,
+    tcp_wmem_min=None,
+    tcp_wmem_max=None,
+    smc_rmem_present=None,
+):
     """Sysctls that make ``kernel`` use SMC buffers of ``rmem``/``wmem`` bytes.
 
     ``tcp_rmem``/``tcp_wmem``: the host's current triplets (kept for min/max unless
@@ -295,8 +368,10 @@ def plan_buffers(kernel, rmem=None, wmem=None, method=None, protocol="smcd", smc
         if size < SMC_BUF_MIN_SIZE:
             raise SizingError("%s: %d bytes is below the SMC minimum of %d (16K)" % (name, size, SMC_BUF_MIN_SIZE))
         if size > SMC_SYSCTLS[name]["max"]:
-            raise SizingError("%s: %d bytes is above the largest value the kernel accepts (%d)"
-                              % (name, size, SMC_SYSCTLS[name]["max"]))
+            raise SizingError(
+                "%s: %d bytes is above the largest value the kernel accepts (%d)"
+                % (name, size, SMC_SYSCTLS[name]["max"])
+            )
         wanted[name] = size
 
     sysctls = {}
@@ -320,32 +395,41 @@ def plan_buffers(kernel, rmem=None, wmem=None, method=None, protocol="smcd", smc
             high = parse_size(high, "tcp_%s_max" % name) if high is not None else current[2]
             middle = tcp_default_for(size)
             if middle > TCP_VALUE_MAX:
-                raise SizingError("%s: %d bytes needs a TCP default of %d, above %d"
-                                  % (name, size, middle, TCP_VALUE_MAX))
+                raise SizingError(
+                    "%s: %d bytes needs a TCP default of %d, above %d" % (name, size, middle, TCP_VALUE_MAX)
+                )
             for label, number in (("min", low), ("max", high)):
                 if not TCP_VALUE_MIN <= number <= TCP_VALUE_MAX:
-                    raise SizingError("tcp_%s_%s: must be between %d and %d, got %d"
-                                      % (name, label, TCP_VALUE_MIN, TCP_VALUE_MAX, number))
+                    raise SizingError(
+                        "tcp_%s_%s: must be between %d and %d, got %d"
+                        % (name, label, TCP_VALUE_MIN, TCP_VALUE_MAX, number)
+                    )
             if low > middle:
-                raise SizingError("tcp_%s_min: %d is above the TCP default %d that %s=%d needs"
-                                  % (name, low, middle, name, size))
+                raise SizingError(
+                    "tcp_%s_min: %d is above the TCP default %d that %s=%d needs" % (name, low, middle, name, size)
+                )
             if high < middle:
-                warnings.append("%s: raised the TCP maximum %d to the new TCP default %d"
-                                % (TCP_KEYS[name], high, middle))
+                warnings.append(
+                    "%s: raised the TCP maximum %d to the new TCP default %d" % (TCP_KEYS[name], high, middle)
+                )
                 high = middle
             sysctls[TCP_KEYS[name]] = format_tcp_triplet((low, middle, high))
             requested = requested_from_tcp(middle)
-            warnings.append("%s changes the default buffer of every TCP socket on the host, not only "
-                            "SMC (this kernel has no net.smc.%s)" % (TCP_KEYS[name], name))
+            warnings.append(
+                "%s changes the default buffer of every TCP socket on the host, not only "
+                "SMC (this kernel has no net.smc.%s)" % (TCP_KEYS[name], name)
+            )
         eff = effective_buffer(requested, kernel, protocol, smcr_buf_type)
         details[name] = eff
         if eff["capped"]:
-            warnings.append("%s: %s requested, but %s buffers on kernel %d.%d are at most %s"
-                            % (name, format_size(size), protocol.upper(), kernel[0], kernel[1],
-                               format_size(eff["cap"])))
+            warnings.append(
+                "%s: %s requested, but %s buffers on kernel %d.%d are at most %s"
+                % (name, format_size(size), protocol.upper(), kernel[0], kernel[1], format_size(eff["cap"]))
+            )
         elif eff["rounded"]:
-            warnings.append("%s: %d bytes is not 16K x 2^n; the kernel rounds it up to %s"
-                            % (name, size, format_size(eff["size"])))
+            warnings.append(
+                "%s: %d bytes is not 16K x 2^n; the kernel rounds it up to %s" % (name, size, format_size(eff["size"]))
+            )
     return {
         "method": method,
         "kernel": "%d.%d.%d" % kernel,

@@ -39,7 +39,7 @@ import re
 PROTOCOLS = ("smcd", "smcr")
 BUCKETS = ("8KB", "16KB", "32KB", "64KB", "128KB", "256KB", "512KB", ">512KB")
 _JSON_BUCKETS = ("8K", "16K", "32K", "64K", "128K", "256K", "512K")
-_MAGNITUDE = {"K": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "T": 10 ** 12, "P": 10 ** 15}
+_MAGNITUDE = {"K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15}
 _ABBR_RE = re.compile(r"^(\d+(?:\.\d+)?)([KMGTP])?$")
 _COUNT_RE = r"\s+(\d+)"
 _ROLE_RE = r"(?:\s*\(client\s+(\d+),\s*server\s+(\d+)\))?"
@@ -91,17 +91,27 @@ def expand(cell):
 
 def _empty_direction(tx):
     data = {
-        "bytes": None, "requests": None, "buffer_usage": None,
-        "buffer_full": None, "buffer_full_pct": None,
-        "buffer_downgrades": None, "buffer_reuses": None,
-        "buffers": None, "request_sizes": None,
+        "bytes": None,
+        "requests": None,
+        "buffer_usage": None,
+        "buffer_full": None,
+        "buffer_full_pct": None,
+        "buffer_downgrades": None,
+        "buffer_reuses": None,
+        "buffers": None,
+        "request_sizes": None,
     }
     if tx:
-        data.update({
-            "buffer_full_remote": None, "buffer_full_remote_pct": None,
-            "buffer_too_small": None, "buffer_too_small_pct": None,
-            "buffer_too_small_remote": None, "buffer_too_small_remote_pct": None,
-        })
+        data.update(
+            {
+                "buffer_full_remote": None,
+                "buffer_full_remote_pct": None,
+                "buffer_too_small": None,
+                "buffer_too_small_pct": None,
+                "buffer_too_small_remote": None,
+                "buffer_too_small_remote_pct": None,
+            }
+        )
     return data
 
 
@@ -109,17 +119,32 @@ def empty_stats(protocol=None):
     return {
         "protocol": protocol,
         "connections": {
-            "total": None, "smc": None, "smc_client": None, "smc_server": None,
-            "v1": None, "v2": None,
-            "handshake_errors": None, "handshake_errors_client": None, "handshake_errors_server": None,
-            "tcp_fallback": None, "tcp_fallback_client": None, "tcp_fallback_server": None,
-            "fallback_reasons": None, "fallback_reasons_by_role": None,
+            "total": None,
+            "smc": None,
+            "smc_client": None,
+            "smc_server": None,
+            "v1": None,
+            "v2": None,
+            "handshake_errors": None,
+            "handshake_errors_client": None,
+            "handshake_errors_server": None,
+            "tcp_fallback": None,
+            "tcp_fallback_client": None,
+            "tcp_fallback_server": None,
+            "fallback_reasons": None,
+            "fallback_reasons_by_role": None,
             "avg_requests_per_conn": None,
         },
         "rx": _empty_direction(False),
         "tx": _empty_direction(True),
-        "extras": {"special_socket_calls": None, "cork": None, "nodelay": None, "sendpage": None,
-                   "splice": None, "urgent_data": None},
+        "extras": {
+            "special_socket_calls": None,
+            "cork": None,
+            "nodelay": None,
+            "sendpage": None,
+            "splice": None,
+            "urgent_data": None,
+        },
     }
 
 
@@ -139,8 +164,10 @@ _DIRECTION_LINES = (
     (re.compile(r"^Buffer usage \(Bytes\)" + _COUNT_RE), ("buffer_usage",)),
     (re.compile(r"^Buffer full \(remote\)" + _COUNT_RE + _PCT_RE), ("buffer_full_remote", "buffer_full_remote_pct")),
     (re.compile(r"^Buffer full" + _COUNT_RE + _PCT_RE), ("buffer_full", "buffer_full_pct")),
-    (re.compile(r"^Buffer too small \(remote\)" + _COUNT_RE + _PCT_RE),
-     ("buffer_too_small_remote", "buffer_too_small_remote_pct")),
+    (
+        re.compile(r"^Buffer too small \(remote\)" + _COUNT_RE + _PCT_RE),
+        ("buffer_too_small_remote", "buffer_too_small_remote_pct"),
+    ),
     (re.compile(r"^Buffer too small" + _COUNT_RE + _PCT_RE), ("buffer_too_small", "buffer_too_small_pct")),
     (re.compile(r"^Buffer downgrades" + _COUNT_RE), ("buffer_downgrades",)),
     (re.compile(r"^Buffer reuses" + _COUNT_RE), ("buffer_reuses",)),
@@ -299,17 +326,22 @@ def merge_json(stats, counters):
             data["buffers"] = buffers
         if requests is not None:
             data["request_sizes"] = requests
-        for field, key in (("bytes", "SMC_%s_BYTES" % name), ("requests", "SMC_%s_CNT" % name),
-                           ("buffer_usage", "SMC_%s_RMB_USAGE" % name),
-                           ("buffer_full", "SMC_INT_%s_BUF_FULL_CNT" % name),
-                           ("buffer_downgrades", "SMC_INT_%s_BUF_DGRADE_CNT" % name),
-                           ("buffer_reuses", "SMC_INT_%s_BUF_REUSE_CNT" % name)):
+        for field, key in (
+            ("bytes", "SMC_%s_BYTES" % name),
+            ("requests", "SMC_%s_CNT" % name),
+            ("buffer_usage", "SMC_%s_RMB_USAGE" % name),
+            ("buffer_full", "SMC_INT_%s_BUF_FULL_CNT" % name),
+            ("buffer_downgrades", "SMC_INT_%s_BUF_DGRADE_CNT" % name),
+            ("buffer_reuses", "SMC_INT_%s_BUF_REUSE_CNT" % name),
+        ):
             if get(key) is not None:
                 data[field] = get(key)
         if direction == "tx":
-            for field, key in (("buffer_full_remote", "SMC_INT_TX_BUF_FULL_PEER_CNT"),
-                               ("buffer_too_small", "SMC_INT_TX_BUF_SIZE_SM_CNT"),
-                               ("buffer_too_small_remote", "SMC_INT_TX_BUF_SIZE_SM_PEER_CNT")):
+            for field, key in (
+                ("buffer_full_remote", "SMC_INT_TX_BUF_FULL_PEER_CNT"),
+                ("buffer_too_small", "SMC_INT_TX_BUF_SIZE_SM_CNT"),
+                ("buffer_too_small_remote", "SMC_INT_TX_BUF_SIZE_SM_PEER_CNT"),
+            ):
                 if get(key) is not None:
                     data[field] = get(key)
         reqs = data["requests"]
@@ -326,13 +358,19 @@ def merge_json(stats, counters):
         if rx is not None and tx is not None:
             conns["avg_requests_per_conn"] = round(float(rx + tx) / conns["smc"], 1) if conns["smc"] else 0.0
     extras = stats["extras"]
-    for field, key in (("cork", "SMC_CORK_CNT"), ("nodelay", "SMC_NDLY_CNT"), ("sendpage", "SMC_SENDPAGE_CNT"),
-                       ("splice", "SMC_SPLICE_CNT"), ("urgent_data", "SMC_URG_DATA_CNT")):
+    for field, key in (
+        ("cork", "SMC_CORK_CNT"),
+        ("nodelay", "SMC_NDLY_CNT"),
+        ("sendpage", "SMC_SENDPAGE_CNT"),
+        ("splice", "SMC_SPLICE_CNT"),
+        ("urgent_data", "SMC_URG_DATA_CNT"),
+    ):
         if get(key) is not None:
             extras[field] = get(key)
     if all(extras[f] is not None for f in ("cork", "nodelay", "sendpage", "splice", "urgent_data")):
-        extras["special_socket_calls"] = sum(extras[f] for f in ("cork", "nodelay", "sendpage", "splice",
-                                                                 "urgent_data"))
+        extras["special_socket_calls"] = sum(
+            extras[f] for f in ("cork", "nodelay", "sendpage", "splice", "urgent_data")
+        )
     return stats
 
 
@@ -353,16 +391,18 @@ def parse_devices_smcd(text):
         if len(words) < 6 or not re.match(r"^[0-9a-fA-F]+$", words[0]) or not words[5].isdigit():
             continue
         pnet_id, by_user = _pnet(words[6] if len(words) > 6 else "")
-        devices.append({
-            "fid": int(words[0], 16),
-            "type": words[1],
-            "pci_id": words[2],
-            "pchid": int(words[3], 16) if re.match(r"^[0-9a-fA-F]+$", words[3]) else words[3],
-            "in_use": words[4] == "Yes",
-            "linkgroups": int(words[5]),
-            "pnet_id": pnet_id or None,
-            "pnet_id_by_user": by_user,
-        })
+        devices.append(
+            {
+                "fid": int(words[0], 16),
+                "type": words[1],
+                "pci_id": words[2],
+                "pchid": int(words[3], 16) if re.match(r"^[0-9a-fA-F]+$", words[3]) else words[3],
+                "in_use": words[4] == "Yes",
+                "linkgroups": int(words[5]),
+                "pnet_id": pnet_id or None,
+                "pnet_id_by_user": by_user,
+            }
+        )
     return devices
 
 
@@ -385,7 +425,7 @@ def parse_devices_smcr(text):
         if idx is None or idx < 1 or len(words) < idx + 5:
             continue
         net_dev = words[idx - 2] if idx >= 2 else None
-        rest = words[idx + 2:]
+        rest = words[idx + 2 :]
         device = {
             "net_dev": net_dev,
             "ib_dev": words[idx - 1],
@@ -393,12 +433,17 @@ def parse_devices_smcr(text):
             "port_state": words[idx + 1],
             "type": rest[0],
             "critical": rest[1] == "Yes",
-            "fid": None, "pci_id": None, "pchid": None,
+            "fid": None,
+            "pci_id": None,
+            "pchid": None,
         }
         tail = rest[2:]
         if len(tail) >= 4 and re.match(r"^[0-9a-fA-F]{1,8}$", tail[0]) and ":" in tail[1]:
-            device.update(fid=int(tail[0], 16), pci_id=tail[1],
-                          pchid=int(tail[2], 16) if re.match(r"^[0-9a-fA-F]+$", tail[2]) else tail[2])
+            device.update(
+                fid=int(tail[0], 16),
+                pci_id=tail[1],
+                pchid=int(tail[2], 16) if re.match(r"^[0-9a-fA-F]+$", tail[2]) else tail[2],
+            )
             tail = tail[3:]
         if not tail or not tail[0].isdigit():
             continue
@@ -417,9 +462,21 @@ def _int_auto(text):
 
 
 _DETAIL_KEYS = {
-    "LG-ID": "id", "LG-Role": "role", "LG-Type": "type", "VLAN": "vlan", "PNET-ID": "pnet_id",
-    "Version": "version", "Peer-Rel": "peer_release", "Peer-Host": "peer_host", "Peer-OS": "peer_os",
-    "Direct": "direct", "EID": "eid", "#Conns": "conns", "Sndbuf": "sndbuf", "RMB": "rmb", "DMB": "dmb",
+    "LG-ID": "id",
+    "LG-Role": "role",
+    "LG-Type": "type",
+    "VLAN": "vlan",
+    "PNET-ID": "pnet_id",
+    "Version": "version",
+    "Peer-Rel": "peer_release",
+    "Peer-Host": "peer_host",
+    "Peer-OS": "peer_os",
+    "Direct": "direct",
+    "EID": "eid",
+    "#Conns": "conns",
+    "Sndbuf": "sndbuf",
+    "RMB": "rmb",
+    "DMB": "dmb",
 }
 
 
@@ -459,11 +516,21 @@ def parse_linkgroups(text):
         if not re.match(r"^[0-9a-fA-F]{8}$", words[0]):
             continue
         if len(words) >= 5 and words[1] in ("CLNT", "SERV"):
-            group = {"id": words[0], "role": words[1], "type": words[2], "vlan": _int_auto(words[3]),
-                     "conns": int(words[4]), "pnet_id": words[5] if len(words) > 5 else None}
+            group = {
+                "id": words[0],
+                "role": words[1],
+                "type": words[2],
+                "vlan": _int_auto(words[3]),
+                "conns": int(words[4]),
+                "pnet_id": words[5] if len(words) > 5 else None,
+            }
         elif len(words) >= 3:
-            group = {"id": words[0], "vlan": _int_auto(words[1]), "conns": int(words[2]),
-                     "pnet_id": words[3] if len(words) > 3 else None}
+            group = {
+                "id": words[0],
+                "vlan": _int_auto(words[1]),
+                "conns": int(words[2]),
+                "pnet_id": words[3] if len(words) > 3 else None,
+            }
         else:
             continue
         groups.append(group)

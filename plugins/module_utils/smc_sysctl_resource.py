@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc_sysctl on the resource engine: the SMC buffer sysctls of a host are one object.
 
@@ -20,12 +20,23 @@ import platform
 from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import value_text
-from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
-    Change, Resource, ResourceError, Step)
+from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import (
-    INT_MAX, METHOD_NET_SMC, METHOD_TCP, SMC_SYSCTL_PREFIX, SMC_SYSCTLS, TCP_KEYS, SizingError,
-    current_effective, decide_method, parse_kernel_release, parse_size, plan_buffers, tcp_triplet_basis,
-    validate_setting)
+    INT_MAX,
+    METHOD_NET_SMC,
+    METHOD_TCP,
+    SMC_SYSCTL_PREFIX,
+    SMC_SYSCTLS,
+    TCP_KEYS,
+    SizingError,
+    current_effective,
+    decide_method,
+    parse_kernel_release,
+    parse_size,
+    plan_buffers,
+    tcp_triplet_basis,
+    validate_setting,
+)
 
 SYS_MODULE_SMC = "/sys/module/smc"
 MODULE_NAME = "smc"
@@ -99,15 +110,22 @@ class SmcSysctls(Resource):
                         raise SizingError("%s: must be between 1 and %d bytes, got %d" % (option, INT_MAX, number))
                     self.settings[key] = str(number)
             # sizes and TCP limits are valid whatever method the host decides later
-            plan_buffers(self.kernel, params["rmem"], params["wmem"], method=METHOD_TCP, protocol=params["protocol"],
-                         **self._tcp_limits())
+            plan_buffers(
+                self.kernel,
+                params["rmem"],
+                params["wmem"],
+                method=METHOD_TCP,
+                protocol=params["protocol"],
+                **self._tcp_limits(),
+            )
         except SizingError as exc:
             return [str(exc)]
         return []
 
     def _tcp_limits(self):
-        return dict((name, self.params[name]) for name in ("tcp_rmem_min", "tcp_rmem_max", "tcp_wmem_min",
-                                                           "tcp_wmem_max"))
+        return dict(
+            (name, self.params[name]) for name in ("tcp_rmem_min", "tcp_rmem_max", "tcp_wmem_min", "tcp_wmem_max")
+        )
 
     # -- host ----------------------------------------------------------------------------------
     def prepare(self):
@@ -117,8 +135,9 @@ class SmcSysctls(Resource):
         if self.state == "merged" and params["load_module"] and not smc_loaded():
             ran = self._load()
         if params["require_smc"] and self.state == "merged" and not smc_loaded() and not self.would_load:
-            raise ResourceError("smc is not loaded on this host (require_smc=true, load_module=%s)"
-                                % params["load_module"])
+            raise ResourceError(
+                "smc is not loaded on this host (require_smc=true, load_module=%s)" % params["load_module"]
+            )
         return ran
 
     def _load(self):
@@ -132,17 +151,18 @@ class SmcSysctls(Resource):
         if module.check_mode:
             rc, dummy, err = module.run_command([modprobe, "--dry-run", MODULE_NAME], environ_update={"LC_ALL": "C"})
             if rc != 0 and require:
-                raise ResourceError("this kernel has no smc module (modprobe --dry-run smc: %s)" % err.strip(),
-                                    rc=rc, stderr=err)
+                raise ResourceError(
+                    "this kernel has no smc module (modprobe --dry-run smc: %s)" % err.strip(), rc=rc, stderr=err
+                )
             self.would_load = rc == 0
             return ["modprobe %s" % MODULE_NAME] if rc == 0 else []
         rc, dummy, err = module.run_command([modprobe, MODULE_NAME], environ_update={"LC_ALL": "C"})
         if rc != 0:
             if require:
-                raise ResourceError("cannot load smc (modprobe smc exited %d: %s)" % (rc, err.strip()),
-                                    rc=rc, stderr=err)
-            module.warn("cannot load smc (modprobe smc: %s); deciding the method from the kernel release"
-                        % err.strip())
+                raise ResourceError(
+                    "cannot load smc (modprobe smc exited %d: %s)" % (rc, err.strip()), rc=rc, stderr=err
+                )
+            module.warn("cannot load smc (modprobe smc: %s); deciding the method from the kernel release" % err.strip())
             return []
         return ["modprobe %s" % MODULE_NAME]
 
@@ -152,18 +172,26 @@ class SmcSysctls(Resource):
             modules = host_files.read_text(self.params["modules_load_file"])
             live = sfile.read_live(_known_keys(sfile.parse(text)))
         except (IOError, OSError) as exc:
-            raise ResourceError("cannot read %s: %s" % (getattr(exc, "filename", None) or "the host",
-                                                        exc.strerror or exc))
-        return {"file": text, "modules": modules, "live": live, "loaded": smc_loaded(),
-                "rmem_present": os.path.exists(host_files.path(sfile.proc_path("net.smc.rmem")))}
+            raise ResourceError(
+                "cannot read %s: %s" % (getattr(exc, "filename", None) or "the host", exc.strerror or exc)
+            )
+        return {
+            "file": text,
+            "modules": modules,
+            "live": live,
+            "loaded": smc_loaded(),
+            "rmem_present": os.path.exists(host_files.path(sfile.proc_path("net.smc.rmem"))),
+        }
 
     def _decide_method(self, current):
         loaded, present = current["loaded"], current["rmem_present"]
         if self.params["method"] != "auto":
             self.method, self.method_source = self.params["method"], "option"
             if loaded and present != (self.method == METHOD_NET_SMC):
-                self.module.warn("method=%s, but this kernel %s net.smc.rmem: the SMC buffer size will not follow"
-                                 % (self.method, "has" if present else "has no"))
+                self.module.warn(
+                    "method=%s, but this kernel %s net.smc.rmem: the SMC buffer size will not follow"
+                    % (self.method, "has" if present else "has no")
+                )
         elif loaded:
             self.method, self.method_source = decide_method(self.kernel, present), "presence"
         else:
@@ -174,9 +202,11 @@ class SmcSysctls(Resource):
         if self.state == "deleted":
             self.method = decide_method(self.kernel, current["rmem_present"] if current["loaded"] else None)
             self.method_source = "presence" if current["loaded"] else "osrelease"
-            steps = [self._remove_step(path)
-                     for part, path in (("file", params["file"]), ("modules", params["modules_load_file"]))
-                     if current[part] is not None]
+            steps = [
+                self._remove_step(path)
+                for part, path in (("file", params["file"]), ("modules", params["modules_load_file"]))
+                if current[part] is not None
+            ]
             return [Change(SYSCTLS, steps, want=dict(current, file=None, modules=None))]
 
         self._decide_method(current)
@@ -189,9 +219,16 @@ class SmcSysctls(Resource):
         self.smcr_buf_type = int(buf_type) if buf_type and str(buf_type).isdigit() else 0
         try:
             self.buffers = plan_buffers(
-                self.kernel, params["rmem"], params["wmem"], method=self.method, protocol=params["protocol"],
-                smcr_buf_type=self.smcr_buf_type, tcp_rmem=basis[TCP_KEYS["rmem"]], tcp_wmem=basis[TCP_KEYS["wmem"]],
-                **self._tcp_limits())
+                self.kernel,
+                params["rmem"],
+                params["wmem"],
+                method=self.method,
+                protocol=params["protocol"],
+                smcr_buf_type=self.smcr_buf_type,
+                tcp_rmem=basis[TCP_KEYS["rmem"]],
+                tcp_wmem=basis[TCP_KEYS["wmem"]],
+                **self._tcp_limits(),
+            )
         except SizingError as exc:
             raise ResourceError(str(exc))
         for warning in self.buffers["warnings"]:
@@ -222,29 +259,48 @@ class SmcSysctls(Resource):
 
     def _warn_missing(self, current):
         if self.missing and (current["loaded"] or self.method == METHOD_TCP):
-            self.module.warn("not present on this kernel (%s), written to %s only: %s"
-                             % (self.release, self.params["file"], ", ".join(self.missing)))
+            self.module.warn(
+                "not present on this kernel (%s), written to %s only: %s"
+                % (self.release, self.params["file"], ", ".join(self.missing))
+            )
         for key in self.settings:
-            short = key[len(SMC_SYSCTL_PREFIX):]
+            short = key[len(SMC_SYSCTL_PREFIX) :]
             if key in self.missing and short in SMC_SYSCTLS and self.kernel[:2] < SMC_SYSCTLS[short]["since"]:
-                self.module.warn("%s first appeared in upstream %d.%d; kernel %s may not know it"
-                                 % (key, SMC_SYSCTLS[short]["since"][0], SMC_SYSCTLS[short]["since"][1], self.release))
+                self.module.warn(
+                    "%s first appeared in upstream %d.%d; kernel %s may not know it"
+                    % (key, SMC_SYSCTLS[short]["since"][0], SMC_SYSCTLS[short]["since"][1], self.release)
+                )
 
     # -- steps ---------------------------------------------------------------------------------
     def _live_step(self, key, value, kind="change"):
-        return Step(action=lambda: sfile.write_live(key, value), scope="active", kind=kind, subject=key,
-                    text="echo %s > %s" % (value, sfile.proc_path(key)))
+        return Step(
+            action=lambda: sfile.write_live(key, value),
+            scope="active",
+            kind=kind,
+            subject=key,
+            text="echo %s > %s" % (value, sfile.proc_path(key)),
+        )
 
     def _write_step(self, path, text, kind="change"):
-        return Step(action=lambda: self.files.write(path, text), text=host_files.change_text(path, text),
-                    scope="persistent", kind=kind, subject=path)
+        return Step(
+            action=lambda: self.files.write(path, text),
+            text=host_files.change_text(path, text),
+            scope="persistent",
+            kind=kind,
+            subject=path,
+        )
 
     def _remove_step(self, path, kind="change"):
         return self._write_step(path, None, kind)
 
     def _restore_step(self, path):
-        return Step(action=lambda: self.files.restore(path), text=self.files.restore_text(path), scope="persistent",
-                    kind="rollback", subject=path)
+        return Step(
+            action=lambda: self.files.restore(path),
+            text=self.files.restore_text(path),
+            scope="persistent",
+            kind="rollback",
+            subject=path,
+        )
 
     def error_text(self, exc):
         return exc.strerror or str(exc)
@@ -271,10 +327,16 @@ class SmcSysctls(Resource):
         if step.kind == "rollback":
             return "cannot put back %s: %s" % (step.subject, err)
         if step.scope == "active":
-            reason = "the kernel refused the value (EINVAL: out of range)" \
-                if exc is not None and exc.errno == errno.EINVAL else err
-            return "cannot set %s = %s: %s; no file was written" % (step.subject, self.desired.get(step.subject),
-                                                                    reason)
+            reason = (
+                "the kernel refused the value (EINVAL: out of range)"
+                if exc is not None and exc.errno == errno.EINVAL
+                else err
+            )
+            return "cannot set %s = %s: %s; no file was written" % (
+                step.subject,
+                self.desired.get(step.subject),
+                reason,
+            )
         return "cannot write %s: %s" % (step.subject, err)
 
     # -- results -------------------------------------------------------------------------------
@@ -284,8 +346,7 @@ class SmcSysctls(Resource):
     def view(self, state, change):
         if self.state == "deleted":
             return {"file": sfile.parse(state["file"]), "live": {}}
-        return {"file": sfile.parse(state["file"]),
-                "live": dict((key, state["live"].get(key)) for key in self.managed)}
+        return {"file": sfile.parse(state["file"]), "live": dict((key, state["live"].get(key)) for key in self.managed)}
 
     def views(self, state, changes):
         return self.view(state, changes[0])
@@ -309,8 +370,11 @@ class SmcSysctls(Resource):
 
     def remaining(self, after, change):
         want = change.want
-        steps = [self._live_step(key, value) for key, value in sorted(want["live"].items())
-                 if key in self.applied and after["live"].get(key) != value]
+        steps = [
+            self._live_step(key, value)
+            for key, value in sorted(want["live"].items())
+            if key in self.applied and after["live"].get(key) != value
+        ]
         for part, path in (("file", self.params["file"]), ("modules", self.params["modules_load_file"])):
             if (after[part] or None) != (want[part] or None):
                 steps.append(self._remove_step(path) if want[part] is None else self._write_step(path, want[part]))
@@ -321,14 +385,22 @@ class SmcSysctls(Resource):
         if self.state == "merged":
             eff_rmem, eff_wmem = self.buffers["effective_rmem"], self.buffers["effective_wmem"]
             if eff_rmem is None or eff_wmem is None:
-                cur_rmem, cur_wmem = current_effective(self.kernel, self.method, state["live"],
-                                                       self.params["protocol"], self.smcr_buf_type)
+                cur_rmem, cur_wmem = current_effective(
+                    self.kernel, self.method, state["live"], self.params["protocol"], self.smcr_buf_type
+                )
                 eff_rmem = cur_rmem if eff_rmem is None else eff_rmem
                 eff_wmem = cur_wmem if eff_wmem is None else eff_wmem
-        result = dict(kernel=self.release, method=self.method, method_source=self.method_source,
-                      smc_loaded=state["loaded"], sysctls=self.desired, effective_rmem=eff_rmem,
-                      effective_wmem=eff_wmem, applied=[] if failed else list(self.applied),
-                      not_present=list(self.missing))
+        result = dict(
+            kernel=self.release,
+            method=self.method,
+            method_source=self.method_source,
+            smc_loaded=state["loaded"],
+            sysctls=self.desired,
+            effective_rmem=eff_rmem,
+            effective_wmem=eff_wmem,
+            applied=[] if failed else list(self.applied),
+            not_present=list(self.missing),
+        )
         if failed:
             result.update(restored=list(self.restored), not_restored=list(self.not_restored))
         return result

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Who holds a zPCI function: the host's SMC-D, a running libvirt guest, an open VFIO group.
 
@@ -62,16 +62,18 @@ def parse_smcd_device(output):
         if pnet and pnet.startswith('*'):
             pnet = pnet[1:]
             user_set = True
-        devices.append({
-            'fid': int(tokens[0], 16),
-            'type': tokens[1],
-            'pci_id': tokens[2],
-            'pchid': tokens[3].lower(),
-            'in_use': tokens[4] == 'Yes',
-            'link_groups': groups,
-            'pnet_id': pnet or None,
-            'pnet_id_user_set': user_set,
-        })
+        devices.append(
+            {
+                'fid': int(tokens[0], 16),
+                'type': tokens[1],
+                'pci_id': tokens[2],
+                'pchid': tokens[3].lower(),
+                'in_use': tokens[4] == 'Yes',
+                'link_groups': groups,
+                'pnet_id': pnet or None,
+                'pnet_id_user_set': user_set,
+            }
+        )
     return devices
 
 
@@ -168,8 +170,9 @@ class HolderProbe(object):
             if not self._smc_loaded():
                 return self._smcd
             if not smcd:
-                self.warnings.append('smcd (smc-tools) is not installed: cannot tell whether the host '
-                                     'uses ISM functions for SMC-D')
+                self.warnings.append(
+                    'smcd (smc-tools) is not installed: cannot tell whether the host uses ISM functions for SMC-D'
+                )
                 return self._smcd
             rc, out, err = self.run(smcd_device_argv(smcd))
             if rc != 0:
@@ -213,8 +216,10 @@ class HolderProbe(object):
         if driver in ('vfio-pci', 'ism_vfio_pci'):
             pids = vfio_group_users(record.get('iommu_group'))
             if pids:
-                reasons.append('vfio: /dev/vfio/%s is open by pid %s' % (
-                    record.get('iommu_group'), ', '.join(str(pid) for pid in pids)))
+                reasons.append(
+                    'vfio: /dev/vfio/%s is open by pid %s'
+                    % (record.get('iommu_group'), ', '.join(str(pid) for pid in pids))
+                )
             elif record.get('enabled'):
                 # vfio-pci enables the device only while a user has it open; that user may
                 # run in another PID namespace (a container), where /proc does not show it

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Desired zPCI function state -> validated entries -> ordered sysfs actions (pure logic).
 
@@ -62,7 +62,9 @@ def normalize_config(config):
             raise ZpciConfigError('%s.fid: %s' % (where, exc))
         power = normalize_power(item.get('power'))
         if power is None:
-            raise ZpciConfigError('%s.power: %r is not one of %s' % (where, item.get('power'), ', '.join(POWER_CHOICES)))
+            raise ZpciConfigError(
+                '%s.power: %r is not one of %s' % (where, item.get('power'), ', '.join(POWER_CHOICES))
+            )
         driver = item.get('driver')
         if driver is not None and driver not in DRIVER_CHOICES:
             raise ZpciConfigError('%s.driver: %r is not one of %s' % (where, driver, ', '.join(DRIVER_CHOICES)))
@@ -70,20 +72,29 @@ def normalize_config(config):
         if expected not in TYPE_CHOICES:
             raise ZpciConfigError('%s.expected_type: %r is not one of %s' % (where, expected, ', '.join(TYPE_CHOICES)))
         if power == 'off' and driver is not None:
-            raise ZpciConfigError('%s.driver: FID %s has power off, which leaves no device to bind; '
-                                  'omit driver or use power: on' % (where, fid_text(fid)))
-        if driver is not None and DRIVER_TYPES.get(driver) and expected != 'any' \
-                and expected not in DRIVER_TYPES[driver]:
-            raise ZpciConfigError('%s.driver: %s drives %s functions, but expected_type is %s' % (
-                where, driver, ' or '.join(DRIVER_TYPES[driver]), expected))
+            raise ZpciConfigError(
+                '%s.driver: FID %s has power off, which leaves no device to bind; '
+                'omit driver or use power: on' % (where, fid_text(fid))
+            )
+        if (
+            driver is not None
+            and DRIVER_TYPES.get(driver)
+            and expected != 'any'
+            and expected not in DRIVER_TYPES[driver]
+        ):
+            raise ZpciConfigError(
+                '%s.driver: %s drives %s functions, but expected_type is %s'
+                % (where, driver, ' or '.join(DRIVER_TYPES[driver]), expected)
+            )
         entry = {'fid': fid, 'power': power, 'driver': driver, 'expected_type': expected, 'index': index}
         if fid in seen:
             other = seen[fid]
             for key in ('power', 'driver', 'expected_type'):
                 if other[key] != entry[key]:
                     values = (where, key, fid_text(fid), other['index'], key, other[key], entry[key])
-                    raise ZpciConfigError('%s.%s: FID %s is also in config[%d] with %s %r, here %r; '
-                                          'give each FID once' % values)
+                    raise ZpciConfigError(
+                        '%s.%s: FID %s is also in config[%d] with %s %r, here %r; ' 'give each FID once' % values
+                    )
             continue
         seen[fid] = entry
         entries.append(entry)
@@ -96,9 +107,11 @@ def check_host(entries, host_fids):
     for entry in entries:
         if entry['fid'] not in have:
             listed = ', '.join(fid_text(fid) for fid in sorted(have)) or 'none'
-            raise ZpciConfigError('config[%d].fid: FID %s is not configured to this partition '
-                                  '(no /sys/bus/pci/slots/%08x); FIDs of this host: %s'
-                                  % (entry['index'], fid_text(entry['fid']), entry['fid'], listed))
+            raise ZpciConfigError(
+                'config[%d].fid: FID %s is not configured to this partition '
+                '(no /sys/bus/pci/slots/%08x); FIDs of this host: %s'
+                % (entry['index'], fid_text(entry['fid']), entry['fid'], listed)
+            )
 
 
 def check_type(entry, record):
@@ -109,12 +122,16 @@ def check_type(entry, record):
     where = 'config[%d]' % entry['index']
     expected = entry['expected_type']
     if expected != 'any' and kind != expected:
-        raise ZpciConfigError('%s.expected_type: FID %s is %s (pft %s), not %s' % (
-            where, fid_text(entry['fid']), kind, record.get('pft_name'), expected))
+        raise ZpciConfigError(
+            '%s.expected_type: FID %s is %s (pft %s), not %s'
+            % (where, fid_text(entry['fid']), kind, record.get('pft_name'), expected)
+        )
     driver = entry.get('driver')
     if driver and DRIVER_TYPES.get(driver) and kind not in DRIVER_TYPES[driver]:
-        raise ZpciConfigError('%s.driver: %s cannot drive FID %s, a %s function (pft %s)' % (
-            where, driver, fid_text(entry['fid']), kind, record.get('pft_name')))
+        raise ZpciConfigError(
+            '%s.driver: %s cannot drive FID %s, a %s function (pft %s)'
+            % (where, driver, fid_text(entry['fid']), kind, record.get('pft_name'))
+        )
 
 
 def _act(action, fid, path=None, value=None, command=None):

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zpci_function on the resource engine.
 
@@ -27,14 +27,30 @@ from ansible.module_utils.common.text.converters import to_native
 
 from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import changes as text_changes
-from ansible_collections.s390x.network.plugins.module_utils.resource_engine import (
-    Change, Resource, ResourceError, Step)
+from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 from ansible_collections.s390x.network.plugins.module_utils.zpci_persist import (
-    HEADER, MODULES_LOAD_PATH, RULES_PATH, TMPFILES_PATH, boot_modules, merge, parse_rules, parse_tmpfiles,
-    render_rules, render_tmpfiles)
+    HEADER,
+    MODULES_LOAD_PATH,
+    RULES_PATH,
+    TMPFILES_PATH,
+    boot_modules,
+    merge,
+    parse_rules,
+    parse_tmpfiles,
+    render_rules,
+    render_tmpfiles,
+)
 from ansible_collections.s390x.network.plugins.module_utils.zpci_plan import (
-    ZpciConfigError, binding_actions, check_host, check_type, clear_override_actions, needs_guard,
-    normalize_config, power_actions, predict)
+    ZpciConfigError,
+    binding_actions,
+    check_host,
+    check_type,
+    clear_override_actions,
+    needs_guard,
+    normalize_config,
+    power_actions,
+    predict,
+)
 from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text
 from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import DRIVERS_PROBE, ZpciError
 
@@ -50,15 +66,17 @@ class StepFailed(Exception):
 
 
 def _summary(records):
-    lines = ["%s: %s" % (fid_text(r["fid"]), ", ".join("%s=%s" % (k, r.get(k)) for k in SHOWN_KEYS))
-             for r in records]
+    lines = ["%s: %s" % (fid_text(r["fid"]), ", ".join("%s=%s" % (k, r.get(k)) for k in SHOWN_KEYS)) for r in records]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
 def render_files(old_rules, old_tmpfiles, entries, override_unlisted):
     bindings, power = merge(parse_rules(old_rules), parse_tmpfiles(old_tmpfiles), entries, override_unlisted)
-    return {RULES_PATH: render_rules(bindings), TMPFILES_PATH: render_tmpfiles(power),
-            MODULES_LOAD_PATH: host_files.modules_load_text(HEADER, boot_modules(bindings))}
+    return {
+        RULES_PATH: render_rules(bindings),
+        TMPFILES_PATH: render_tmpfiles(power),
+        MODULES_LOAD_PATH: host_files.modules_load_text(HEADER, boot_modules(bindings)),
+    }
 
 
 class ZpciFunctions(Resource):
@@ -93,12 +111,22 @@ class ZpciFunctions(Resource):
             return None
 
     def _file_step(self, path, content, kind="change"):
-        return Step(action=lambda: self.files.write(path, content), scope="persistent", kind=kind, subject=path,
-                    text=host_files.change_text(path, content))
+        return Step(
+            action=lambda: self.files.write(path, content),
+            scope="persistent",
+            kind=kind,
+            subject=path,
+            text=host_files.change_text(path, content),
+        )
 
     def _file_restore_step(self, path):
-        return Step(action=lambda: self.files.restore(path), scope="persistent", kind="rollback", subject=path,
-                    text=self.files.restore_text(path))
+        return Step(
+            action=lambda: self.files.restore(path),
+            scope="persistent",
+            kind="rollback",
+            subject=path,
+            text=self.files.restore_text(path),
+        )
 
     # -- no host -------------------------------------------------------------------------------
     def validate(self):
@@ -132,8 +160,10 @@ class ZpciFunctions(Resource):
                 raise ResourceError(to_native(exc))
             listed = [entry["fid"] for entry in self.entries]
             self.fids = sorted(set(listed) | set(host_fids)) if self.params["state"] == "overridden" else listed
-        return {"functions": dict((fid, self.sysfs.read_function(fid)) for fid in self.fids),
-                "files": dict((path, self.read_file(path)) for path in FILES)}
+        return {
+            "functions": dict((fid, self.sysfs.read_function(fid)) for fid in self.fids),
+            "files": dict((path, self.read_file(path)) for path in FILES),
+        }
 
     def gather(self, current):
         return current["all"]
@@ -143,35 +173,50 @@ class ZpciFunctions(Resource):
         for entry in self.entries:
             record = functions[entry["fid"]]
             if record["power"] == "on" and not record["pci_address"]:
-                raise ResourceError("config[%d].fid: FID %s is configured, but no PCI device has function_id 0x%08x"
-                                    % (entry["index"], fid_text(entry["fid"]), entry["fid"]))
+                raise ResourceError(
+                    "config[%d].fid: FID %s is configured, but no PCI device has function_id 0x%08x"
+                    % (entry["index"], fid_text(entry["fid"]), entry["fid"])
+                )
             try:
                 check_type(entry, record)
             except ZpciConfigError as exc:
                 raise ResourceError(to_native(exc))
         changes = []
         if self.params["persistent"]:
-            files = render_files(current["files"][RULES_PATH], current["files"][TMPFILES_PATH], self.entries,
-                                 self.params["state"] == "overridden")
+            files = render_files(
+                current["files"][RULES_PATH],
+                current["files"][TMPFILES_PATH],
+                self.entries,
+                self.params["state"] == "overridden",
+            )
             steps = [self._file_step(path, files[path]) for path in FILES if current["files"][path] != files[path]]
             changes.append(Change(BOOT_FILES, steps, want=files))
         for entry in self.entries:
             record = functions[entry["fid"]]
             power = power_actions(entry, record)
-            binding = binding_actions(entry, predict(record, power) if power else record,
-                                      self.sysfs.driver_available) if entry["power"] == "on" else []
+            binding = (
+                binding_actions(entry, predict(record, power) if power else record, self.sysfs.driver_available)
+                if entry["power"] == "on"
+                else []
+            )
             steps = [self._power_step(entry, action) for action in power]
             if binding:
                 steps.append(self._bind_step(entry, binding))
-            change = Change(entry["fid"], steps, want=predict(record, power + binding, entry), label=fid_text(entry["fid"]))
+            change = Change(
+                entry["fid"], steps, want=predict(record, power + binding, entry), label=fid_text(entry["fid"])
+            )
             change.entry, change.actions = entry, power + binding
             changes.append(change)
         listed = set(entry["fid"] for entry in self.entries)
         for fid in self.fids:
             if fid not in listed:
                 actions = clear_override_actions(functions[fid])
-                change = Change(fid, [self._write_step(fid, a) for a in actions], want=predict(functions[fid], actions),
-                                label=fid_text(fid))
+                change = Change(
+                    fid,
+                    [self._write_step(fid, a) for a in actions],
+                    want=predict(functions[fid], actions),
+                    label=fid_text(fid),
+                )
                 change.entry, change.actions = None, actions
                 changes.append(change)
         self.changes = changes
@@ -190,9 +235,12 @@ class ZpciFunctions(Resource):
                 refusals.append((change.subject, reasons))
         if refusals:
             lines = ["FID %s: %s" % (fid_text(fid), "; ".join(reasons)) for fid, reasons in refusals]
-            raise ResourceError("Refusing to unbind or power off functions in use (use force: true to override): %s"
-                                % " | ".join(lines), commands=[],
-                                refused=[{"fid": fid, "reasons": reasons} for fid, reasons in refusals])
+            raise ResourceError(
+                "Refusing to unbind or power off functions in use (use force: true to override): %s"
+                % " | ".join(lines),
+                commands=[],
+                refused=[{"fid": fid, "reasons": reasons} for fid, reasons in refusals],
+            )
 
     def mgmt_interfaces(self):
         if self._mgmt is None:
@@ -202,8 +250,12 @@ class ZpciFunctions(Resource):
 
     # -- steps ---------------------------------------------------------------------------------
     def _write_step(self, fid, action):
-        return Step(action=lambda: self.sysfs.write(action["path"], action["value"]), text=action["command"],
-                    scope="active", subject=fid)
+        return Step(
+            action=lambda: self.sysfs.write(action["path"], action["value"]),
+            text=action["command"],
+            scope="active",
+            subject=fid,
+        )
 
     def _power_step(self, entry, action):
         fid = entry["fid"]
@@ -223,8 +275,10 @@ class ZpciFunctions(Resource):
                 except ZpciError:
                     pass
                 raise StepFailed("%s; FID %s was powered off again" % (to_native(exc), fid_text(fid)))
-        return Step(action=act, text=action["command"], scope="active", subject=fid,
-                    disruptive=action["action"] == "power_off")
+
+        return Step(
+            action=act, text=action["command"], scope="active", subject=fid, disruptive=action["action"] == "power_off"
+        )
 
     def _wait_for_device(self, fid):
         deadline = time.time() + DEVICE_WAIT_SECONDS
@@ -236,8 +290,13 @@ class ZpciFunctions(Resource):
 
     def _bind_step(self, entry, planned):
         """Bind the function as it is when the step runs (a host driver may have probed it at power-on)."""
-        step = Step(action=lambda: self._bind(entry, step), texts=[a["command"] for a in planned], scope="active",
-                    subject=entry["fid"], kind="bind")
+        step = Step(
+            action=lambda: self._bind(entry, step),
+            texts=[a["command"] for a in planned],
+            scope="active",
+            subject=entry["fid"],
+            kind="bind",
+        )
         return step
 
     def _bind(self, entry, step):
@@ -251,8 +310,10 @@ class ZpciFunctions(Resource):
         if actions and entry["driver"] != "none":
             now = self.sysfs.driver_of(record["pci_address"])
             if now != entry["driver"]:
-                raise StepFailed("after %s the function is bound to %s, not %s"
-                                 % (", ".join(a["command"] for a in actions), now, entry["driver"]))
+                raise StepFailed(
+                    "after %s the function is bound to %s, not %s"
+                    % (", ".join(a["command"] for a in actions), now, entry["driver"])
+                )
 
     def _execute(self, action, ran):
         if action["action"] == "modprobe":
@@ -289,7 +350,7 @@ class ZpciFunctions(Resource):
         binding step began."""
         start, actions, broken = failed.start, failed.actions, failed.failed_action
         address = start["pci_address"]
-        ran = actions if broken is None else actions[:actions.index(broken)]
+        ran = actions if broken is None else actions[: actions.index(broken)]
         writes = []
         if any(a["action"] == "set_override" for a in ran + ([broken] if broken else [])):
             path = self.sysfs.override_path(address)
@@ -304,8 +365,13 @@ class ZpciFunctions(Resource):
         return writes
 
     def _restore_step(self, fid, writes):
-        step = Step(action=lambda: self._write_all(writes, step), texts=[w[2] for w in writes], kind="rollback",
-                    scope="active", subject=fid)
+        step = Step(
+            action=lambda: self._write_all(writes, step),
+            texts=[w[2] for w in writes],
+            kind="rollback",
+            scope="active",
+            subject=fid,
+        )
         return step
 
     def _write_all(self, writes, step):
@@ -334,19 +400,29 @@ class ZpciFunctions(Resource):
                 self.files.write(path, wanted[path])
                 step.ran.append(host_files.change_text(path, wanted[path]))
             self.notes.append("the boot-time files hold the old state of the functions not changed")
-        step = Step(action=act, texts=[host_files.change_text(p, wanted[p]) for p in paths],
-                    kind="rollback", scope="persistent", subject=BOOT_FILES)
+
+        step = Step(
+            action=act,
+            texts=[host_files.change_text(p, wanted[p]) for p in paths],
+            kind="rollback",
+            scope="persistent",
+            subject=BOOT_FILES,
+        )
         return step
 
     def failure_message(self, change, step, rc, out, err):
         exc = step.error
         text = to_native(exc) if exc is not None else err
         if step.kind == "rollback":
-            return "%s: putting back failed: %s" % (step.subject if step.subject == BOOT_FILES
-                                                    else "FID " + fid_text(step.subject), text)
+            return "%s: putting back failed: %s" % (
+                step.subject if step.subject == BOOT_FILES else "FID " + fid_text(step.subject),
+                text,
+            )
         if change.subject == BOOT_FILES:
-            return "cannot write %s: %s; no function was changed" % (step.subject,
-                                                                     getattr(exc, "strerror", None) or text)
+            return "cannot write %s: %s; no function was changed" % (
+                step.subject,
+                getattr(exc, "strerror", None) or text,
+            )
         msg = "FID %s: %s" % (fid_text(change.subject), text)
         if step.kind == "bind" and getattr(step, "start", None) is not None:
             old = step.start.get("driver")
@@ -379,16 +455,24 @@ class ZpciFunctions(Resource):
 
     def drift(self, before, after, change):
         if change.subject == BOOT_FILES:
-            return [(path, "persistent", "file differs" if after[path] is not None else "file to remove")
-                    for path in FILES if before.get(path) != after.get(path)]
+            return [
+                (path, "persistent", "file differs" if after[path] is not None else "file to remove")
+                for path in FILES
+                if before.get(path) != after.get(path)
+            ]
         active = text_changes(before, after, DRIFT_KEYS)
         return [("zpci fid 0x%x" % change.subject, "active", ", ".join(active))] if active else []
 
     def diff(self, before_state, after_state, changes):
         fids = self.fids
-        diffs = [{"before_header": "zpci functions", "after_header": "zpci functions",
-                  "before": _summary([before_state["functions"][f] for f in fids]),
-                  "after": _summary([after_state["functions"][f] for f in fids])}]
+        diffs = [
+            {
+                "before_header": "zpci functions",
+                "after_header": "zpci functions",
+                "before": _summary([before_state["functions"][f] for f in fids]),
+                "after": _summary([after_state["functions"][f] for f in fids]),
+            }
+        ]
         for path in FILES:
             old, new = before_state["files"][path], after_state["files"][path]
             if old != new:

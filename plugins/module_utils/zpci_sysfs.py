@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zPCI functions in sysfs: paths, attribute formats, reading and writing.
 
@@ -44,20 +44,20 @@ DRIVERS_PROBE = SYS_PCI + '/drivers_probe'
 PFT_NAMES = {
     0x02: 'ROCE',
     0x05: 'ISM',
-    0x0a: 'ROC2',
-    0x0b: 'NVMe',
-    0x0c: 'NETH',
-    0x0d: 'CNW',
-    0x0f: 'NETD',
+    0x0A: 'ROC2',
+    0x0B: 'NVMe',
+    0x0C: 'NETH',
+    0x0D: 'CNW',
+    0x0F: 'NETD',
 }
 # Function type as this collection names it (``expected_type``).
 PFT_TYPES = {
     0x02: 'roce',
     0x05: 'ism',
-    0x0a: 'roce',
-    0x0b: 'nvme',
-    0x0c: 'roce',
-    0x0f: 'roce',
+    0x0A: 'roce',
+    0x0B: 'nvme',
+    0x0C: 'roce',
+    0x0F: 'roce',
 }
 # Fallback when ``pft`` is missing: vendor:device ids.
 PCI_ID_TYPES = {
@@ -167,8 +167,7 @@ class ZpciSysfs(object):
             with open(host_files.path(path), 'rb') as handle:
                 data = handle.read()
         except (IOError, OSError) as exc:
-            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO,
-                             errno.EOPNOTSUPP):
+            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO, errno.EOPNOTSUPP):
                 return None
             raise
         return data.decode('utf-8', 'replace').strip()
@@ -178,8 +177,7 @@ class ZpciSysfs(object):
             with open(host_files.path(path), 'rb') as handle:
                 return handle.read()
         except (IOError, OSError) as exc:
-            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO,
-                             errno.EOPNOTSUPP):
+            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO, errno.EOPNOTSUPP):
                 return None
             raise
 

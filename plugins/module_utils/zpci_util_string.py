@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Decoding of the zPCI ``util_string`` attribute (PNET IDs, EBCDIC).
 
@@ -24,12 +24,12 @@ PNET_ID_LEN = 16
 _EBCDIC_BLANK = b'\x40'
 # IBM-1047 code points that differ from cp037.
 _CP1047_OVERRIDES = {
-    0x5f: u'\u005e',  # ^ (cp037: not sign)
-    0xad: u'\u005b',  # [ (cp037: Y acute)
-    0xb0: u'\u00ac',  # not sign (cp037: ^)
-    0xba: u'\u00dd',  # Y acute (cp037: [)
-    0xbb: u'\u00a8',  # diaeresis (cp037: ])
-    0xbd: u'\u005d',  # ] (cp037: diaeresis)
+    0x5F: u'\u005e',  # ^ (cp037: not sign)
+    0xAD: u'\u005b',  # [ (cp037: Y acute)
+    0xB0: u'\u00ac',  # not sign (cp037: ^)
+    0xBA: u'\u00dd',  # Y acute (cp037: [)
+    0xBB: u'\u00a8',  # diaeresis (cp037: ])
+    0xBD: u'\u005d',  # ] (cp037: diaeresis)
 }
 
 
@@ -87,7 +87,7 @@ def pnet_ids(raw, ports=None):
         count = min(count, ports)
     result = []
     for index in range(count):
-        field = text[index * PNET_ID_LEN:(index + 1) * PNET_ID_LEN]
+        field = text[index * PNET_ID_LEN : (index + 1) * PNET_ID_LEN]
         # smc_rnics removes every blank of the field; PNET IDs have no blanks.
         value = field.replace(' ', '').strip()
         result.append(value or None)

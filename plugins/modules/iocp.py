@@ -1,6 +1,6 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 from __future__ import absolute_import, division, print_function
@@ -251,9 +251,12 @@ def _write(module, dest, content, result):
     real = host_files.path(dest)
     before = _read(real)
     if module._diff:
-        result["diff"] = {"before_header": dest, "after_header": dest,
-                          "before": to_native(before) if before is not None else "",
-                          "after": content}
+        result["diff"] = {
+            "before_header": dest,
+            "after_header": dest,
+            "before": to_native(before) if before is not None else "",
+            "after": content,
+        }
     result["dest"] = dest
     if before == data:
         file_args = module.load_file_common_arguments(module.params, path=real)
@@ -277,8 +280,7 @@ def _write(module, dest, content, result):
 def _views(model, errors, warnings, result, dest):
     names = sorted(n for n, sig in endpoints(model).items() if sig)
     result["smcd_pairs"] = smcd_pairs(model, names)
-    result["report"] = render_report(model, errors, warnings,
-                                     os.path.basename(dest) if dest else None)
+    result["report"] = render_report(model, errors, warnings, os.path.basename(dest) if dest else None)
     result["topology_dot"] = render_dot(model)
 
 
@@ -297,9 +299,14 @@ def run(module):
         parsed = parse_deck(params["deck"])
         model, errors, warnings = normalize_cpc(parsed["cpc"])
         warnings = parsed["warnings"] + warnings
-        result.update(model=model, errors=errors, validation_warnings=warnings,
-                      valid=not errors, unparsed=parsed["unparsed"],
-                      unparsed_count=len(parsed["unparsed"]))
+        result.update(
+            model=model,
+            errors=errors,
+            validation_warnings=warnings,
+            valid=not errors,
+            unparsed=parsed["unparsed"],
+            unparsed_count=len(parsed["unparsed"]),
+        )
         for warning in warnings:
             module.warn(warning)
         return result
@@ -313,15 +320,19 @@ def run(module):
     for warning in warnings:
         module.warn(warning)
     if errors and params["fail_on_error"]:
-        module.fail_json(msg="cpc has %d validation error(s): %s" % (len(errors), "; ".join(errors)),
-                         **result)
+        module.fail_json(msg="cpc has %d validation error(s): %s" % (len(errors), "; ".join(errors)), **result)
     if state == "compared":
         parsed = parse_deck(params["deck"])
         deck_model, deck_errors, deck_warnings = normalize_cpc(parsed["cpc"])
         differences = compare_models(model, deck_model)
-        result.update(differences=differences, in_sync=not differences,
-                      deck_errors=deck_errors, deck_warnings=parsed["warnings"] + deck_warnings,
-                      unparsed=parsed["unparsed"], unparsed_count=len(parsed["unparsed"]))
+        result.update(
+            differences=differences,
+            in_sync=not differences,
+            deck_errors=deck_errors,
+            deck_warnings=parsed["warnings"] + deck_warnings,
+            unparsed=parsed["unparsed"],
+            unparsed_count=len(parsed["unparsed"]),
+        )
         return result
     if errors:
         return result
@@ -336,8 +347,7 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             cpc=dict(type="dict"),
-            state=dict(type="str", default="rendered",
-                       choices=["rendered", "validated", "parsed", "compared"]),
+            state=dict(type="str", default="rendered", choices=["rendered", "validated", "parsed", "compared"]),
             deck=dict(type="str"),
             dest=dict(type="path"),
             fail_on_error=dict(type="bool", default=True),

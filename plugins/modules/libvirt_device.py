@@ -1,6 +1,6 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 from __future__ import absolute_import, division, print_function
@@ -330,19 +330,29 @@ def argument_spec():
     return dict(
         domain=dict(type='str', required=True),
         uri=dict(type='str', default='qemu:///system'),
-        hostdevs=dict(type='list', elements='dict', default=[], options=dict(
-            fid=dict(type='raw', required=True),
-            uid=dict(type='raw'),
-            address=dict(type='str'),
-            managed=dict(type='bool', default=True),
-        )),
-        interfaces=dict(type='list', elements='dict', default=[], options=dict(
-            source=dict(type='str', required=True),
-            mode=dict(type='str', choices=list(lx.MACVTAP_MODES), default='bridge'),
-            mac=dict(type='str'),
-            model=dict(type='str', default='virtio'),
-            driver=dict(type='str', choices=list(lx.INTERFACE_DRIVERS), default='vhost'),
-        )),
+        hostdevs=dict(
+            type='list',
+            elements='dict',
+            default=[],
+            options=dict(
+                fid=dict(type='raw', required=True),
+                uid=dict(type='raw'),
+                address=dict(type='str'),
+                managed=dict(type='bool', default=True),
+            ),
+        ),
+        interfaces=dict(
+            type='list',
+            elements='dict',
+            default=[],
+            options=dict(
+                source=dict(type='str', required=True),
+                mode=dict(type='str', choices=list(lx.MACVTAP_MODES), default='bridge'),
+                mac=dict(type='str'),
+                model=dict(type='str', default='virtio'),
+                driver=dict(type='str', choices=list(lx.INTERFACE_DRIVERS), default='vhost'),
+            ),
+        ),
         state=dict(type='str', choices=list(STATES), default='merged'),
         live=dict(type='str', choices=['auto', 'true', 'false'], default='auto'),
     )

@@ -1,6 +1,6 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 from __future__ import annotations
@@ -290,17 +290,24 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_resource import
 
 def argument_spec():
     return dict(
-        config=dict(type="list", elements="dict", options=dict(
-            id=dict(type="str", required=True),
-            online=dict(type="bool", default=True),
-            layer2=dict(type="bool"),
-            buffer_count=dict(type="int"),
-            portno=dict(type="int"),
-            isolation=dict(type="str", choices=["none", "drop", "forward"]),
-            attributes=dict(type="dict"),
-        )),
-        state=dict(type="str", default="merged",
-                   choices=["merged", "replaced", "overridden", "deleted", "gathered", "rendered"]),
+        config=dict(
+            type="list",
+            elements="dict",
+            options=dict(
+                id=dict(type="str", required=True),
+                online=dict(type="bool", default=True),
+                layer2=dict(type="bool"),
+                buffer_count=dict(type="int"),
+                portno=dict(type="int"),
+                isolation=dict(type="str", choices=["none", "drop", "forward"]),
+                attributes=dict(type="dict"),
+            ),
+        ),
+        state=dict(
+            type="str",
+            default="merged",
+            choices=["merged", "replaced", "overridden", "deleted", "gathered", "rendered"],
+        ),
         scope=dict(type="str", default="both", choices=["both", "active", "persistent"]),
         allow_disruptive=dict(type="bool", default=False),
     )

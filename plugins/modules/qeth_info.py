@@ -1,6 +1,6 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 from __future__ import annotations
@@ -177,7 +177,12 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError, ccw_sort_key, parse_group_id
-from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import lszdev_argv, parse_pairs, persistence, yes_no
+from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import (
+    lszdev_argv,
+    parse_pairs,
+    persistence,
+    yes_no,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import read_state
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
 
@@ -219,8 +224,9 @@ def device_entry(dev, attributes):
         "hidden_at_boot": list(dev.hidden_at_boot) if dev.persistent is not None else [],
     }
     if dev.persistent is not None:
-        entry["persistent"] = dict((k, _typed(k, v) if k in ("online", "layer2") + _TYPED_INT else v)
-                                   for k, v in dev.persistent.items())
+        entry["persistent"] = dict(
+            (k, _typed(k, v) if k in ("online", "layer2") + _TYPED_INT else v) for k, v in dev.persistent.items()
+        )
     return entry
 
 
@@ -265,9 +271,12 @@ def main():
                     except QethIdError:
                         continue
                     persistent, auto = persistence(row.get("PERS"))
-                    lszdev_rows[busid] = {"online": yes_no(row.get("ON")), "persistent": persistent,
-                                          "auto_configured": auto,
-                                          "names": row.get("NAMES", "").split() if row.get("NAMES") else []}
+                    lszdev_rows[busid] = {
+                        "online": yes_no(row.get("ON")),
+                        "persistent": persistent,
+                        "auto_configured": auto,
+                        "names": row.get("NAMES", "").split() if row.get("NAMES") else [],
+                    }
 
     result = []
     for busid in sorted(devices, key=ccw_sort_key):

@@ -151,12 +151,18 @@ from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_resource im
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            config=dict(type="list", elements="dict", default=[], options=dict(
-                pnet_id=dict(type="str", required=True),
-                interface=dict(type="str"),
-                ib_device=dict(type="str"),
-                port=dict(type="int", choices=[1, 2]),
-            ), mutually_exclusive=[["interface", "ib_device"]]),
+            config=dict(
+                type="list",
+                elements="dict",
+                default=[],
+                options=dict(
+                    pnet_id=dict(type="str", required=True),
+                    interface=dict(type="str"),
+                    ib_device=dict(type="str"),
+                    port=dict(type="int", choices=[1, 2]),
+                ),
+                mutually_exclusive=[["interface", "ib_device"]],
+            ),
             state=dict(type="str", default="merged", choices=["merged", "overridden", "deleted", "gathered"]),
         ),
         supports_check_mode=True,

@@ -1,6 +1,6 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
 from __future__ import absolute_import, division, print_function
@@ -159,8 +159,13 @@ def main():
     binary = module.get_bin_path(SMC_RNICS, opt_dirs=['/usr/sbin', '/sbin'])
     if not binary:
         module.fail_json(msg='smc_rnics not found: install smc-tools')
-    argv = build_argv(binary, all_functions=module.params['all'], raw_ids=module.params['raw_ids'],
-                      ib_device=module.params['ib_device'], fid=fid)
+    argv = build_argv(
+        binary,
+        all_functions=module.params['all'],
+        raw_ids=module.params['raw_ids'],
+        ib_device=module.params['ib_device'],
+        fid=fid,
+    )
     rc, out, err = module.run_command(argv)
     if rc != 0:
         module.fail_json(msg=error_message(rc, out, err, fid), rc=rc, stdout=out, stderr=err, cmd=argv)

@@ -158,8 +158,17 @@ commands:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils.smc_stats import (
-    StatsError, argv_devices, argv_linkgroups, argv_stats, argv_stats_json, merge_json,
-    parse_devices_smcd, parse_devices_smcr, parse_linkgroups, parse_stats_json, parse_stats_text,
+    StatsError,
+    argv_devices,
+    argv_linkgroups,
+    argv_stats,
+    argv_stats_json,
+    merge_json,
+    parse_devices_smcd,
+    parse_devices_smcr,
+    parse_linkgroups,
+    parse_stats_json,
+    parse_stats_text,
 )
 
 
@@ -188,8 +197,13 @@ def main():
         rc, out, err = module.run_command(argv)
         if rc != 0 and required:
             hint = " (is the smc module loaded?)" if "not loaded" in (err or "") else ""
-            module.fail_json(msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, (err or out).strip()),
-                             rc=rc, stdout=out, stderr=err, commands=commands)
+            module.fail_json(
+                msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, (err or out).strip()),
+                rc=rc,
+                stdout=out,
+                stderr=err,
+                commands=commands,
+            )
         return rc, out, err
 
     reset = params["reset"] and not module.check_mode
@@ -211,8 +225,13 @@ def main():
     stats["protocol"] = stats["protocol"] or proto
     if counters is not None:
         merge_json(stats, counters)
-    result = dict(changed=params["reset"], protocol=proto, source="json+text" if counters is not None else "text",
-                  stats=stats, commands=commands)
+    result = dict(
+        changed=params["reset"],
+        protocol=proto,
+        source="json+text" if counters is not None else "text",
+        stats=stats,
+        commands=commands,
+    )
     if params["devices"]:
         dummy, out, dummy = run(argv_devices(proto, params["details"]))
         result["devices"] = parse_devices_smcd(out) if proto == "smcd" else parse_devices_smcr(out)

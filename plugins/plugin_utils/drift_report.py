@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Drift rows (object, scope, difference) from the roles' module results, and the fleet summary.
 
@@ -64,8 +64,9 @@ def result_drift(result, kind):
     if failures or result.get("skipped"):
         return [_row(o, d, s) for o, d, s in failures]
     if isinstance(result.get("drift"), list):
-        return [_row(r.get("object"), r.get("difference"), r.get("scope")) for r in result["drift"]
-                if isinstance(r, dict)]
+        return [
+            _row(r.get("object"), r.get("difference"), r.get("scope")) for r in result["drift"] if isinstance(r, dict)
+        ]
     if _READERS[kind] is None and isinstance(result.get("results"), list):  # a loop: one result per item
         rows = []
         for item in result["results"]:
@@ -95,9 +96,15 @@ def drift_rows(hostvars, hosts=None):
         for role in hvars.get("drift_expected") or []:
             report = hvars.get("%s_drift" % role)
             if not isinstance(report, list):
-                rows.append({"host": host, "object": "role %s" % role, "scope": "error",
-                             "difference": "reported nothing: host unreachable or the role did not finish "
-                                           "(see the log above)"})
+                rows.append(
+                    {
+                        "host": host,
+                        "object": "role %s" % role,
+                        "scope": "error",
+                        "difference": "reported nothing: host unreachable or the role did not finish "
+                        "(see the log above)",
+                    }
+                )
                 continue
             rows.extend(dict(row, host=host) for row in report if isinstance(row, dict))
     return rows

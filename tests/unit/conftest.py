@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fixtures every unit test may use.
 
@@ -84,12 +84,13 @@ def run_module_main(main, args, run_command=None, check_mode=False, diff=False, 
     def fake_bin(self, name, required=False, opt_dirs=None):
         return bin_paths.get(name, "/usr/sbin/%s" % name)
 
-    with patch_module_args(args), \
-            mock.patch.object(basic.AnsibleModule, "exit_json", _exit_json), \
-            mock.patch.object(basic.AnsibleModule, "fail_json", _fail_json), \
-            mock.patch.object(basic.AnsibleModule, "warn", _warn), \
-            mock.patch.object(basic.AnsibleModule, "run_command", fake_run), \
-            mock.patch.object(basic.AnsibleModule, "get_bin_path", fake_bin):
+    with patch_module_args(args), mock.patch.object(basic.AnsibleModule, "exit_json", _exit_json), mock.patch.object(
+        basic.AnsibleModule, "fail_json", _fail_json
+    ), mock.patch.object(basic.AnsibleModule, "warn", _warn), mock.patch.object(
+        basic.AnsibleModule, "run_command", fake_run
+    ), mock.patch.object(
+        basic.AnsibleModule, "get_bin_path", fake_bin
+    ):
         try:
             main()
         except ModuleExit as exc:
@@ -106,9 +107,11 @@ def run_module():
 @pytest.fixture
 def set_host_root(monkeypatch):
     """``set_host_root(directory)``: the modules read and write the host below ``directory``."""
+
     def point(directory):
         monkeypatch.setattr(host_files, "ROOT", str(directory))
         return directory
+
     return point
 
 
@@ -124,8 +127,10 @@ def host_root(tmp_path, set_host_root):
 def fake_kernel(host_root, monkeypatch):
     """``fake_kernel(functions=(), drivers=("ism", "mlx5_core"), address_of=None)``: a FakeKernel over
     the current host root that takes the kernel attribute writes."""
+
     def make(*args, **kwargs):
         kernel = FakeKernel(*args, **kwargs)
         monkeypatch.setattr(kernel_write, "write_value", kernel.write_value)
         return kernel
+
     return make

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Shared fixtures of the zlab conformance suite (owned by zlab-kernel; keep stable).
 
 Fixtures
@@ -52,12 +54,29 @@ if ZLAB_DIR not in sys.path:
 from zlab import kernel  # noqa: E402  pylint: disable=wrong-import-position
 
 LPAR_A = {
-    "name": "lpar-a", "partition": "LPARA", "role": "kvm_host", "kernel_profile": "rhel8.8",
+    "name": "lpar-a",
+    "partition": "LPARA",
+    "role": "kvm_host",
+    "kernel_profile": "rhel8.8",
     "uid_checking": True,
-    "ccw": [{"devno": "0.0.82%02x" % i, "chpid": "F0", "chpid_type": "IQD", "frame_size": "40K",
-             "ports": 1} for i in range(16)],
-    "pci": [{"fid": 0x605, "uid": 0x605, "pchid": 0x7C8, "pft": 0x05, "vfn": 1, "port": 0,
-             "pnet_id": None, "vendor": 0x1014, "device": 0x04ED, "type": "ism"}],
+    "ccw": [
+        {"devno": "0.0.82%02x" % i, "chpid": "F0", "chpid_type": "IQD", "frame_size": "40K", "ports": 1}
+        for i in range(16)
+    ],
+    "pci": [
+        {
+            "fid": 0x605,
+            "uid": 0x605,
+            "pchid": 0x7C8,
+            "pft": 0x05,
+            "vfn": 1,
+            "port": 0,
+            "pnet_id": None,
+            "vendor": 0x1014,
+            "device": 0x04ED,
+            "type": "ism",
+        }
+    ],
 }
 
 # Files of the fake "real" sysfs / proc/sys/net the daemon passes through.
@@ -87,6 +106,7 @@ def _fuse_usable():
         return "needs root and /dev/fuse"
     try:
         import importlib  # pylint: disable=import-outside-toplevel
+
         importlib.import_module("mfusepy")
     except Exception as exc:  # pylint: disable=broad-except
         return "mfusepy not importable: %s" % exc
@@ -114,8 +134,12 @@ def _unmount(mnt):
 
 
 class Host:
-    MAP = (("/proc/sys/net", "proc_sys_net"), ("/proc/modules", "proc_modules"),
-           ("/proc/sys/kernel/osrelease", "osrelease"), ("/sys", "sys"))
+    MAP = (
+        ("/proc/sys/net", "proc_sys_net"),
+        ("/proc/modules", "proc_modules"),
+        ("/proc/sys/kernel/osrelease", "osrelease"),
+        ("/sys", "sys"),
+    )
 
     def __init__(self, base, state_dir, mnt, real_sys, real_net):
         self.base = base
@@ -129,7 +153,7 @@ class Host:
     def path(self, p):
         for host, rel in self.MAP:
             if p == host or p.startswith(host + "/"):
-                return os.path.join(self.mnt, rel) + p[len(host):]
+                return os.path.join(self.mnt, rel) + p[len(host) :]
         raise ValueError("not an emulated path: %s" % p)
 
     def read(self, p):
@@ -166,15 +190,12 @@ class Host:
         return os.readlink(self.path(p))
 
     def bash(self, script, check=False):
-        env = dict(os.environ, S=os.path.join(self.mnt, "sys"), P=os.path.join(self.mnt, "proc_sys_net"),
-                   LC_ALL="C")
-        return subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env,
-                              check=check, timeout=60)
+        env = dict(os.environ, S=os.path.join(self.mnt, "sys"), P=os.path.join(self.mnt, "proc_sys_net"), LC_ALL="C")
+        return subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, check=check, timeout=60)
 
     @property
     def env(self):
-        return dict(os.environ, ZLAB_ROOT=self.zroot, ZLAB_STATE_DIR=self.state_dir,
-                    PYTHONPATH=ZLAB_DIR)
+        return dict(os.environ, ZLAB_ROOT=self.zroot, ZLAB_STATE_DIR=self.state_dir, PYTHONPATH=ZLAB_DIR)
 
     def view(self):
         return kernel.view(self.state_dir)
@@ -205,10 +226,24 @@ def zfs():
     kernel.boot(state_dir, LPAR_A)
     env = dict(os.environ, PYTHONPATH=ZLAB_DIR)
     log = open(os.path.join(base, "daemon.out"), "w", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "zlab.fusefs", "--state-dir", state_dir,
-                             "--mountpoint", mnt, "--real-sys", real_sys,
-                             "--real-proc-sys-net", real_net],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "zlab.fusefs",
+            "--state-dir",
+            state_dir,
+            "--mountpoint",
+            mnt,
+            "--real-sys",
+            real_sys,
+            "--real-proc-sys-net",
+            real_net,
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.time() + 20
         while not os.path.isdir(os.path.join(mnt, "sys", "bus")):
@@ -225,8 +260,7 @@ def zfs():
         os.symlink(os.path.join(mnt, "sys"), os.path.join(zroot, "sys"))
         os.symlink(os.path.join(mnt, "proc_sys_net"), os.path.join(zroot, "proc", "sys", "net"))
         os.symlink(os.path.join(mnt, "proc_modules"), os.path.join(zroot, "proc", "modules"))
-        os.symlink(os.path.join(mnt, "osrelease"),
-                   os.path.join(zroot, "proc", "sys", "kernel", "osrelease"))
+        os.symlink(os.path.join(mnt, "osrelease"), os.path.join(zroot, "proc", "sys", "kernel", "osrelease"))
         yield Host(base, state_dir, mnt, real_sys, real_net)
     finally:
         _unmount(mnt)

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zlab command line: an emulated IBM Z CPC for the s390x.network collection."""
 
 import argparse
@@ -124,7 +126,7 @@ def _up_name(args):
     if args.cpc:
         # one lab per CPC of a multi-CPC inventory, so they can be up side by side (20 chars)
         cpc = _slug(args.cpc)[:8] or "cpc"
-        name = "%s-%s" % (name[:19 - len(cpc)].rstrip("-"), cpc)
+        name = "%s-%s" % (name[: 19 - len(cpc)].rstrip("-"), cpc)
     return name
 
 
@@ -137,15 +139,26 @@ def cmd_up(args):
     if os.path.exists(os.path.join(host.lab_dir(name), "lab.json")):
         lab = Lab.load(name)
         states = {h: lab.host_state(h) for h in lab.hosts}
-        if (lab.data.get("inventory") == mdl.inventory and lab.data.get("digest") == mdl.digest()
-                and all(s == "running" for s in states.values())):
+        if (
+            lab.data.get("inventory") == mdl.inventory
+            and lab.data.get("digest") == mdl.digest()
+            and all(s == "running" for s in states.values())
+        ):
             # same CPC: the hosts stay as they are, `zlab inventory` gets the edited variables
-            print("zlab: lab %s is already up (%d hosts); %s" % (
-                name, len(states), "groups and host variables refreshed from " + mdl.inventory
-                if lab.refresh_vars(mdl) else "inventory variables unchanged"))
+            print(
+                "zlab: lab %s is already up (%d hosts); %s"
+                % (
+                    name,
+                    len(states),
+                    (
+                        "groups and host variables refreshed from " + mdl.inventory
+                        if lab.refresh_vars(mdl)
+                        else "inventory variables unchanged"
+                    ),
+                )
+            )
             return 0
-        print("zlab: lab %s differs from %s or is not running; rebuilding"
-              % (name, args.inventory), file=sys.stderr)
+        print("zlab: lab %s differs from %s or is not running; rebuilding" % (name, args.inventory), file=sys.stderr)
         host.down(name)
     elif name in host.list_labs():
         host.down(name)
@@ -161,12 +174,18 @@ def cmd_up(args):
         if not args.keep_on_error:
             host.down(name)
         raise
-    print("zlab: lab %s up: %d hosts in %.1f s (emulator %s, management %s.0/24)" % (
-        name, len(lab.hosts), time.monotonic() - start,
-        "on" if lab.data["emulator"] else "OFF (plain /sys)", network.SUBNET_FMT % lab.slot))
+    print(
+        "zlab: lab %s up: %d hosts in %.1f s (emulator %s, management %s.0/24)"
+        % (
+            name,
+            len(lab.hosts),
+            time.monotonic() - start,
+            "on" if lab.data["emulator"] else "OFF (plain /sys)",
+            network.SUBNET_FMT % lab.slot,
+        )
+    )
     for hname, h in lab.hosts.items():
-        print("  %-12s %-9s %-8s %-10s %s" % (hname, h["role"], h["partition"],
-                                              h["kernel_profile"], h["ip"]))
+        print("  %-12s %-9s %-8s %-10s %s" % (hname, h["role"], h["partition"], h["kernel_profile"], h["ip"]))
     return 0
 
 
@@ -188,8 +207,7 @@ def _active_devices(lab, hname):
         st = kernel.state(lab.state_dir(hname))
     except Exception:  # pylint: disable=broad-except
         return {}
-    qeth = {gid: "online" if card.get("online") else "offline"
-            for gid, card in sorted((st.get("qeth") or {}).items())}
+    qeth = {gid: "online" if card.get("online") else "offline" for gid, card in sorted((st.get("qeth") or {}).items())}
     pci = {}
     for fid, ent in sorted((st.get("pci") or {}).items(), key=lambda kv: int(kv[0])):
         if ent.get("configured"):
@@ -206,8 +224,7 @@ def _kernel_faults(lab, hname):
         pend = kernel.pending_faults(lab.state_dir(hname))
     except (OSError, ValueError):
         return []
-    return [faults.describe(kind, key, rec) for kind in faults.KINDS
-            for key, rec in sorted(pend[kind].items())]
+    return [faults.describe(kind, key, rec) for kind in faults.KINDS for key, rec in sorted(pend[kind].items())]
 
 
 def cmd_status(args):
@@ -218,29 +235,43 @@ def cmd_status(args):
             lab = Lab.load(name)
         except LabError:
             if not host.lab_exists(name):
-                raise LabError("lab %s is not up (zlab up INVENTORY_DIR; zlab status --all "
-                               "lists the labs)" % name) from None
+                raise LabError(
+                    "lab %s is not up (zlab up INVENTORY_DIR; zlab status --all " "lists the labs)" % name
+                ) from None
             # no record, but namespaces or files of the lab are left
             report.append({"lab": name, "state": "crashed (zlab down %s)" % name})
             continue
-        entry = {"lab": name, "inventory": lab.data["inventory"], "cpc": lab.data["cpc_name"],
-                 "emulator": lab.data["emulator"], "hosts": {}}
+        entry = {
+            "lab": name,
+            "inventory": lab.data["inventory"],
+            "cpc": lab.data["cpc_name"],
+            "emulator": lab.data["emulator"],
+            "hosts": {},
+        }
         for hname, h in lab.hosts.items():
             spec = h["spec"]
             chp = sorted({c["chpid"] for c in spec["ccw"]})
             entry["hosts"][hname] = {
-                "state": lab.host_state(hname), "role": h["role"], "partition": h["partition"],
-                "kernel": h["kernel_profile"], "ip": h["ip"], "boots": h.get("boots", 0),
-                "ccw": "%d devices on CHPID %s" % (len(spec["ccw"]), ",".join(chp)) if chp
-                else "-",
-                "pci": ["%#x (uid %#x)" % (p["fid"], p["uid"]) for p in spec["pci"]]
-                if h["role"] != "guest" else
-                ["%s -> fid %#x uid %#x" % (x["addr"], p["fid"], p["uid"])
-                 for x, p in zip(h.get("held") or [], h.get("held_pci") or [])],
+                "state": lab.host_state(hname),
+                "role": h["role"],
+                "partition": h["partition"],
+                "kernel": h["kernel_profile"],
+                "ip": h["ip"],
+                "boots": h.get("boots", 0),
+                "ccw": "%d devices on CHPID %s" % (len(spec["ccw"]), ",".join(chp)) if chp else "-",
+                "pci": (
+                    ["%#x (uid %#x)" % (p["fid"], p["uid"]) for p in spec["pci"]]
+                    if h["role"] != "guest"
+                    else [
+                        "%s -> fid %#x uid %#x" % (x["addr"], p["fid"], p["uid"])
+                        for x, p in zip(h.get("held") or [], h.get("held_pci") or [])
+                    ]
+                ),
                 "nics": [n["ifname"] + "@" + n["chpid"] for n in h.get("nics") or []],
                 "kvm_host": h["kvm_host"],
                 "active": _active_devices(lab, hname) if lab.running(hname) else {},
-                "faults": _kernel_faults(lab, hname) if lab.running(hname) else []}
+                "faults": _kernel_faults(lab, hname) if lab.running(hname) else [],
+            }
         report.append(entry)
     if args.json:
         print(json.dumps(report, indent=1))
@@ -249,11 +280,13 @@ def cmd_status(args):
         if "hosts" not in entry:
             print("lab %s: %s" % (entry["lab"], entry["state"]))
             continue
-        print("lab %s: CPC %s from %s (emulator %s)" % (entry["lab"], entry["cpc"],
-                                                        entry["inventory"],
-                                                        "on" if entry["emulator"] else "off"))
-        print("  %-10s %-8s %-9s %-8s %-11s %-13s %s" % ("HOST", "STATE", "ROLE", "LPAR",
-                                                         "KERNEL", "ADDRESS", "DEVICES"))
+        print(
+            "lab %s: CPC %s from %s (emulator %s)"
+            % (entry["lab"], entry["cpc"], entry["inventory"], "on" if entry["emulator"] else "off")
+        )
+        print(
+            "  %-10s %-8s %-9s %-8s %-11s %-13s %s" % ("HOST", "STATE", "ROLE", "LPAR", "KERNEL", "ADDRESS", "DEVICES")
+        )
         for hname, h in entry["hosts"].items():
             dev = h["ccw"]
             if h["pci"]:
@@ -267,8 +300,10 @@ def cmd_status(args):
                 dev += "; qeth " + ", ".join("%s %s" % kv for kv in act["qeth"].items())
             if act.get("pci"):
                 dev += "; FID " + ", ".join("%s %s" % kv for kv in act["pci"].items())
-            print("  %-10s %-8s %-9s %-8s %-11s %-13s %s" % (
-                hname, h["state"], h["role"], h["partition"], h["kernel"], h["ip"], dev))
+            print(
+                "  %-10s %-8s %-9s %-8s %-11s %-13s %s"
+                % (hname, h["state"], h["role"], h["partition"], h["kernel"], h["ip"], dev)
+            )
     return 0
 
 
@@ -297,8 +332,7 @@ def cmd_reboot(args):
     failed = lab.reboot(args.host) or {}
     print("zlab: %s rebooted in %.1f s" % (args.host, time.monotonic() - start))
     for guest, why in failed.items():
-        print("zlab: guest %s of %s stays shut off:\n%s" % (guest, args.host, why),
-              file=sys.stderr)
+        print("zlab: guest %s of %s stays shut off:\n%s" % (guest, args.host, why), file=sys.stderr)
     return 0
 
 
@@ -307,11 +341,12 @@ def cmd_start_guest(args):
     res = guests.start(lab, args.guest)
     print("Domain '%s' started" % args.guest)
     for p in res["pci"]:
-        print("  zpci uid %#06x fid %#010x (PCHID %#06x PFT %#04x VF %d)" % (
-            p["uid"], p["fid"], p["pchid"], p["pft"], p["vfn"]))
+        print(
+            "  zpci uid %#06x fid %#010x (PCHID %#06x PFT %#04x VF %d)"
+            % (p["uid"], p["fid"], p["pchid"], p["pft"], p["vfn"])
+        )
     for n in res["nics"]:
-        print("  %s (mac %s) on CHPID %s via %s" % (n["ifname"], n["mac"], n["chpid"],
-                                                    n["source"]))
+        print("  %s (mac %s) on CHPID %s via %s" % (n["ifname"], n["mac"], n["chpid"], n["source"]))
     return 0
 
 
@@ -326,17 +361,28 @@ DRIFT = {
     "set": (2, 'printf "%s\\n" "$1" > "$2"', lambda a: [a[1], a[0]]),
     "rm": (1, 'rm -f -- "$1"', lambda a: a),
     "file": (2, 'printf "%s" "$2" > "$1"', lambda a: a),
-    "unbind": (1, 'd=/sys/bus/pci/devices/$1; [ -e "$d/driver" ] || '
-                  '{ echo "$1 is not bound to a driver" >&2; exit 1; }; '
-                  'echo "$1" > "$d/driver/unbind"', lambda a: a),
-    "bind": (2, 'd=/sys/bus/pci/devices/$1; echo "$2" > "$d/driver_override" && '
-                '{ [ ! -e "$d/driver" ] || echo "$1" > "$d/driver/unbind"; } && '
-                'echo "$1" > /sys/bus/pci/drivers_probe', lambda a: a),
+    "unbind": (
+        1,
+        'd=/sys/bus/pci/devices/$1; [ -e "$d/driver" ] || '
+        '{ echo "$1 is not bound to a driver" >&2; exit 1; }; '
+        'echo "$1" > "$d/driver/unbind"',
+        lambda a: a,
+    ),
+    "bind": (
+        2,
+        'd=/sys/bus/pci/devices/$1; echo "$2" > "$d/driver_override" && '
+        '{ [ ! -e "$d/driver" ] || echo "$1" > "$d/driver/unbind"; } && '
+        'echo "$1" > /sys/bus/pci/drivers_probe',
+        lambda a: a,
+    ),
     "offline": (1, 'echo 0 > "/sys/bus/ccwgroup/devices/$1/online"', lambda a: a),
     "online": (1, 'echo 1 > "/sys/bus/ccwgroup/devices/$1/online"', lambda a: a),
     "sysctl": (2, 'sysctl -w "$1=$2"', lambda a: a),
-    "power": (2, 'echo "$2" > "/sys/bus/pci/slots/$(printf %08x 0x$1)/power"',
-              lambda a: [a[0].lower().replace("0x", ""), a[1]]),
+    "power": (
+        2,
+        'echo "$2" > "/sys/bus/pci/slots/$(printf %08x 0x$1)/power"',
+        lambda a: [a[0].lower().replace("0x", ""), a[1]],
+    ),
 }
 
 
@@ -351,17 +397,20 @@ def cmd_drift(args):
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
     if proc.returncode == 0:
-        print("zlab: drift on %s: %s %s" % (args.host, args.action, " ".join(
-            shlex.quote(a) for a in args.args)), file=sys.stderr)
+        print(
+            "zlab: drift on %s: %s %s" % (args.host, args.action, " ".join(shlex.quote(a) for a in args.args)),
+            file=sys.stderr,
+        )
     return proc.returncode
 
 
 # How hostinit starts the daemons `zlab fault HOST service NAME start` knows without a record
 # (sshd rewrites its command line), and when one is ready after a start.
-SERVICES = {"sshd": ["/usr/sbin/sshd", "-E", "/run/zlab/lab/sshd.log"],
-            "libvirtd": ["/usr/sbin/libvirtd", "-d"]}
-SERVICE_READY = {"libvirtd": "virsh -q list >/dev/null 2>&1",
-                 "sshd": "ss -Hltn 'sport = :22' | grep -q ."}  # it listens after forking
+SERVICES = {"sshd": ["/usr/sbin/sshd", "-E", "/run/zlab/lab/sshd.log"], "libvirtd": ["/usr/sbin/libvirtd", "-d"]}
+SERVICE_READY = {
+    "libvirtd": "virsh -q list >/dev/null 2>&1",
+    "sshd": "ss -Hltn 'sport = :22' | grep -q .",
+}  # it listens after forking
 # The daemon NAME: the process of its pid file (/run/NAME.pid, e.g. sshd's listener), else the
 # processes NAME whose parent is init (daemonized, or started by it). sshd's sessions are not
 # the listener and survive a stop, as with systemctl.
@@ -389,8 +438,7 @@ for _ in $(seq 600); do up && exit 0; sleep 0.1; done
 echo "$name did not come up in 60 s" >&2; exit 1
 """
 # the real machine in os.uname(): mfusepy lays out struct stat by platform.machine()
-FAULTDIR = ["env", "PYTHONPATH=/opt/zlab", "ZLAB_REAL_UNAME=1", "python3", "-m",
-            "zlab.fusefs.faultdir"]
+FAULTDIR = ["env", "PYTHONPATH=/opt/zlab", "ZLAB_REAL_UNAME=1", "python3", "-m", "zlab.fusefs.faultdir"]
 
 
 def _sshd(lab, hname, on):
@@ -402,11 +450,11 @@ def _sshd(lab, hname, on):
 
 
 def _service_start(lab, hname, name, argv):
-    proc = lab.exec(hname, ["/bin/bash", "-c", SERVICE_START, "zlab-service", name,
-                            SERVICE_READY.get(name, "")] + list(argv))
+    proc = lab.exec(
+        hname, ["/bin/bash", "-c", SERVICE_START, "zlab-service", name, SERVICE_READY.get(name, "")] + list(argv)
+    )
     if proc.returncode != 0:
-        raise LabError("%s: starting %s (%s): %s" % (hname, name, " ".join(argv),
-                                                    proc.stderr.strip()))
+        raise LabError("%s: starting %s (%s): %s" % (hname, name, " ".join(argv), proc.stderr.strip()))
 
 
 def _fault_service(lab, hname, a):
@@ -425,8 +473,10 @@ def _fault_service(lab, hname, a):
     rec = kernel.pending_faults(sd)["service"].get(name) if sd else None
     argv = SERVICES.get(name) or (rec or {}).get("argv")
     if not argv:
-        raise LabError("%s: no command known to start %s (only one that `zlab fault %s service "
-                       "%s stop` stopped)" % (hname, name, hname, name))
+        raise LabError(
+            "%s: no command known to start %s (only one that `zlab fault %s service "
+            "%s stop` stopped)" % (hname, name, hname, name)
+        )
     _service_start(lab, hname, name, argv)
     if sd:
         kernel.forget_service_fault(sd, name)
@@ -443,8 +493,7 @@ def _pending(lab, hname):
         for kind in faults.KINDS:
             out += [(kind, key, rec) for key, rec in sorted(pend[kind].items())]
     services = {key for kind, key, _ in out if kind == "service"}
-    if "sshd" not in services and lab.exec(hname, ["/bin/sh", "-c",
-                                                   SERVICE_READY["sshd"]]).returncode:
+    if "sshd" not in services and lab.exec(hname, ["/bin/sh", "-c", SERVICE_READY["sshd"]]).returncode:
         out.append(("ssh", "off", None))
     if network.mgmt_link_up(lab.name, lab.host(hname)["index"]) is False:
         out.append(("link", "off", None))
@@ -486,8 +535,10 @@ def _fault_list(lab, hname, clear):
         else:
             print("zlab: %s: cleared %s" % (hname, faults.describe(kind, key, rec)))
     for d in released:
-        print("zlab: %s: %s no longer served for write faults%s" % (
-            hname, d["dir"], " (%s)" % d["error"] if d.get("error") else ""))
+        print(
+            "zlab: %s: %s no longer served for write faults%s"
+            % (hname, d["dir"], " (%s)" % d["error"] if d.get("error") else "")
+        )
     if not pending and not released:
         print("zlab: %s: no pending faults" % hname)
     return 0
@@ -512,9 +563,10 @@ def _fault_write(lab, hname, a, count, after):
         path = served["path"]
         note = " (%s served through FUSE)" % served["dir"]
     kernel.add_write_fault(lab.state_dir(hname), path, code, count=count, after=after)
-    print("zlab: next %d write(s) to %s on %s fail with %s%s%s" % (
-        count, path, hname, faults.errno_name(code),
-        " after %d that work" % after if after else "", note))
+    print(
+        "zlab: next %d write(s) to %s on %s fail with %s%s%s"
+        % (count, path, hname, faults.errno_name(code), " after %d that work" % after if after else "", note)
+    )
     return 0
 
 
@@ -526,16 +578,22 @@ def _fault_tool(lab, hname, a, args):
     if name not in wrapped:
         raise LabError("fault tool: zlab wraps %s, not %s" % (", ".join(wrapped), name))
     if args.half_way and name not in real_tools.HALF_WAY:
-        raise LabError("fault tool: --half-way is defined for %s" % ", ".join(
-            sorted(real_tools.HALF_WAY)))
+        raise LabError("fault tool: --half-way is defined for %s" % ", ".join(sorted(real_tools.HALF_WAY)))
     if len(a) == 2 and not re.match(r"^-?[0-9]+$", a[1]):
         raise LabError("fault tool: EXIT is a number, not %s" % a[1])
     exit_code = int(a[1]) if len(a) == 2 else None
     count = 1 if args.count is None else args.count
     try:
-        kernel.add_tool_fault(lab.state_dir(hname), name, exit_code, count=count,
-                              stderr=args.stderr or "", after=args.after or 0,
-                              sleep=args.sleep or 0, half_way=args.half_way)
+        kernel.add_tool_fault(
+            lab.state_dir(hname),
+            name,
+            exit_code,
+            count=count,
+            stderr=args.stderr or "",
+            after=args.after or 0,
+            sleep=args.sleep or 0,
+            half_way=args.half_way,
+        )
     except ValueError as exc:
         raise LabError(str(exc)) from None
     what = []
@@ -545,9 +603,10 @@ def _fault_tool(lab, hname, a, args):
         what.append("then run normally")
     else:
         what.append("%sexit %d" % ("do half the work, " if args.half_way else "", exit_code))
-    print("zlab: next %d run(s) of %s on %s %s%s" % (
-        count, name, hname, ", ".join(what),
-        " (after %d that work)" % args.after if args.after else ""))
+    print(
+        "zlab: next %d run(s) of %s on %s %s%s"
+        % (count, name, hname, ", ".join(what), " (after %d that work)" % args.after if args.after else "")
+    )
     return 0
 
 
@@ -555,8 +614,13 @@ def cmd_fault(args):
     lab = Lab.load(_lab_name(args))
     h = lab.host(args.host)
     a = args.args
-    for opt, kinds in (("count", ("write", "tool")), ("after", ("write", "tool")),
-                       ("stderr", ("tool",)), ("sleep", ("tool",)), ("half_way", ("tool",))):
+    for opt, kinds in (
+        ("count", ("write", "tool")),
+        ("after", ("write", "tool")),
+        ("stderr", ("tool",)),
+        ("sleep", ("tool",)),
+        ("half_way", ("tool",)),
+    ):
         if getattr(args, opt) not in (None, False) and args.kind not in kinds:
             raise LabError("fault %s takes no --%s" % (args.kind, opt.replace("_", "-")))
     if args.kind in ("ssh", "link"):
@@ -578,8 +642,7 @@ def cmd_fault(args):
     if not lab.data["emulator"]:
         raise LabError("faults need the device emulator (lab runs with plain /sys)")
     if args.kind == "write":
-        return _fault_write(lab, args.host, a, 1 if args.count is None else args.count,
-                            args.after or 0)
+        return _fault_write(lab, args.host, a, 1 if args.count is None else args.count, args.after or 0)
     return _fault_tool(lab, args.host, a, args)
 
 
@@ -591,8 +654,7 @@ def cmd_image(args):
             print("%s %s" % (v, p))
         return 0
     for v in image.VARIANTS:
-        print("%-5s %s %s" % (v, image.image_path(v), "built" if image.is_built(v)
-                              else "not built"))
+        print("%-5s %s %s" % (v, image.image_path(v), "built" if image.is_built(v) else "not built"))
     return 0
 
 
@@ -600,20 +662,27 @@ def parser():
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lab", "-l", default=argparse.SUPPRESS, help="lab name (default: $ZLAB_LAB or the only lab)")
     p = argparse.ArgumentParser(
-        prog="zlab", description="zlab: an emulated IBM Z CPC (LPARs, KVM guests, "
+        prog="zlab",
+        description="zlab: an emulated IBM Z CPC (LPARs, KVM guests, "
         "HiperSockets, ISM) built from an Ansible inventory; hosts are Linux namespaces "
-        "reachable over SSH.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        parents=[common])
+        "reachable over SSH.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=[common],
+    )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     s = sub.add_parser("up", parents=[common], help="build and start a lab from an inventory")
     s.add_argument("inventory", help="Ansible inventory directory with the cpc model")
     s.add_argument("--name", help="lab name, as --lab (default: the inventory directory's name)")
-    s.add_argument("--cpc", metavar="NAME", help="the CPC to emulate (cpc.name) when the inventory "
-                   "has several")
-    s.add_argument("--emulator", choices=["auto", "on", "off"], default=os.environ.get(
-        "ZLAB_EMULATOR", "auto"), help="s390 device emulator over /sys (off: plain /sys)")
+    s.add_argument("--cpc", metavar="NAME", help="the CPC to emulate (cpc.name) when the inventory " "has several")
+    s.add_argument(
+        "--emulator",
+        choices=["auto", "on", "off"],
+        default=os.environ.get("ZLAB_EMULATOR", "auto"),
+        help="s390 device emulator over /sys (off: plain /sys)",
+    )
     s.add_argument("--rebuild-image", action="store_true")
     s.add_argument("--keep-on-error", action="store_true", help="leave a failed lab for debugging")
     s.set_defaults(func=cmd_up)
@@ -651,17 +720,17 @@ def parser():
     s.set_defaults(func=cmd_stop_guest)
 
     raw = argparse.RawDescriptionHelpFormatter
-    drift_help = EPILOG[EPILOG.index("drift (changes"):EPILOG.index("faults:")]
-    fault_help = EPILOG[EPILOG.index("faults:"):EPILOG.index("The lab to act on")]
-    s = sub.add_parser("drift", parents=[common], help="change state behind Ansible's back",
-                       epilog=drift_help, formatter_class=raw)
+    drift_help = EPILOG[EPILOG.index("drift (changes") : EPILOG.index("faults:")]
+    fault_help = EPILOG[EPILOG.index("faults:") : EPILOG.index("The lab to act on")]
+    s = sub.add_parser(
+        "drift", parents=[common], help="change state behind Ansible's back", epilog=drift_help, formatter_class=raw
+    )
     s.add_argument("host")
     s.add_argument("action", choices=sorted(DRIFT))
     s.add_argument("args", nargs="*")
     s.set_defaults(func=cmd_drift)
 
-    s = sub.add_parser("fault", parents=[common], help="inject a fault", epilog=fault_help,
-                       formatter_class=raw)
+    s = sub.add_parser("fault", parents=[common], help="inject a fault", epilog=fault_help, formatter_class=raw)
     s.add_argument("host")
     s.add_argument("kind", choices=FAULT_KINDS)
     s.add_argument("args", nargs="*")
@@ -689,8 +758,7 @@ def main(argv=None):
     except BrokenPipeError:
         return 0
     except (LabError, model.ModelError, network.NetError, RuntimeError) as exc:
-        print("zlab: %s" % exc if not str(exc).startswith("error:") else str(exc),
-              file=sys.stderr)
+        print("zlab: %s" % exc if not str(exc).startswith("error:") else str(exc), file=sys.stderr)
         return 1
 
 

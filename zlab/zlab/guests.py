@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """KVM guests: a guest's devices follow its KVM host's persistent domain XML at every start.
 
 At ``zlab start-guest G`` / ``zlab reboot G`` (and at ``up``) the lab reads
@@ -75,13 +77,16 @@ def parse_domain(xml_text):
         src = hd.find("./source/address")
         if src is None:
             continue
-        addr = "%04x:%02x:%02x.%x" % (_hex(src.get("domain"), 0), _hex(src.get("bus"), 0),
-                                      _hex(src.get("slot"), 0), _hex(src.get("function"), 0))
+        addr = "%04x:%02x:%02x.%x" % (
+            _hex(src.get("domain"), 0),
+            _hex(src.get("bus"), 0),
+            _hex(src.get("slot"), 0),
+            _hex(src.get("function"), 0),
+        )
         zpci = hd.find("./address/zpci")
         uid = _hex(zpci.get("uid")) if zpci is not None else None
         fid = _hex(zpci.get("fid")) if zpci is not None else None
-        hostdevs.append({"addr": addr, "managed": hd.get("managed") == "yes", "uid": uid,
-                         "fid": fid})
+        hostdevs.append({"addr": addr, "managed": hd.get("managed") == "yes", "uid": uid, "fid": fid})
         if uid is not None:
             used_uids.add(uid)
         if fid is not None:
@@ -110,10 +115,14 @@ def parse_domain(xml_text):
         else:
             devno = next(i for i in range(1, 0x10000) if i not in devnos)
             devnos.add(devno)
-        nics.append({"source": src.get("dev") if src is not None else None,
-                     "mode": src.get("mode", "vepa") if src is not None else None,
-                     "mac": mac.get("address") if mac is not None else None,
-                     "ifname": "enc%x" % devno})
+        nics.append(
+            {
+                "source": src.get("dev") if src is not None else None,
+                "mode": src.get("mode", "vepa") if src is not None else None,
+                "mac": mac.get("address") if mac is not None else None,
+                "ifname": "enc%x" % devno,
+            }
+        )
     return hostdevs, nics
 
 
@@ -125,9 +134,11 @@ def _host_functions(lab, kvm_host, addrs):
     for line in proc.stdout.splitlines():
         parts = line.split()
         if len(parts) == 4:
-            out[parts[0]] = {"present": parts[1] == "1",
-                             "fid": None if parts[2] == "-" else int(parts[2], 16),
-                             "driver": None if parts[3] == "-" else parts[3]}
+            out[parts[0]] = {
+                "present": parts[1] == "1",
+                "fid": None if parts[2] == "-" else int(parts[2], 16),
+                "driver": None if parts[3] == "-" else parts[3],
+            }
     return out
 
 
@@ -164,8 +175,7 @@ def plan(lab, guest):
         raise StartError(fail + "failed to connect to the hypervisor (%s is down)" % kvm)
     proc = lab.exec(kvm, ["virsh", "-q", "dumpxml", "--inactive", guest])
     if proc.returncode != 0:
-        raise StartError(fail + (proc.stderr.strip().replace("error: ", "", 1) or
-                                 "failed to get domain '%s'" % guest))
+        raise StartError(fail + (proc.stderr.strip().replace("error: ", "", 1) or "failed to get domain '%s'" % guest))
     hostdevs, nics = parse_domain(proc.stdout)
     funcs = _host_functions(lab, kvm, [d["addr"] for d in hostdevs])
     held_by = holders(lab, kvm)
@@ -174,33 +184,40 @@ def plan(lab, guest):
     for d in hostdevs:
         f = funcs.get(d["addr"], {"present": False})
         if not f["present"]:
-            raise StartError(fail + "internal error: Device %s not found: could not access "
-                             "/sys/bus/pci/devices/%s/config: No such file or directory"
-                             % (d["addr"], d["addr"]))
+            raise StartError(
+                fail + "internal error: Device %s not found: could not access "
+                "/sys/bus/pci/devices/%s/config: No such file or directory" % (d["addr"], d["addr"])
+            )
         other = held_by.get(d["addr"])
         if other and other != guest:
-            raise StartError(fail + "Requested operation is not valid: PCI device %s is in use "
-                             "by driver QEMU, domain %s" % (d["addr"], other))
+            raise StartError(
+                fail + "Requested operation is not valid: PCI device %s is in use "
+                "by driver QEMU, domain %s" % (d["addr"], other)
+            )
         if not d["managed"] and f["driver"] != "vfio-pci":
-            raise StartError(fail + "Requested operation is not valid: Unmanaged PCI device %s "
-                             "must be manually detached from the host" % d["addr"])
+            raise StartError(
+                fail + "Requested operation is not valid: Unmanaged PCI device %s "
+                "must be manually detached from the host" % d["addr"]
+            )
         src = host_pci.get(f["fid"])
         if src is None:
-            raise StartError(fail + "internal error: zlab: host function %s (FID %s) is not "
-                             "in the CPC model" % (d["addr"], f["fid"]))
+            raise StartError(
+                fail + "internal error: zlab: host function %s (FID %s) is not "
+                "in the CPC model" % (d["addr"], f["fid"])
+            )
         entry = dict(src, fid=d["fid"], uid=d["uid"])
         pci.append(entry)
-        held.append({"addr": d["addr"], "managed": d["managed"], "driver": f["driver"],
-                     "fid": f["fid"]})
+        held.append({"addr": d["addr"], "managed": d["managed"], "driver": f["driver"], "fid": f["fid"]})
     for n in nics:
         chpid = _source_chpid(lab, kvm, n["source"])
         probe = lab.exec(kvm, ["ip", "link", "show", n["source"] or "-"])
         if probe.returncode != 0:
-            raise StartError(fail + "Cannot get interface MTU on '%s': No such device"
-                             % n["source"])
+            raise StartError(fail + "Cannot get interface MTU on '%s': No such device" % n["source"])
         if chpid is None:
-            raise StartError(fail + "internal error: zlab: macvtap source '%s' is not a qeth "
-                             "(HiperSockets/OSA) netdev of %s" % (n["source"], kvm))
+            raise StartError(
+                fail + "internal error: zlab: macvtap source '%s' is not a qeth "
+                "(HiperSockets/OSA) netdev of %s" % (n["source"], kvm)
+            )
         n["chpid"] = chpid
         n["mtu"] = lab.data["chpids"].get(chpid, {}).get("mtu", 1500)
     return pci, nics, held
@@ -215,7 +232,7 @@ def hold(lab, kvm, held, guest):
         try:
             kernel.set_pci_holder(lab.state_dir(kvm), item["fid"], guest)
         except (OSError, KeyError):
-            pass    # the function went away (KVM host rebooted: state rebuilt without holders)
+            pass  # the function went away (KVM host rebooted: state rebuilt without holders)
 
 
 def release(lab, guest):
@@ -244,18 +261,21 @@ def start(lab, guest, derive=True):
     if lab.running(guest):
         # not libvirt's "domain is already running": `zlab up` starts every guest (base devices
         # only), so this is what a start right after `up` meets
-        raise LabError("%s is already running (zlab up starts every guest, with its base devices "
-                       "only); zlab stop-guest %s first, or zlab reboot %s to restart it with the "
-                       "devices of its domain XML" % (guest, guest, guest))
+        raise LabError(
+            "%s is already running (zlab up starts every guest, with its base devices "
+            "only); zlab stop-guest %s first, or zlab reboot %s to restart it with the "
+            "devices of its domain XML" % (guest, guest, guest)
+        )
     pci, nics, held = plan(lab, guest) if derive else ([], [], [])
     kvm = h["kvm_host"]
     for item in held:
         if item["managed"] and item["driver"] != "vfio-pci":
             r = lab.exec(kvm, ["/bin/sh", "-c", DETACH, "detach", item["addr"]])
             if r.returncode != 0:
-                raise StartError("error: Failed to start domain '%s'\nerror: internal error: "
-                                 "Failed to bind PCI device '%s' to vfio-pci: %s"
-                                 % (guest, item["addr"], r.stderr.strip()))
+                raise StartError(
+                    "error: Failed to start domain '%s'\nerror: internal error: "
+                    "Failed to bind PCI device '%s' to vfio-pci: %s" % (guest, item["addr"], r.stderr.strip())
+                )
     h["held"] = held
     hold(lab, kvm, held, guest)
     h["held_pci"] = pci
@@ -265,8 +285,7 @@ def start(lab, guest, derive=True):
     def wire():
         kernel_pci(lab, guest, pci)
         for n in nics:
-            network.add_guest_nic(lab.name, h["netns"], h["index"], n["ifname"], n["chpid"],
-                                  n["mac"], n["mtu"])
+            network.add_guest_nic(lab.name, h["netns"], h["index"], n["ifname"], n["chpid"], n["mac"], n["mtu"])
 
     lab.start_host(guest, spec=spec, before_init=wire)
     lab.wait_ready([guest])

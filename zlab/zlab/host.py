@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Lab lifecycle on the controller: hosts as Linux namespaces on overlay roots.
 
 State of a lab lives under ``/var/lib/zlab/<lab>/`` (``ZLAB_STATE_ROOT``):
@@ -55,7 +57,7 @@ def list_labs():
     # crashed labs may have left only namespaces
     for ns in network.netns_list():
         if ns.startswith(network.NETNS_PREFIX) and ns.endswith("-sw"):
-            name = ns[len(network.NETNS_PREFIX):-3]
+            name = ns[len(network.NETNS_PREFIX) : -3]
             if name not in labs:
                 labs.append(name)
     return labs
@@ -282,8 +284,7 @@ class Lab:
         """name -> host record, in the model's order (partitions, then guests)."""
         hosts = self.data["hosts"]
         if list(hosts) != sorted(hosts, key=lambda n: hosts[n]["index"]):
-            self.data["hosts"] = {n: hosts[n] for n in sorted(hosts,
-                                                               key=lambda n: hosts[n]["index"])}
+            self.data["hosts"] = {n: hosts[n] for n in sorted(hosts, key=lambda n: hosts[n]["index"])}
         return self.data["hosts"]
 
     @property
@@ -292,8 +293,7 @@ class Lab:
 
     def host(self, name):
         if name not in self.hosts:
-            raise LabError("no host %s in lab %s (hosts: %s)"
-                           % (name, self.name, ", ".join(self.hosts)))
+            raise LabError("no host %s in lab %s (hosts: %s)" % (name, self.name, ", ".join(self.hosts)))
         return self.hosts[name]
 
     def hdir(self, host, *parts):
@@ -331,35 +331,51 @@ class Lab:
             spec = mdl.host_spec(hname)
             if h["role"] == "guest":
                 spec["uuid"] = guest_uuid(slot, i)  # QEMU's -uuid shows in /proc/sysinfo
-            hosts[hname] = {"index": i, "role": h["role"], "partition": h["partition"],
-                            "kernel_profile": h["kernel_profile"],
-                            "kvm_host": h["kvm_host"], "guests": h["guests"],
-                            "ip": network.host_ip(slot, i),
-                            "netns": network.host_ns(name, hname),
-                            "image": "kvm" if h["role"] == "kvm_host" else "base",
-                            "spec": spec,
-                            "guest_config": mdl.guest_config(hname) if h["role"] == "guest"
-                            else None,
-                            "pid": None, "pid1": None, "boots": 0}
-        data = {"name": name, "slot": slot, "emulator": emulator, "digest": mdl.digest(),
-                "inventory": mdl.inventory, "cpc_name": mdl.cpc.get("name"),
-                "chpids": mdl.chpids, "hosts": hosts,
-                "groups": mdl.groups, "own_hostvars": mdl.own_hostvars,
-                "created": time.time()}
+            hosts[hname] = {
+                "index": i,
+                "role": h["role"],
+                "partition": h["partition"],
+                "kernel_profile": h["kernel_profile"],
+                "kvm_host": h["kvm_host"],
+                "guests": h["guests"],
+                "ip": network.host_ip(slot, i),
+                "netns": network.host_ns(name, hname),
+                "image": "kvm" if h["role"] == "kvm_host" else "base",
+                "spec": spec,
+                "guest_config": mdl.guest_config(hname) if h["role"] == "guest" else None,
+                "pid": None,
+                "pid1": None,
+                "boots": 0,
+            }
+        data = {
+            "name": name,
+            "slot": slot,
+            "emulator": emulator,
+            "digest": mdl.digest(),
+            "inventory": mdl.inventory,
+            "cpc_name": mdl.cpc.get("name"),
+            "chpids": mdl.chpids,
+            "hosts": hosts,
+            "groups": mdl.groups,
+            "own_hostvars": mdl.own_hostvars,
+            "created": time.time(),
+        }
         lab = cls(name, data)
         os.makedirs(os.path.join(lab.dir, "ssh"), exist_ok=True)
         lab.save()
         lock.close()
         if not os.path.exists(lab.key_file()):
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C",
-                            "zlab-" + name, "-f", lab.key_file()], check=True)
+            subprocess.run(
+                ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "zlab-" + name, "-f", lab.key_file()], check=True
+            )
         return lab
 
     def refresh_vars(self, mdl):
         """Take the inventory's groups and host variables (what `zlab inventory` prints) from a
         model whose CPC is the lab's (same digest); True when they changed."""
-        new = json.loads(json.dumps({"groups": mdl.groups, "own_hostvars": mdl.own_hostvars,
-                                     "cpc_name": mdl.cpc.get("name")}))
+        new = json.loads(
+            json.dumps({"groups": mdl.groups, "own_hostvars": mdl.own_hostvars, "cpc_name": mdl.cpc.get("name")})
+        )
         if all(self.data.get(k) == v for k, v in new.items()):
             return False
         self.data.update(new)
@@ -371,13 +387,18 @@ class Lab:
         h = self.hosts[hname]
         with open(self.key_file() + ".pub", encoding="ascii") as f:
             pub = f.read().strip()
-        cfg = {"name": hname, "role": h["role"], "emulator": self.data["emulator"],
-               "authorized_key": pub, "files": profile_files(h["kernel_profile"]),
-               "lab_hosts": {n: x["ip"] for n, x in self.hosts.items()}, "domains": {},
-               "s390_tools": profiles.get(h["kernel_profile"])["s390_tools"]}
+        cfg = {
+            "name": hname,
+            "role": h["role"],
+            "emulator": self.data["emulator"],
+            "authorized_key": pub,
+            "files": profile_files(h["kernel_profile"]),
+            "lab_hosts": {n: x["ip"] for n, x in self.hosts.items()},
+            "domains": {},
+            "s390_tools": profiles.get(h["kernel_profile"])["s390_tools"],
+        }
         for g in h.get("guests") or []:
-            cfg["domains"][g] = DOMAIN_XML.format(
-                name=g, uuid=guest_uuid(self.slot, self.hosts[g]["index"]))
+            cfg["domains"][g] = DOMAIN_XML.format(name=g, uuid=guest_uuid(self.slot, self.hosts[g]["index"]))
         return cfg
 
     def boot_kernel(self, hname, spec=None):
@@ -412,18 +433,42 @@ class Lab:
         if h["role"] == "kvm_host":
             self._seed_libvirt_caps(hname, lower)
         script = STAGE1.format(
-            root=shlex.quote(self.hdir(hname, "root")), lower=lower,
-            upper=self.hdir(hname, "upper"), work=self.hdir(hname, "work"),
-            kernel=shlex.quote(self.state_dir(hname)), labfiles=shlex.quote(labfiles),
-            switch=network.switch_ns(self.name), src=shlex.quote(ZLAB_SRC))
+            root=shlex.quote(self.hdir(hname, "root")),
+            lower=lower,
+            upper=self.hdir(hname, "upper"),
+            work=self.hdir(hname, "work"),
+            kernel=shlex.quote(self.state_dir(hname)),
+            labfiles=shlex.quote(labfiles),
+            switch=network.switch_ns(self.name),
+            src=shlex.quote(ZLAB_SRC),
+        )
         with open(self.hdir(hname, "console.log"), "ab") as out:
             proc = subprocess.Popen(
-                ["nsenter", "--net=/run/netns/" + h["netns"], "--",
-                 "unshare", "--pid", "--mount", "--uts", "--ipc", "--fork", "--kill-child",
-                 "--propagation", "private", "--", "/bin/sh", "-c", script,
-                 "zlab-host:" + self.hdir(hname) + "/"],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True,
-                env={"PATH": EXEC_PATH, "LANG": "C.UTF-8"})
+                [
+                    "nsenter",
+                    "--net=/run/netns/" + h["netns"],
+                    "--",
+                    "unshare",
+                    "--pid",
+                    "--mount",
+                    "--uts",
+                    "--ipc",
+                    "--fork",
+                    "--kill-child",
+                    "--propagation",
+                    "private",
+                    "--",
+                    "/bin/sh",
+                    "-c",
+                    script,
+                    "zlab-host:" + self.hdir(hname) + "/",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+                env={"PATH": EXEC_PATH, "LANG": "C.UTF-8"},
+            )
         h["pid"] = proc.pid
         h["pid1"] = None
         h["boots"] = h.get("boots", 0) + 1
@@ -469,11 +514,11 @@ class Lab:
                 if os.path.exists(os.path.join(lf, "failed")):
                     with open(os.path.join(lf, "failed"), encoding="utf-8") as f:
                         why = f.read().strip()
-                    raise LabError("%s failed to boot: %s (see %s)"
-                                   % (hname, why, self.hdir(hname, "console.log")))
+                    raise LabError("%s failed to boot: %s (see %s)" % (hname, why, self.hdir(hname, "console.log")))
                 if not pid_alive(h.get("pid")):
-                    raise LabError("%s died while booting; console: %s" % (
-                        hname, self._tail(self.hdir(hname, "console.log"))))
+                    raise LabError(
+                        "%s died while booting; console: %s" % (hname, self._tail(self.hdir(hname, "console.log")))
+                    )
                 if os.path.exists(os.path.join(lf, "ready")) and _port_open(h["ip"], 22):
                     pending.remove(hname)
                     if h["role"] == "kvm_host":
@@ -533,20 +578,30 @@ class Lab:
                 raise LabError("%s has no init yet" % hname)
             h["pid1"] = kids[0]
             self.save()
-        envl = ["PATH=" + EXEC_PATH, "HOME=/root", "LANG=C.UTF-8", "TERM=" + os.environ.get(
-            "TERM", "dumb"), "ZLAB_STATE_DIR=/run/zlab/kernel", "USER=root", "LOGNAME=root"]
+        envl = [
+            "PATH=" + EXEC_PATH,
+            "HOME=/root",
+            "LANG=C.UTF-8",
+            "TERM=" + os.environ.get("TERM", "dumb"),
+            "ZLAB_STATE_DIR=/run/zlab/kernel",
+            "USER=root",
+            "LOGNAME=root",
+        ]
         for k, v in (env or {}).items():
             envl.append("%s=%s" % (k, v))
-        return ["nsenter", "-t", str(h["pid1"]), "-m", "-u", "-i", "-n", "-p", "-r", "-w",
-                "--", "env", "-i"] + envl + list(argv)
+        return (
+            ["nsenter", "-t", str(h["pid1"]), "-m", "-u", "-i", "-n", "-p", "-r", "-w", "--", "env", "-i"]
+            + envl
+            + list(argv)
+        )
 
     def exec(self, hname, argv, capture=True, check=False, input_text=None, timeout=120):
         cmd = self.nsenter_argv(hname, argv)
-        proc = subprocess.run(cmd, capture_output=capture, text=True, input=input_text,
-                              check=False, timeout=timeout, cwd="/")
+        proc = subprocess.run(
+            cmd, capture_output=capture, text=True, input=input_text, check=False, timeout=timeout, cwd="/"
+        )
         if check and proc.returncode != 0:
-            raise LabError("%s: %s -> %d: %s" % (hname, " ".join(argv), proc.returncode,
-                                                 (proc.stderr or "").strip()))
+            raise LabError("%s: %s -> %d: %s" % (hname, " ".join(argv), proc.returncode, (proc.stderr or "").strip()))
         return proc
 
     def sh(self, hname, script, check=False, *args):

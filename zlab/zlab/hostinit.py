@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """PID 1 of an emulated host (runs inside the host, Debian's python3, stdlib only).
 
 Started by the lab after pivot_root into the host's overlay root with /proc, /run/zlab/realsys,
@@ -22,9 +24,22 @@ PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 # Emulated tools (zlab.tools); s390-tools (chzdev, lszdev, lsqeth, znetconf, cio_ignore...) are the
 # real ones, see install_s390_tools.
-TOOLS = ["smc_rnics", "smcd", "smcr", "smc_pnet",
-         "smcss", "smc_run", "lspci", "modprobe", "lsmod", "modinfo", "driverctl",
-         "insmod", "rmmod", "depmod"]
+TOOLS = [
+    "smc_rnics",
+    "smcd",
+    "smcr",
+    "smc_pnet",
+    "smcss",
+    "smc_run",
+    "lspci",
+    "modprobe",
+    "lsmod",
+    "modinfo",
+    "driverctl",
+    "insmod",
+    "rmmod",
+    "depmod",
+]
 # where Debian (or the upstream Makefiles) put them besides /usr/sbin
 ALSO_IN_BIN = {"smc_rnics", "smcd", "smcr", "smc_pnet", "smcss", "smc_run", "lspci", "lsmod"}
 
@@ -107,6 +122,7 @@ def install_s390_tools(release):
     Returns the names of the programs."""
     sys.path.insert(0, "/opt/zlab")
     from zlab import s390tools  # pylint: disable=import-outside-toplevel
+
     top = os.path.join(S390_TOOLS, release, "usr")
     if not os.path.isdir(top):
         raise RuntimeError("the host image has no s390-tools %s (%s)" % (release, top))
@@ -208,8 +224,8 @@ def install_uname():
     with open("/run/zlab/realproc/sys/kernel/osrelease", encoding="ascii") as f:
         real = f.read().strip()
     import glob  # pylint: disable=import-outside-toplevel
-    for site in glob.glob("/usr/local/lib/python3*/dist-packages") or [
-            "/usr/local/lib/python3.11/dist-packages"]:
+
+    for site in glob.glob("/usr/local/lib/python3*/dist-packages") or ["/usr/local/lib/python3.11/dist-packages"]:
         write(os.path.join(site, "_zlab_uname.py"), UNAME_PY)
         write(os.path.join(site, "zlab-uname.pth"), "import _zlab_uname\n")
     write("/usr/local/bin/uname", UNAME_SH.replace("@REAL@", real.replace(".", "\\.")), 0o755)
@@ -218,16 +234,31 @@ def install_uname():
 def start_emulator(cfg):
     """Start `python3 -m zlab.fusefs` and bind its outputs over /sys and /proc (contract)."""
     os.makedirs(FS, exist_ok=True)
-    env = dict(os.environ, PYTHONPATH="/opt/zlab", ZLAB_STATE_DIR=STATE, PATH=PATH,
-               ZLAB_REAL_UNAME="1")
+    env = dict(os.environ, PYTHONPATH="/opt/zlab", ZLAB_STATE_DIR=STATE, PATH=PATH, ZLAB_REAL_UNAME="1")
     with open(os.path.join(LAB, "fuse.out"), "ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "zlab.fusefs", "--state-dir", STATE, "--mountpoint", FS,
-             "--real-sys", "/run/zlab/realsys", "--real-proc-sys-net",
-             "/run/zlab/realproc/sys/net", "--real-proc", "/run/zlab/realproc"],
-            env=env, stdout=out, stderr=out, stdin=subprocess.DEVNULL, cwd="/")
-    wait_for(lambda: os.path.isdir(FS + "/sys/bus") or proc.poll() is not None, 30,
-             "the FUSE daemon")
+            [
+                sys.executable,
+                "-m",
+                "zlab.fusefs",
+                "--state-dir",
+                STATE,
+                "--mountpoint",
+                FS,
+                "--real-sys",
+                "/run/zlab/realsys",
+                "--real-proc-sys-net",
+                "/run/zlab/realproc/sys/net",
+                "--real-proc",
+                "/run/zlab/realproc",
+            ],
+            env=env,
+            stdout=out,
+            stderr=out,
+            stdin=subprocess.DEVNULL,
+            cwd="/",
+        )
+    wait_for(lambda: os.path.isdir(FS + "/sys/bus") or proc.poll() is not None, 30, "the FUSE daemon")
     if proc.poll() is not None:
         raise RuntimeError("zlab.fusefs exited with %s (see fuse.out)" % proc.returncode)
     sh(["mount", "--bind", FS + "/sys", "/sys"])
@@ -240,8 +271,11 @@ def start_emulator(cfg):
         sh(["mount", "--bind", FS + "/proc", "/proc"])
         sh(["mount", "--bind", "/run/zlab/realproc/sys", "/proc/sys"])
     skipped = []
-    for src, dst in (("proc_sys_net", "/proc/sys/net"), ("proc_modules", "/proc/modules"),
-                     ("osrelease", "/proc/sys/kernel/osrelease")):
+    for src, dst in (
+        ("proc_sys_net", "/proc/sys/net"),
+        ("proc_modules", "/proc/modules"),
+        ("osrelease", "/proc/sys/kernel/osrelease"),
+    ):
         if src == "proc_modules" and proc_root:
             continue  # served in the daemon's /proc
         if not os.path.exists(os.path.join(FS, src)):
@@ -259,14 +293,16 @@ def apply_persistent():
     """What udev/systemd would do at boot from the persistent files under /."""
     sys.path.insert(0, "/opt/zlab")
     import zlab.kernel as kernel  # pylint: disable=import-outside-toplevel
+
     # the kernel profile's sysctl values first: the host's new netns has the build machine's
     kernel.apply_sysctl_defaults(STATE)
     sysctls = kernel.apply_persistent(STATE, "/") or []
     if isinstance(sysctls, dict):
         sysctls = sorted(sysctls.items())
     for item in sysctls:
-        key, value = (item if isinstance(item, (list, tuple)) else
-                      (item.get("name") or item.get("key"), item.get("value")))
+        key, value = (
+            item if isinstance(item, (list, tuple)) else (item.get("name") or item.get("key"), item.get("value"))
+        )
         sh(["sysctl", "-q", "-w", "%s=%s" % (key, value)], check=False)
     return len(sysctls)
 

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Root file system images of the lab hosts (Debian bookworm, built with mmdebstrap).
 
 Two variants: ``base`` (every LPAR and guest) and ``kvm`` (KVM hosts: adds a real libvirtd and
@@ -22,13 +24,29 @@ SUITE = "bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
 
 BASE_PACKAGES = [
-    "python3", "python3-pip", "openssh-server", "iproute2", "procps", "kmod", "udev",
-    "fuse3", "libfuse3-3", "iputils-ping", "netcat-openbsd", "socat", "ca-certificates",
-    "util-linux", "less",
+    "python3",
+    "python3-pip",
+    "openssh-server",
+    "iproute2",
+    "procps",
+    "kmod",
+    "udev",
+    "fuse3",
+    "libfuse3-3",
+    "iputils-ping",
+    "netcat-openbsd",
+    "socat",
+    "ca-certificates",
+    "util-linux",
+    "less",
 ]
 KVM_PACKAGES = BASE_PACKAGES + [
-    "libvirt-daemon-system", "libvirt-clients", "python3-libvirt", "python3-lxml",
-    "qemu-system-misc", "libxml2-utils",
+    "libvirt-daemon-system",
+    "libvirt-clients",
+    "python3-libvirt",
+    "python3-lxml",
+    "qemu-system-misc",
+    "libxml2-utils",
 ]
 VARIANTS = {"base": BASE_PACKAGES, "kvm": KVM_PACKAGES}
 # Python packages installed with pip into the image (the FUSE daemon needs mfusepy).
@@ -70,8 +88,7 @@ def image_key(variant):
     h = hashlib.sha256()
     h.update(SUITE.encode())
     h.update(RECIPE_VERSION.encode())
-    for item in sorted(packages(variant)) + PIP_PACKAGES + CUSTOMIZE_HOOKS + [
-            s390tools.spec_key()]:
+    for item in sorted(packages(variant)) + PIP_PACKAGES + CUSTOMIZE_HOOKS + [s390tools.spec_key()]:
         h.update(item.encode() + b"\0")
     return "%s-%s" % (variant, h.hexdigest()[:12])
 
@@ -120,9 +137,21 @@ def fetch_wheels():
     have = [f for f in os.listdir(WHEEL_DIR) if f.endswith(".whl")]
     if all(any(w.lower().startswith(p.lower() + "-") for w in have) for p in PIP_PACKAGES):
         return
-    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-           "--only-binary=:all:", "--python-version", "3.11", "--implementation", "py",
-           "-d", WHEEL_DIR] + PIP_PACKAGES
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--python-version",
+        "3.11",
+        "--implementation",
+        "py",
+        "-d",
+        WHEEL_DIR,
+    ] + PIP_PACKAGES
     subprocess.run(cmd, check=True)
 
 
@@ -142,19 +171,22 @@ def build(variant, cache_dir=CACHE_DIR, force=False, log=sys.stderr):
     sources = ["deb %s %s main" % (mirror, SUITE), "deb %s %s-updates main" % (mirror, SUITE)]
     if security:
         sources.append("deb %s %s-security main" % (security, SUITE))
-    cmd = ["mmdebstrap", "--mode=root", "--variant=minbase", "--format=directory",
-           "--include=" + ",".join(packages(variant)),
-           "--dpkgopt=path-exclude=/usr/share/doc/*",
-           "--dpkgopt=path-exclude=/usr/share/man/*"]
+    cmd = [
+        "mmdebstrap",
+        "--mode=root",
+        "--variant=minbase",
+        "--format=directory",
+        "--include=" + ",".join(packages(variant)),
+        "--dpkgopt=path-exclude=/usr/share/doc/*",
+        "--dpkgopt=path-exclude=/usr/share/man/*",
+    ]
     for hook in CUSTOMIZE_HOOKS:
         cmd.append("--customize-hook=" + hook.replace("@S390TOOLS@", tools_tree))
     cmd += [SUITE, tmp] + sources
     env = {k: v for k, v in os.environ.items() if k != "PIP_FIND_LINKS"}
-    print("zlab: building image %s (%s) from %s" % (os.path.basename(path), variant, mirror),
-          file=log, flush=True)
+    print("zlab: building image %s (%s) from %s" % (os.path.basename(path), variant, mirror), file=log, flush=True)
     start = time.monotonic()
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, check=False)
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     if proc.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise RuntimeError("mmdebstrap failed (%d):\n%s" % (proc.returncode, proc.stdout[-4000:]))
@@ -163,8 +195,7 @@ def build(variant, cache_dir=CACHE_DIR, force=False, log=sys.stderr):
     if os.path.exists(path):
         shutil.rmtree(path)
     os.rename(tmp, path)
-    print("zlab: image %s built in %.0f s" % (os.path.basename(path), time.monotonic() - start),
-          file=log, flush=True)
+    print("zlab: image %s built in %.0f s" % (os.path.basename(path), time.monotonic() - start), file=log, flush=True)
     prune(variant, cache_dir)
     return path
 

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """`zlab inventory`: an Ansible inventory of a running lab.
 
 It keeps the source inventory's groups and variables (so playbooks see ``cpc`` and every host
@@ -9,18 +11,24 @@ list are added to group ``kvm_guests``.
 import yaml
 
 # the keepalive ends a session whose host vanished (zlab fault HOST link off) in ~15 s
-SSH_ARGS = ("-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "
-            "-o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3")
+SSH_ARGS = (
+    "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "
+    "-o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=3"
+)
 
 
 def connection_vars(lab, hname):
-    return {"ansible_host": lab.hosts[hname]["ip"], "ansible_user": "root",
-            "ansible_port": 22,
-            "ansible_ssh_private_key_file": lab.key_file(),
-            "ansible_python_interpreter": "/usr/bin/python3",
-            "ansible_ssh_common_args": SSH_ARGS,
-            "zlab_lab": lab.name, "zlab_role": lab.hosts[hname]["role"],
-            "zlab_partition": lab.hosts[hname]["partition"]}
+    return {
+        "ansible_host": lab.hosts[hname]["ip"],
+        "ansible_user": "root",
+        "ansible_port": 22,
+        "ansible_ssh_private_key_file": lab.key_file(),
+        "ansible_python_interpreter": "/usr/bin/python3",
+        "ansible_ssh_common_args": SSH_ARGS,
+        "zlab_lab": lab.name,
+        "zlab_role": lab.hosts[hname]["role"],
+        "zlab_partition": lab.hosts[hname]["partition"],
+    }
 
 
 def build(lab):
@@ -33,8 +41,7 @@ def build(lab):
         v = dict(own.get(h) or {})
         v.update(connection_vars(lab, h))
         all_hosts[h] = v
-    out = {"all": {"hosts": all_hosts, "vars": dict(groups.get("all", {}).get("vars") or {}),
-                   "children": {}}}
+    out = {"all": {"hosts": all_hosts, "vars": dict(groups.get("all", {}).get("vars") or {}), "children": {}}}
     listed = set()
 
     def group_entry(name):
@@ -72,7 +79,8 @@ def build(lab):
 
 def to_yaml(lab):
     return "# zlab lab %s (%s)\n" % (lab.name, lab.data.get("inventory")) + yaml.safe_dump(
-        build(lab), default_flow_style=False, sort_keys=False, width=100)
+        build(lab), default_flow_style=False, sort_keys=False, width=100
+    )
 
 
 def _ini_value(v):
@@ -83,8 +91,7 @@ def _ini_value(v):
 
 def to_ini(lab):
     """INI form: connection variables and group membership only (INI cannot carry ``cpc``)."""
-    lines = ["# zlab lab %s: connection variables only; use the YAML form for the CPC vars"
-             % lab.name, "[all]"]
+    lines = ["# zlab lab %s: connection variables only; use the YAML form for the CPC vars" % lab.name, "[all]"]
     for h in lab.hosts:
         cv = connection_vars(lab, h)
         lines.append(h + " " + " ".join("%s=%s" % (k, _ini_value(v)) for k, v in cv.items()))
@@ -93,7 +100,7 @@ def to_ini(lab):
     def walk(name, entry):
         lines.append("")
         lines.append("[%s]" % name)
-        for h in (entry.get("hosts") or {}):
+        for h in entry.get("hosts") or {}:
             lines.append(h)
         if entry.get("children"):
             lines.append("")

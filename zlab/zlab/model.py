@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The CPC model of a lab, read from an Ansible inventory directory.
 
 Inputs (docs/cpc-model.md): the ``cpc:`` variable (group_vars/all, or per CPC group, also as a
@@ -37,6 +39,7 @@ class ModelError(Exception):
 
 # ----------------------------------------------------------------------------- inventory reading
 
+
 def _ansible_inventory_bin():
     cand = os.path.join(os.path.dirname(sys.executable), "ansible-inventory")
     if os.access(cand, os.X_OK):
@@ -56,18 +59,26 @@ def read_inventory(inv_dir):
 
 
 def _read_with_ansible(exe, inv_dir):
-    env = dict(os.environ, ANSIBLE_INVENTORY_UNPARSED_WARNING="False",
-               ANSIBLE_LOCALHOST_WARNING="False", ANSIBLE_DEPRECATION_WARNINGS="False")
-    proc = subprocess.run([exe, "-i", inv_dir, "--list", "--export"], capture_output=True,
-                          text=True, env=env, check=False)
+    env = dict(
+        os.environ,
+        ANSIBLE_INVENTORY_UNPARSED_WARNING="False",
+        ANSIBLE_LOCALHOST_WARNING="False",
+        ANSIBLE_DEPRECATION_WARNINGS="False",
+    )
+    proc = subprocess.run(
+        [exe, "-i", inv_dir, "--list", "--export"], capture_output=True, text=True, env=env, check=False
+    )
     if proc.returncode != 0:
         raise ModelError("ansible-inventory -i %s failed: %s" % (inv_dir, proc.stderr.strip()))
     data = json.loads(proc.stdout)
     meta = data.pop("_meta", {}).get("hostvars", {})
     groups = {}
     for name, g in data.items():
-        groups[name] = {"hosts": list(g.get("hosts", [])), "children": list(g.get("children", [])),
-                        "vars": dict(g.get("vars", {}))}
+        groups[name] = {
+            "hosts": list(g.get("hosts", [])),
+            "children": list(g.get("children", [])),
+            "vars": dict(g.get("vars", {})),
+        }
     return groups, {h: dict(v) for h, v in meta.items()}
 
 
@@ -185,8 +196,9 @@ def _merge_vars(groups, hostvars):
 # zlab reads ``cpc`` with the collection's normaliser (docs/cpc-model.md), imported by its
 # collection name: cpc_model.py imports iocp_validate that way. The checkout zlab runs from is that
 # collection through the link `make collection-link` creates (the path pytest.ini gives the tests).
-CHECKOUT_COLLECTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), ".cache", "collections")
+CHECKOUT_COLLECTIONS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".cache", "collections"
+)
 # cpc_model warns about keys it does not know; these are zlab's own and are used
 ZLAB_KEY_WARNING = re.compile(r"^OSA [^:]*: ports is not a known field")
 
@@ -201,9 +213,11 @@ def cpc_model():
         # pylint: disable-next=import-outside-toplevel
         from ansible_collections.s390x.network.plugins.module_utils import cpc_model as mod
     except ImportError:
-        raise ModelError("cpc: zlab reads the model with the collection's cpc_model.py: link "
-                         "the checkout as the collection (make collection-link: %s) or install "
-                         "s390x.network" % linked) from None
+        raise ModelError(
+            "cpc: zlab reads the model with the collection's cpc_model.py: link "
+            "the checkout as the collection (make collection-link: %s) or install "
+            "s390x.network" % linked
+        ) from None
     return mod
 
 
@@ -229,17 +243,20 @@ def _resolve_cpc(value, variables, where):
     while isinstance(value, str):
         ref = _REFERENCE.match(value)
         if not ref:
-            raise ModelError("cpc of %s is %r: zlab follows only a plain reference to another "
-                             "variable ({{ name }}), not other Jinja expressions" % (where, value))
+            raise ModelError(
+                "cpc of %s is %r: zlab follows only a plain reference to another "
+                "variable ({{ name }}), not other Jinja expressions" % (where, value)
+            )
         name = ref.group(1)
         if name in seen or name not in variables:
-            raise ModelError("cpc of %s refers to %s, which %s" % (
-                where, name, "refers back to itself" if name in seen else "is not defined"))
+            raise ModelError(
+                "cpc of %s refers to %s, which %s"
+                % (where, name, "refers back to itself" if name in seen else "is not defined")
+            )
         seen.append(name)
         value = variables[name]
     if not isinstance(value, dict):
-        raise ModelError("cpc of %s: a mapping is required (docs/cpc-model.md), got %s"
-                         % (where, type(value).__name__))
+        raise ModelError("cpc of %s: a mapping is required (docs/cpc-model.md), got %s" % (where, type(value).__name__))
     return value
 
 
@@ -260,7 +277,7 @@ class Model:
     def __init__(self, inv_dir, groups, own_hostvars, cpc_name=None):
         self.inventory = os.path.abspath(inv_dir)
         self.groups = groups
-        self.own_hostvars = own_hostvars          # host_vars only (for `zlab inventory`)
+        self.own_hostvars = own_hostvars  # host_vars only (for `zlab inventory`)
         self.hostvars = _merge_vars(groups, own_hostvars)  # effective vars
         self.cpc = self._find_cpc(cpc_name)
         self.normalized = {}
@@ -277,7 +294,7 @@ class Model:
         (``cpc: "{{ cpc_proda }}"``); zlab follows plain ``{{ name }}`` references within the
         host's variables and emulates one CPC, chosen with ``cpc_name`` when there are several.
         """
-        found = []                                   # [(cpc, [hosts])] in inventory order
+        found = []  # [(cpc, [hosts])] in inventory order
         top = self.groups.get("all", {}).get("vars", {})
         if "cpc" in top:
             found.append((_resolve_cpc(top["cpc"], top, "group all"), []))
@@ -292,26 +309,29 @@ class Model:
             else:
                 found.append((cpc, [host]))
         if not found:
-            raise ModelError("cpc: the inventory defines no cpc mapping (group_vars/all/cpc.yml, "
-                             "or `cpc` in the group_vars of each CPC's group)")
+            raise ModelError(
+                "cpc: the inventory defines no cpc mapping (group_vars/all/cpc.yml, "
+                "or `cpc` in the group_vars of each CPC's group)"
+            )
         if cpc_name is not None:
             chosen = [c for c, _ in found if str(c.get("name", "")).upper() == cpc_name.upper()]
             if not chosen:
-                raise ModelError("--cpc %s: the inventory has CPC(s) %s" % (
-                    cpc_name, "; ".join(_cpc_label(c, h) for c, h in found)))
+                raise ModelError(
+                    "--cpc %s: the inventory has CPC(s) %s" % (cpc_name, "; ".join(_cpc_label(c, h) for c, h in found))
+                )
             return chosen[0]
         if len(found) > 1:
-            raise ModelError("cpc: the inventory has %d CPCs (%s); a lab emulates one: "
-                             "zlab up --cpc NAME" % (len(found), "; ".join(
-                                 _cpc_label(c, h) for c, h in found)))
+            raise ModelError(
+                "cpc: the inventory has %d CPCs (%s); a lab emulates one: "
+                "zlab up --cpc NAME" % (len(found), "; ".join(_cpc_label(c, h) for c, h in found))
+            )
         return found[0][0]
 
     def _normalize(self):
         cm = cpc_model()
         norm, errors, warnings = cm.normalize_cpc(self.cpc)
         if errors:
-            raise ModelError("cpc: %d error(s) (docs/cpc-model.md): %s"
-                             % (len(errors), "; ".join(errors)))
+            raise ModelError("cpc: %d error(s) (docs/cpc-model.md): %s" % (len(errors), "; ".join(errors)))
         self.normalized = norm
         self.warnings = [w for w in warnings if not ZLAB_KEY_WARNING.match(w)]
         return cm, norm
@@ -343,8 +363,12 @@ class Model:
                 ports = 1
                 if ctype == "OSD":
                     ports = _int(raw[i].get("ports", 1), "cpc.osa[%d].ports" % i, 1, 16)
-                self.chpids[chpid] = {"chpid": chpid, "type": ctype, "frame_size": frame,
-                                      "mtu": cm.FRAME_SIZE_MTU.get(frame, 1500)}
+                self.chpids[chpid] = {
+                    "chpid": chpid,
+                    "type": ctype,
+                    "frame_size": frame,
+                    "mtu": cm.FRAME_SIZE_MTU.get(frame, 1500),
+                }
                 for pname in ch["partitions"]:
                     host = names[pname]["host"]
                     if host not in self.hosts:
@@ -352,8 +376,7 @@ class Model:
                     for cu in ch["control_units"]:
                         first = int(cu["devices"]["first"], 16)
                         for d in range(first, first + cu["devices"]["count"]):
-                            entry = {"devno": "0.0.%04x" % d, "chpid": chpid,
-                                     "chpid_type": ctype, "ports": ports}
+                            entry = {"devno": "0.0.%04x" % d, "chpid": chpid, "chpid_type": ctype, "ports": ports}
                             if frame:
                                 entry["frame_size"] = frame
                             self.hosts[host]["ccw"].append(entry)
@@ -365,16 +388,24 @@ class Model:
                     host = names[f["partition"]]["host"]
                     if host not in self.hosts:
                         continue
-                    self.hosts[host]["pci"].append({
-                        "fid": f["fid"], "uid": f["fid"] if f["uid"] is None else f["uid"],
-                        "pchid": chid, "pft": PFT[kind], "vfn": f["vf"],
-                        "port": f.get("port") or 0, "pnet_id": f["pnet_id"],
-                        "vendor": PCI_IDS[kind][0], "device": PCI_IDS[kind][1], "type": kind})
+                    self.hosts[host]["pci"].append(
+                        {
+                            "fid": f["fid"],
+                            "uid": f["fid"] if f["uid"] is None else f["uid"],
+                            "pchid": chid,
+                            "pft": PFT[kind],
+                            "vfn": f["vf"],
+                            "port": f.get("port") or 0,
+                            "pnet_id": f["pnet_id"],
+                            "vendor": PCI_IDS[kind][0],
+                            "device": PCI_IDS[kind][1],
+                            "type": kind,
+                        }
+                    )
                     if f.get("guest"):
                         self._add_guest(f["guest"], host)
         if not self.hosts:
-            raise ModelError("cpc.partitions: no partition has a host (the inventory hostname "
-                             "of its Linux)")
+            raise ModelError("cpc.partitions: no partition has a host (the inventory hostname " "of its Linux)")
         # guests named by KVM hosts
         for host in list(self.hosts):
             h = self.hosts[host]
@@ -398,33 +429,44 @@ class Model:
     def _host(self, name, partition, role, uid_checking, hv):
         kernel = str(hv.get("zlab_kernel", DEFAULT_KERNEL))
         if kernel not in KERNEL_PROFILES:
-            raise ModelError("%s: zlab_kernel %s not one of %s"
-                             % (name, kernel, ", ".join(KERNEL_PROFILES)))
+            raise ModelError("%s: zlab_kernel %s not one of %s" % (name, kernel, ", ".join(KERNEL_PROFILES)))
         cio_ignore = hv.get("zlab_cio_ignore")
         if cio_ignore is not None and not isinstance(cio_ignore, str):
-            raise ModelError("%s: zlab_cio_ignore must be a string (the kernel parameter's value, "
-                             "e.g. \"all,!condev\"), not %r" % (name, cio_ignore))
+            raise ModelError(
+                "%s: zlab_cio_ignore must be a string (the kernel parameter's value, "
+                "e.g. \"all,!condev\"), not %r" % (name, cio_ignore)
+            )
         if cio_ignore:
             from .kernel import cio  # pylint: disable=import-outside-toplevel
+
             msgs = []
             cio.apply_list([], cio_ignore, "add", msgs)
             # the kernel skips what it cannot parse (and says so at boot)
             self.warnings.extend("%s: zlab_cio_ignore: %s" % (name, m) for m in msgs)
-        return {"name": name, "partition": partition, "role": role,
-                "kernel_profile": kernel, "uid_checking": bool(uid_checking),
-                "cio_ignore": cio_ignore or None,
-                "ccw": [], "pci": [], "kvm_host": None, "guests": []}
+        return {
+            "name": name,
+            "partition": partition,
+            "role": role,
+            "kernel_profile": kernel,
+            "uid_checking": bool(uid_checking),
+            "cio_ignore": cio_ignore or None,
+            "ccw": [],
+            "pci": [],
+            "kvm_host": None,
+            "guests": [],
+        }
 
     def _add_guest(self, name, kvm_host):
         if name in self.hosts:
             if self.hosts[name]["role"] != "guest" or self.hosts[name]["kvm_host"] != kvm_host:
-                raise ModelError("kvm guest %s: also defined as %s" % (
-                    name, self.hosts[name]["kvm_host"] or self.hosts[name]["role"]))
+                raise ModelError(
+                    "kvm guest %s: also defined as %s"
+                    % (name, self.hosts[name]["kvm_host"] or self.hosts[name]["role"])
+                )
             return
         if self.hosts[kvm_host]["role"] != "kvm_host":
             self.hosts[kvm_host]["role"] = "kvm_host"
-        h = self._host(name, self.hosts[kvm_host]["partition"], "guest", True,
-                       self.hostvars.get(name, {}))
+        h = self._host(name, self.hosts[kvm_host]["partition"], "guest", True, self.hostvars.get(name, {}))
         h["kvm_host"] = kvm_host
         h["lpar_number"] = self.hosts[kvm_host].get("lpar_number")
         self.hosts[name] = h
@@ -433,8 +475,20 @@ class Model:
     def host_spec(self, name):
         """The zlab.kernel HostSpec dict of a host (contract)."""
         h = self.hosts[name]
-        spec = {k: h[k] for k in ("name", "partition", "role", "kernel_profile", "uid_checking",
-                                  "ccw", "pci", "cio_ignore", "lpar_number")}
+        spec = {
+            k: h[k]
+            for k in (
+                "name",
+                "partition",
+                "role",
+                "kernel_profile",
+                "uid_checking",
+                "ccw",
+                "pci",
+                "cio_ignore",
+                "lpar_number",
+            )
+        }
         spec["cpc"] = {k: self.normalized.get(k) for k in ("name", "machine")}
         return spec
 
@@ -449,15 +503,25 @@ class Model:
     def digest(self):
         """Changes when anything zlab builds from the inventory changes."""
         import hashlib  # pylint: disable=import-outside-toplevel
-        blob = json.dumps({"hosts": self.hosts, "chpids": self.chpids,
-                           "guests": {n: self.guest_config(n) for n, h in self.hosts.items()
-                                      if h["role"] == "guest"}},
-                          sort_keys=True, default=str)
+
+        blob = json.dumps(
+            {
+                "hosts": self.hosts,
+                "chpids": self.chpids,
+                "guests": {n: self.guest_config(n) for n, h in self.hosts.items() if h["role"] == "guest"},
+            },
+            sort_keys=True,
+            default=str,
+        )
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def to_dict(self):
-        return {"inventory": self.inventory, "cpc_name": self.cpc.get("name"),
-                "hosts": self.hosts, "chpids": self.chpids}
+        return {
+            "inventory": self.inventory,
+            "cpc_name": self.cpc.get("name"),
+            "hosts": self.hosts,
+            "chpids": self.chpids,
+        }
 
 
 def load(inv_dir, cpc_name=None):

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Lab networking: one switch namespace per lab with the bridges, veths to the hosts.
 
 ```
@@ -80,8 +82,7 @@ def del_ns(name):
 
 
 def _add_bridge(ns, name, mtu=None):
-    run(["ip", "-n", ns, "link", "add", name, "type", "bridge", "stp_state", "0",
-         "forward_delay", "0"])
+    run(["ip", "-n", ns, "link", "add", name, "type", "bridge", "stp_state", "0", "forward_delay", "0"])
     if mtu:
         run(["ip", "-n", ns, "link", "set", name, "mtu", str(mtu)])
     run(["ip", "-n", ns, "link", "set", name, "up"])
@@ -125,18 +126,26 @@ def attach_host(lab, slot, index, host):
     add_ns(ns)
     port = "m%d" % index
     run(["ip", "-n", sw, "link", "del", port], check=False)
-    run(["ip", "-n", sw, "link", "add", port, "type", "veth", "peer", "name", "mgmt0",
-         "netns", ns])
+    run(["ip", "-n", sw, "link", "add", port, "type", "veth", "peer", "name", "mgmt0", "netns", ns])
     run(["ip", "-n", sw, "link", "set", port, "master", "mgmt", "up"])
     # a fixed MAC: the controller's and the other hosts' ARP entries stay valid across reboots
-    run(["ip", "-n", ns, "link", "set", "mgmt0", "address",
-         "02:5a:%02x:%02x:%02x:%02x" % (slot & 0xFF, 0, (index >> 8) & 0xFF, index & 0xFF)])
+    run(
+        [
+            "ip",
+            "-n",
+            ns,
+            "link",
+            "set",
+            "mgmt0",
+            "address",
+            "02:5a:%02x:%02x:%02x:%02x" % (slot & 0xFF, 0, (index >> 8) & 0xFF, index & 0xFF),
+        ]
+    )
     run(["ip", "neigh", "flush", "to", host_ip(slot, index)], check=False)
     run(["ip", "-n", ns, "addr", "add", host_ip(slot, index) + "/24", "dev", "mgmt0"])
     run(["ip", "-n", ns, "link", "set", "mgmt0", "up"])
     # no IPv6 on the management link (no router advertisements, no autoconf noise)
-    run(["ip", "netns", "exec", ns, "sysctl", "-q", "-w",
-         "net.ipv6.conf.mgmt0.disable_ipv6=1"], check=False)
+    run(["ip", "netns", "exec", ns, "sysctl", "-q", "-w", "net.ipv6.conf.mgmt0.disable_ipv6=1"], check=False)
     return ns
 
 
@@ -208,8 +217,7 @@ def write_hooks(state_dir, index, prefix="h"):
     os.makedirs(hooks, exist_ok=True)
     for name, text in (("netdev-up", HOOK_UP), ("netdev-down", HOOK_DOWN)):
         path = os.path.join(hooks, name)
-        text = text.replace("@PREFIX@", "%s%d-" % (prefix, index)).replace(
-            "@INDEX@", "%02x" % (index & 0xFF))
+        text = text.replace("@PREFIX@", "%s%d-" % (prefix, index)).replace("@INDEX@", "%02x" % (index & 0xFF))
         with open(path, "w", encoding="ascii") as f:
             f.write(text)
         os.chmod(path, 0o755)
@@ -221,8 +229,25 @@ def add_guest_nic(lab, guest_ns, index, ifname, chpid, mac, mtu):
     peer = "g%d-%s" % (index, ifname[-4:])
     run(["ip", "-n", sw, "link", "del", peer], check=False)
     run(["ip", "-n", guest_ns, "link", "del", ifname], check=False)
-    run(["ip", "-n", sw, "link", "add", peer, "mtu", str(mtu), "type", "veth", "peer", "name",
-         ifname, "netns", guest_ns])
+    run(
+        [
+            "ip",
+            "-n",
+            sw,
+            "link",
+            "add",
+            peer,
+            "mtu",
+            str(mtu),
+            "type",
+            "veth",
+            "peer",
+            "name",
+            ifname,
+            "netns",
+            guest_ns,
+        ]
+    )
     if mac:
         run(["ip", "-n", guest_ns, "link", "set", ifname, "address", mac])
     run(["ip", "-n", guest_ns, "link", "set", ifname, "mtu", str(mtu)])

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Kernel profiles: what an emulated host's kernel and distribution look like.
 
 A profile decides:
@@ -32,16 +34,20 @@ _SMC_61 = {
     "rmem": ("int", SMC_BUF_MIN, INT_MAX, "tcp_rmem1"),
 }
 _SMC_65 = dict(_SMC_61)
-_SMC_65.update({
-    "wmem": ("int", SMC_BUF_MIN, INT_MAX // 2, 65536),
-    "rmem": ("int", SMC_BUF_MIN, INT_MAX // 2, 65536),
-})
+_SMC_65.update(
+    {
+        "wmem": ("int", SMC_BUF_MIN, INT_MAX // 2, 65536),
+        "rmem": ("int", SMC_BUF_MIN, INT_MAX // 2, 65536),
+    }
+)
 _SMC_612 = dict(_SMC_65)
-_SMC_612.update({
-    "smcr_max_links_per_lgr": ("int", 1, 2, 2),
-    "smcr_max_conns_per_lgr": ("int", 16, 255, 255),
-    "limit_smc_hs": ("bool", 0, 1, 0),
-})
+_SMC_612.update(
+    {
+        "smcr_max_links_per_lgr": ("int", 1, 2, 2),
+        "smcr_max_conns_per_lgr": ("int", 16, 255, 255),
+        "limit_smc_hs": ("bool", 0, 1, 0),
+    }
+)
 
 # Boot defaults of the sysctls the collection reads, as the profile's s390x kernel has them (a
 # host's netns starts with the build machine's). tcp_{r,w}mem: tcp_init() with enough memory,
@@ -55,8 +61,16 @@ SYSCTL_DEFAULTS = {
 }
 
 
-def _mod(builtin=False, deps=(), pci_drivers=(), ccw_drivers=(), ccwgroup_drivers=(),
-         description="", params=None, alias_ids=()):
+def _mod(
+    builtin=False,
+    deps=(),
+    pci_drivers=(),
+    ccw_drivers=(),
+    ccwgroup_drivers=(),
+    description="",
+    params=None,
+    alias_ids=(),
+):
     return {
         "builtin": builtin,
         "deps": list(deps),
@@ -72,31 +86,37 @@ def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_cor
     cat = {
         "qdio": _mod(description="QDIO base support"),
         "ccwgroup": _mod(description="ccwgroup bus driver"),
-        "qeth": _mod(deps=["qdio", "ccwgroup"], ccw_drivers=["qeth"], ccwgroup_drivers=["qeth"],
-                     description="qeth device driver"),
+        "qeth": _mod(
+            deps=["qdio", "ccwgroup"], ccw_drivers=["qeth"], ccwgroup_drivers=["qeth"], description="qeth device driver"
+        ),
         "qeth_l2": _mod(deps=["qeth"], description="qeth layer 2 discipline"),
         "qeth_l3": _mod(deps=["qeth"], description="qeth layer 3 discipline"),
         "ib_core": _mod(description="core kernel InfiniBand API"),
-        "smc": _mod(deps=["ib_core"] + ([] if ism_needs_smc else ["ism"]),
-                    description="smc socket address family"),
+        "smc": _mod(deps=["ib_core"] + ([] if ism_needs_smc else ["ism"]), description="smc socket address family"),
         "smc_diag": _mod(deps=["smc"], description="SMC socket monitoring via SOCK_DIAG"),
-        "ism": _mod(builtin=ism_builtin, deps=(["smc"] if ism_needs_smc else []),
-                    pci_drivers=["ism"], description="ISM driver"),
+        "ism": _mod(
+            builtin=ism_builtin, deps=(["smc"] if ism_needs_smc else []), pci_drivers=["ism"], description="ISM driver"
+        ),
         "vfio": _mod(builtin=vfio_builtin, description="VFIO - User Level meta-driver"),
-        "vfio_iommu_type1": _mod(builtin=vfio_builtin, deps=["vfio"],
-                                 description="Type1 IOMMU driver for VFIO"),
-        "vfio_pci": _mod(builtin=vfio_builtin,
-                         deps=(["vfio_pci_core"] if vfio_core else ["vfio"]),
-                         pci_drivers=["vfio-pci"], description="VFIO PCI - User Level meta-driver",
-                         params={"ids": "", "nointxmask": "N", "disable_idle_d3": "N"}),
+        "vfio_iommu_type1": _mod(builtin=vfio_builtin, deps=["vfio"], description="Type1 IOMMU driver for VFIO"),
+        "vfio_pci": _mod(
+            builtin=vfio_builtin,
+            deps=(["vfio_pci_core"] if vfio_core else ["vfio"]),
+            pci_drivers=["vfio-pci"],
+            description="VFIO PCI - User Level meta-driver",
+            params={"ids": "", "nointxmask": "N", "disable_idle_d3": "N"},
+        ),
         "mlx4_core": _mod(pci_drivers=["mlx4_core"], description="Mellanox ConnectX HCA low-level driver"),
-        "mlx5_core": _mod(pci_drivers=["mlx5_core"],
-                          description="Mellanox 5th generation network adapters (ConnectX series) core driver"),
+        "mlx5_core": _mod(
+            pci_drivers=["mlx5_core"],
+            description="Mellanox 5th generation network adapters (ConnectX series) core driver",
+        ),
         "kvm": _mod(description="Kernel-based Virtual Machine"),
     }
     if vfio_core:
-        cat["vfio_pci_core"] = _mod(builtin=vfio_builtin, deps=["vfio"],
-                                    description="core driver for VFIO based PCI devices")
+        cat["vfio_pci_core"] = _mod(
+            builtin=vfio_builtin, deps=["vfio"], description="core driver for VFIO based PCI devices"
+        )
     return cat
 
 
@@ -120,14 +140,31 @@ MODULE_PATHS = {
 }
 
 # Package names roles install, as Debian/Ubuntu call them; other distributions override some.
-_PACKAGES_DEBIAN = {"s390-tools": "s390-tools", "s390-tools-core": "s390-tools",
-                    "smc-tools": "smc-tools", "pciutils": "pciutils", "driverctl": "driverctl",
-                    "libvirt": "libvirt-daemon-system", "qemu": "qemu-system-s390x"}
+_PACKAGES_DEBIAN = {
+    "s390-tools": "s390-tools",
+    "s390-tools-core": "s390-tools",
+    "smc-tools": "smc-tools",
+    "pciutils": "pciutils",
+    "driverctl": "driverctl",
+    "libvirt": "libvirt-daemon-system",
+    "qemu": "qemu-system-s390x",
+}
 
 
-def _profile(module_suffix, osrelease, version, modules, os_release, family, packages=None,
-             smc_sysctls=_SMC_61, smc_buffer_rule="sysctl", extra_files=None,
-             s390_tools="debian13", sysctls=None):
+def _profile(
+    module_suffix,
+    osrelease,
+    version,
+    modules,
+    os_release,
+    family,
+    packages=None,
+    smc_sysctls=_SMC_61,
+    smc_buffer_rule="sysctl",
+    extra_files=None,
+    s390_tools="debian13",
+    sysctls=None,
+):
     """One PROFILES entry; ``packages`` overrides names of :data:`_PACKAGES_DEBIAN`,
     ``sysctls`` values of :data:`SYSCTL_DEFAULTS`."""
     return {
@@ -150,37 +187,58 @@ def _profile(module_suffix, osrelease, version, modules, os_release, family, pac
 
 PROFILES = {
     "rhel8.8": _profile(
-        ".ko.xz", "4.18.0-477.10.1.el8_8.s390x", (4, 18),
+        ".ko.xz",
+        "4.18.0-477.10.1.el8_8.s390x",
+        (4, 18),
         modules=_catalog(vfio_core=False),
         os_release='NAME="Red Hat Enterprise Linux"\nVERSION="8.8 (Ootpa)"\nID="rhel"\n'
         'ID_LIKE="fedora"\nVERSION_ID="8.8"\nPLATFORM_ID="platform:el8"\n'
         'PRETTY_NAME="Red Hat Enterprise Linux 8.8 (Ootpa)"\nANSI_COLOR="0;31"\n'
         'CPE_NAME="cpe:/o:redhat:enterprise_linux:8::baseos"\n',
         family="RedHat",
-        packages={"s390-tools": "s390utils-base", "s390-tools-core": "s390utils-core",
-                  "libvirt": "libvirt", "qemu": "qemu-kvm"},
-        smc_sysctls={}, smc_buffer_rule="tcp_half",
+        packages={
+            "s390-tools": "s390utils-base",
+            "s390-tools-core": "s390utils-core",
+            "libvirt": "libvirt",
+            "qemu": "qemu-kvm",
+        },
+        smc_sysctls={},
+        smc_buffer_rule="tcp_half",
         extra_files={"/etc/redhat-release": "Red Hat Enterprise Linux release 8.8 (Ootpa)\n"},
-        s390_tools="debian12"),
+        s390_tools="debian12",
+    ),
     "sles15sp5": _profile(
-        ".ko.zst", "5.14.21-150500.53-default", (5, 14), modules=_catalog(),
+        ".ko.zst",
+        "5.14.21-150500.53-default",
+        (5, 14),
+        modules=_catalog(),
         os_release='NAME="SLES"\nVERSION="15-SP5"\nVERSION_ID="15.5"\n'
         'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP5"\nID="sles"\n'
         'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp5"\n',
-        family="Suse", packages={"libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"},
-        s390_tools="debian12"),
+        family="Suse",
+        packages={"libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"},
+        s390_tools="debian12",
+    ),
     "ubuntu23.04": _profile(
-        ".ko", "6.2.0-20-generic", (6, 2), modules=_catalog(vfio_builtin=True),
+        ".ko",
+        "6.2.0-20-generic",
+        (6, 2),
+        modules=_catalog(vfio_builtin=True),
         os_release='PRETTY_NAME="Ubuntu 23.04"\nNAME="Ubuntu"\nVERSION_ID="23.04"\n'
         'VERSION="23.04 (Lunar Lobster)"\nVERSION_CODENAME=lunar\nID=ubuntu\n'
         'ID_LIKE=debian\nUBUNTU_CODENAME=lunar\nLOGO=ubuntu-logo\n',
-        family="Debian"),
+        family="Debian",
+    ),
     "linux6.12": _profile(
-        ".ko.xz", "6.12.0", (6, 12),
+        ".ko.xz",
+        "6.12.0",
+        (6, 12),
         modules=_catalog(ism_builtin=True, ism_needs_smc=False),
         os_release='PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\n'
         'VERSION_ID="13"\nVERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n',
-        family="Debian", smc_sysctls=_SMC_612),
+        family="Debian",
+        smc_sysctls=_SMC_612,
+    ),
 }
 
 # PCI drivers: name -> (module, static id table [(vendor, device)])
@@ -188,8 +246,7 @@ PCI_DRIVERS = {
     "ism": ("ism", [(0x1014, 0x04ED)]),
     "vfio-pci": ("vfio_pci", []),
     "mlx4_core": ("mlx4_core", [(0x15B3, 0x1003), (0x15B3, 0x1004)]),
-    "mlx5_core": ("mlx5_core", [(0x15B3, 0x1016), (0x15B3, 0x1018), (0x15B3, 0x101E),
-                                (0x15B3, 0x101F)]),
+    "mlx5_core": ("mlx5_core", [(0x15B3, 0x1016), (0x15B3, 0x1018), (0x15B3, 0x101E), (0x15B3, 0x101F)]),
 }
 
 
@@ -279,8 +336,9 @@ def module_filename(profile, name):
 
 def modules_builtin(profile):
     """Content of /lib/modules/<osrelease>/modules.builtin for this profile."""
-    return "".join(MODULE_PATHS.get(n, "kernel/" + n) + ".ko\n"
-                   for n, m in sorted(profile["modules"].items()) if m["builtin"])
+    return "".join(
+        MODULE_PATHS.get(n, "kernel/" + n) + ".ko\n" for n, m in sorted(profile["modules"].items()) if m["builtin"]
+    )
 
 
 def modules_dep(profile):
@@ -289,10 +347,10 @@ def modules_dep(profile):
     for n, m in sorted(profile["modules"].items()):
         if m["builtin"]:
             continue
-        deps = [module_filename(profile, d) for d in _transitive_deps(profile, n)
-                if not profile["modules"][d]["builtin"]]
-        lines.append("%s:%s\n" % (module_filename(profile, n),
-                                   "".join(" " + d for d in deps)))
+        deps = [
+            module_filename(profile, d) for d in _transitive_deps(profile, n) if not profile["modules"][d]["builtin"]
+        ]
+        lines.append("%s:%s\n" % (module_filename(profile, n), "".join(" " + d for d in deps)))
     return "".join(lines)
 
 

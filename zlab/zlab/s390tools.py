@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Real s390-tools in the lab hosts: Debian's s390x builds, run through qemu-user.
 
 Debian builds s390-tools for s390x. On this x86 machine those binaries run through
@@ -36,8 +38,14 @@ TOOLS_PACKAGE = "s390-tools"
 RUNTIME_RELEASE = "debian13"
 RUNTIME_PACKAGES = ("libc6", "libgcc-s1", "libjson-c5")
 # What of the packages the tree keeps (man pages, docs, locales and gconv modules are left out).
-KEEP = ("usr/sbin/", "usr/bin/", "usr/lib/s390-tools/", "usr/lib/s390x-linux-gnu/",
-        "usr/lib/ld64.so.1", "usr/share/s390-tools/")
+KEEP = (
+    "usr/sbin/",
+    "usr/bin/",
+    "usr/lib/s390-tools/",
+    "usr/lib/s390x-linux-gnu/",
+    "usr/lib/ld64.so.1",
+    "usr/share/s390-tools/",
+)
 SKIP = ("usr/lib/s390x-linux-gnu/gconv/",)
 # Tools whose runs zlab can make fail (`zlab fault HOST tool NAME EXIT`): wrapped, not linked.
 FAULTABLE = ("chzdev", "lszdev", "lsqeth", "znetconf", "cio_ignore", "chchp", "lscss")
@@ -52,8 +60,12 @@ BINFMT_CONF = "/usr/lib/binfmt.d/qemu-s390x.conf"
 def spec_key():
     """Changes when the releases, packages or the tree layout change (part of the image key)."""
     h = hashlib.sha256()
-    for item in [KEY_VERSION, TOOLS_PACKAGE, RUNTIME_RELEASE] + list(RUNTIME_PACKAGES) + [
-            "%s=%s" % (r, ",".join(s)) for r, s in sorted(RELEASES.items())] + list(KEEP + SKIP):
+    for item in (
+        [KEY_VERSION, TOOLS_PACKAGE, RUNTIME_RELEASE]
+        + list(RUNTIME_PACKAGES)
+        + ["%s=%s" % (r, ",".join(s)) for r, s in sorted(RELEASES.items())]
+        + list(KEEP + SKIP)
+    ):
         h.update(item.encode() + b"\0")
     return h.hexdigest()[:12]
 
@@ -71,14 +83,29 @@ def _apt_options(workdir, sources):
     open(status, "a", encoding="ascii").close()
     with open(os.path.join(workdir, "sources.list"), "w", encoding="ascii") as f:
         f.write(sources)
-    return ["-q", "-o", "Dir::State=" + os.path.join(workdir, "state"),
-            "-o", "Dir::State::status=" + status,
-            "-o", "Dir::Cache=" + os.path.join(workdir, "cache"),
-            "-o", "Dir::Etc::SourceList=" + os.path.join(workdir, "sources.list"),
-            "-o", "Dir::Etc::SourceParts=" + os.path.join(workdir, "parts"),
-            "-o", "APT::Architecture=s390x", "-o", "APT::Architectures::=s390x",
-            "-o", "Acquire::Languages=none", "-o", "Debug::NoLocking=1",
-            "-o", "APT::Sandbox::User=root"]
+    return [
+        "-q",
+        "-o",
+        "Dir::State=" + os.path.join(workdir, "state"),
+        "-o",
+        "Dir::State::status=" + status,
+        "-o",
+        "Dir::Cache=" + os.path.join(workdir, "cache"),
+        "-o",
+        "Dir::Etc::SourceList=" + os.path.join(workdir, "sources.list"),
+        "-o",
+        "Dir::Etc::SourceParts=" + os.path.join(workdir, "parts"),
+        "-o",
+        "APT::Architecture=s390x",
+        "-o",
+        "APT::Architectures::=s390x",
+        "-o",
+        "Acquire::Languages=none",
+        "-o",
+        "Debug::NoLocking=1",
+        "-o",
+        "APT::Sandbox::User=root",
+    ]
 
 
 def download(release, packages, dest, mirror, log=sys.stderr):
@@ -87,23 +114,25 @@ def download(release, packages, dest, mirror, log=sys.stderr):
     errors = []
     for suite in RELEASES[release]:
         workdir = os.path.join(os.path.dirname(dest), "apt-" + suite)
-        opts = _apt_options(workdir, "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
-                                     " %s %s main\n" % (mirror, suite))
+        opts = _apt_options(
+            workdir, "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" " %s %s main\n" % (mirror, suite)
+        )
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
-        upd = subprocess.run(["apt-get"] + opts + ["update"], capture_output=True, text=True,
-                             check=False)
-        got = subprocess.run(["apt-get"] + opts + ["download"] + list(packages), cwd=dest,
-                             capture_output=True, text=True, check=False)
+        upd = subprocess.run(["apt-get"] + opts + ["update"], capture_output=True, text=True, check=False)
+        got = subprocess.run(
+            ["apt-get"] + opts + ["download"] + list(packages), cwd=dest, capture_output=True, text=True, check=False
+        )
         debs = sorted(glob.glob(os.path.join(dest, "*.deb")))
         if got.returncode == 0 and len(debs) == len(packages):
-            print("zlab: %s from %s: %s" % (release, suite, " ".join(os.path.basename(d)
-                                                                     for d in debs)),
-                  file=log, flush=True)
+            print(
+                "zlab: %s from %s: %s" % (release, suite, " ".join(os.path.basename(d) for d in debs)),
+                file=log,
+                flush=True,
+            )
             return debs
         errors.append("%s: %s%s" % (suite, upd.stderr.strip()[-500:], got.stderr.strip()[-500:]))
-    raise RuntimeError("cannot download %s for s390x from %s:\n%s"
-                       % (" ".join(packages), mirror, "\n".join(errors)))
+    raise RuntimeError("cannot download %s for s390x from %s:\n%s" % (" ".join(packages), mirror, "\n".join(errors)))
 
 
 def _fold(path):
@@ -128,8 +157,9 @@ def unpack(debs, dest):
         os.makedirs(stage)
         subprocess.run(["dpkg-deb", "-x", deb, stage], check=True)
         if version is None:
-            version = subprocess.run(["dpkg-deb", "-f", deb, "Version"], capture_output=True,
-                                     text=True, check=True).stdout.strip()
+            version = subprocess.run(
+                ["dpkg-deb", "-f", deb, "Version"], capture_output=True, text=True, check=True
+            ).stdout.strip()
         for root, dirs, files in os.walk(stage):
             for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
                 src = os.path.join(root, name)
@@ -153,8 +183,7 @@ def tree(cache_dir, mirror, log=sys.stderr):
     tmp = path + ".tmp-%d" % os.getpid()
     shutil.rmtree(tmp, ignore_errors=True)
     debdir = os.path.join(cache_dir, "s390-tools", "debs")
-    unpack(download(RUNTIME_RELEASE, RUNTIME_PACKAGES, os.path.join(debdir, "runtime"), mirror,
-                    log), tmp)
+    unpack(download(RUNTIME_RELEASE, RUNTIME_PACKAGES, os.path.join(debdir, "runtime"), mirror, log), tmp)
     for release in sorted(RELEASES):
         dest = os.path.join(tmp, OPT.lstrip("/"), release)
         debs = download(release, [TOOLS_PACKAGE], os.path.join(debdir, release), mirror, log)
@@ -177,8 +206,7 @@ def binfmt_registered():
             text = f.read()
     except OSError:
         return False
-    flags = [line.split(":", 1)[1].strip() for line in text.splitlines()
-             if line.startswith("flags:")]
+    flags = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("flags:")]
     return text.startswith("enabled") and bool(flags) and "F" in flags[0]
 
 

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Count task executions per host for benchmarks/fleet.py (not part of the collection)."""
 
@@ -28,9 +28,24 @@ from ansible.plugins.callback import CallbackBase
 # Actions that never start a module on the managed host.
 CONTROLLER_ACTIONS = frozenset(
     "ansible.builtin." + a if "." not in a else a
-    for a in ("assert", "set_fact", "debug", "fail", "meta", "include_tasks", "import_tasks",
-              "include_role", "import_role", "include_vars", "set_stats", "add_host", "group_by",
-              "pause", "validate_argument_spec"))
+    for a in (
+        "assert",
+        "set_fact",
+        "debug",
+        "fail",
+        "meta",
+        "include_tasks",
+        "import_tasks",
+        "include_role",
+        "import_role",
+        "include_vars",
+        "set_stats",
+        "add_host",
+        "group_by",
+        "pause",
+        "validate_argument_spec",
+    )
+)
 
 
 class CallbackModule(CallbackBase):
@@ -44,8 +59,7 @@ class CallbackModule(CallbackBase):
         self.hosts = {}
 
     def _entry(self, host):
-        return self.hosts.setdefault(host, {"remote": 0, "controller": 0, "changed": 0,
-                                            "failed": 0, "tasks": 0})
+        return self.hosts.setdefault(host, {"remote": 0, "controller": 0, "changed": 0, "failed": 0, "tasks": 0})
 
     def _count(self, result, failed=False):
         task = result._task

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Set the SMC-D link groups of a zlab host's emulated kernel (run on the controller).
 
     smcd_linkgroups_set.py LAB HOST JSON

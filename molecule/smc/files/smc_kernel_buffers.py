@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Ask a zlab host's emulated kernel which SMC-D buffer sizes a new SMC socket gets (controller).
 
     smc_kernel_buffers.py LAB HOST TCP_RMEM TCP_WMEM
@@ -25,8 +27,9 @@ def main(argv):
     smc_sysctl = kernel.smc_sysctl(state_dir)
     if smc_sysctl is None:
         sys.exit("smc is not loaded on %s" % name)
-    out = {d: profiles.smc_buffer_size(prof, d, "SMCD", smc_sysctl=smc_sysctl, tcp_mem1=tcp[d])
-           for d in ("rmem", "wmem")}
+    out = {
+        d: profiles.smc_buffer_size(prof, d, "SMCD", smc_sysctl=smc_sysctl, tcp_mem1=tcp[d]) for d in ("rmem", "wmem")
+    }
     out["smc_sysctl"] = smc_sysctl
     print(json.dumps(out, sort_keys=True))
 

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Set SMC statistics counters in a zlab host's emulated kernel (run on the controller).
 
     smc_stats_set.py LAB HOST PROTO JSON

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The execution environment of execution-environment.yml, as far as it can be checked without a
 container runtime: `ansible-builder create` makes a build context from the definition and the
@@ -32,8 +32,11 @@ from packaging.requirements import Requirement
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BIN = os.path.dirname(sys.executable)
-MODULES = sorted(name[:-3] for name in os.listdir(os.path.join(REPO, "plugins", "modules"))
-                 if name.endswith(".py") and not name.startswith("_"))
+MODULES = sorted(
+    name[:-3]
+    for name in os.listdir(os.path.join(REPO, "plugins", "modules"))
+    if name.endswith(".py") and not name.startswith("_")
+)
 # the EE's base image (Fedora) as bindep sees it; bindep.txt must give it these packages
 FEDORA_PROFILES = ["default", "platform:rpm", "platform:redhat", "platform:fedora"]
 # libvirt_device runs on the KVM host and imports the libvirt bindings there, not in the EE
@@ -53,8 +56,7 @@ def _read_file(path):
 
 def _run(argv, **kwargs):
     proc = subprocess.run(argv, capture_output=True, text=True, check=False, **kwargs)
-    assert proc.returncode == 0, "%s failed (%s):\n%s\n%s" % (" ".join(argv), proc.returncode, proc.stdout,
-                                                              proc.stderr)
+    assert proc.returncode == 0, "%s failed (%s):\n%s\n%s" % (" ".join(argv), proc.returncode, proc.stdout, proc.stderr)
     return proc
 
 
@@ -76,8 +78,13 @@ def _ansible_env(tmp):
     with open(cfg, "w") as handle:
         handle.write("[defaults]\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANSIBLE_")}
-    env.update(ANSIBLE_CONFIG=cfg, ANSIBLE_HOME=os.path.join(tmp, "ansible-home"), ANSIBLE_NOCOLOR="1",
-               ANSIBLE_FORCE_COLOR="0", ANSIBLE_COLLECTIONS_SCAN_SYS_PATH="False")
+    env.update(
+        ANSIBLE_CONFIG=cfg,
+        ANSIBLE_HOME=os.path.join(tmp, "ansible-home"),
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_COLLECTIONS_SCAN_SYS_PATH="False",
+    )
     return env
 
 
@@ -90,16 +97,33 @@ def ee(tmp_path_factory):
     _working_tree_copy(src)
     version = yaml.safe_load(_read("galaxy.yml"))["version"]
     tarball = os.path.join(src, "s390x-network-%s.tar.gz" % version)
-    _run([os.path.join(BIN, "ansible-galaxy"), "collection", "build", "--output-path", src, src],
-         env=_ansible_env(str(tmp)))
+    _run(
+        [os.path.join(BIN, "ansible-galaxy"), "collection", "build", "--output-path", src, src],
+        env=_ansible_env(str(tmp)),
+    )
     assert os.path.isfile(tarball)
     context = str(tmp / "context")
     builder = os.path.join(BIN, "ansible-builder")
     assert os.path.exists(builder), "ansible-builder is pinned in requirements-dev.txt: run make venv"
-    _run([builder, "create", "-f", os.path.join(src, "execution-environment.yml"), "-c", context,
-          "--output-filename", "Containerfile"])
-    return {"tmp": str(tmp), "tarball": tarball, "context": context, "build": os.path.join(context, "_build"),
-            "version": version}
+    _run(
+        [
+            builder,
+            "create",
+            "-f",
+            os.path.join(src, "execution-environment.yml"),
+            "-c",
+            context,
+            "--output-filename",
+            "Containerfile",
+        ]
+    )
+    return {
+        "tmp": str(tmp),
+        "tarball": tarball,
+        "context": context,
+        "build": os.path.join(context, "_build"),
+        "version": version,
+    }
 
 
 def _check_context(ee):
@@ -108,13 +132,16 @@ def _check_context(ee):
         containerfile = handle.read().splitlines()
     # galaxy stage: the context's _build is /build, and ansible-galaxy installs from it
     assert "COPY _build /build" in containerfile and "WORKDIR /build" in containerfile
-    assert any(re.match(r"RUN .*ansible-galaxy collection install .*-r requirements\.yml", line)
-               for line in containerfile), containerfile
+    assert any(
+        re.match(r"RUN .*ansible-galaxy collection install .*-r requirements\.yml", line) for line in containerfile
+    ), containerfile
     # builder stage: the definition's Python and bindep files are combined with the collections'
     assert "COPY _build/requirements.txt requirements.txt" in containerfile
     assert "COPY _build/bindep.txt bindep.txt" in containerfile
-    assert any("introspect.py introspect --user-pip=requirements.txt --user-bindep=bindep.txt" in line
-               for line in containerfile), containerfile
+    assert any(
+        "introspect.py introspect --user-pip=requirements.txt --user-bindep=bindep.txt" in line
+        for line in containerfile
+    ), containerfile
 
     with open(os.path.join(build, "requirements.yml")) as handle:
         galaxy = yaml.safe_load(handle)
@@ -128,8 +155,11 @@ def _check_context(ee):
 
 def _install_from_context(ee, bindir, dest, env):
     """The galaxy stage: ansible-galaxy in _build (the image's /build) with the context's file."""
-    _run([os.path.join(bindir, "ansible-galaxy"), "collection", "install", "-r", "requirements.yml", "-p", dest],
-         cwd=ee["build"], env=env)
+    _run(
+        [os.path.join(bindir, "ansible-galaxy"), "collection", "install", "-r", "requirements.yml", "-p", dest],
+        cwd=ee["build"],
+        env=env,
+    )
     installed = os.path.join(dest, "ansible_collections", "s390x", "network")
     with open(os.path.join(installed, "MANIFEST.json")) as handle:
         manifest = json.load(handle)
@@ -141,11 +171,18 @@ def _introspect(ee, collections, python):
     """The builder stage's introspection: the Python and system requirements the image installs."""
     out = os.path.join(os.path.dirname(collections), "introspected")
     build = ee["build"]
-    _run([python, os.path.join(build, "scripts", "introspect.py"), "introspect", collections,
-          "--user-pip=" + os.path.join(build, "requirements.txt"),
-          "--user-bindep=" + os.path.join(build, "bindep.txt"),
-          "--write-pip=" + os.path.join(out, "requirements.txt"),
-          "--write-bindep=" + os.path.join(out, "bindep.txt")])
+    _run(
+        [
+            python,
+            os.path.join(build, "scripts", "introspect.py"),
+            "introspect",
+            collections,
+            "--user-pip=" + os.path.join(build, "requirements.txt"),
+            "--user-bindep=" + os.path.join(build, "bindep.txt"),
+            "--write-pip=" + os.path.join(out, "requirements.txt"),
+            "--write-bindep=" + os.path.join(out, "bindep.txt"),
+        ]
+    )
     pip_reqs = os.path.join(out, "requirements.txt")
     # introspect.py writes no file when nothing is required
     lines = _read_file(pip_reqs).splitlines() if os.path.exists(pip_reqs) else []
@@ -163,13 +200,24 @@ def _check_module_docs(bindir, collections, installed, env, cwd):
     failures = {}
     for module in MODULES:
         name = "s390x.network." + module
-        proc = subprocess.run([os.path.join(bindir, "ansible-doc"), "-t", "module", name], capture_output=True,
-                              text=True, check=False, env=env, cwd=cwd)
+        proc = subprocess.run(
+            [os.path.join(bindir, "ansible-doc"), "-t", "module", name],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+            cwd=cwd,
+        )
         header = "> MODULE %s (%s)" % (name, os.path.join(installed, "plugins", "modules", module + ".py"))
         out = proc.stdout
         # ansible-doc exits 0 with a warning when it cannot find or render a module
-        if proc.returncode or proc.stderr.strip() or not out.startswith(header) \
-                or "EXAMPLES:" not in out or "RETURN VALUES:" not in out:
+        if (
+            proc.returncode
+            or proc.stderr.strip()
+            or not out.startswith(header)
+            or "EXAMPLES:" not in out
+            or "RETURN VALUES:" not in out
+        ):
             failures[name] = (proc.returncode, out[:300], proc.stderr[-1000:])
     assert failures == {}
 
@@ -185,16 +233,18 @@ def test_context_installs_the_collection_of_this_tree(ee):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.environ.get(PIP_OPT_IN) != "1",
-                    reason="installs from the package index; set %s=1 to run it" % PIP_OPT_IN)
+@pytest.mark.skipif(
+    os.environ.get(PIP_OPT_IN) != "1", reason="installs from the package index; set %s=1 to run it" % PIP_OPT_IN
+)
 def test_clean_venv_installs_the_context_requirements(ee):
     """What the image's Python gets: the introspected requirements plus the tested ansible-core
     (the pin of requirements-dev.txt, which the definition's ansible_core must admit), in a venv
     of the same Python as .venv with nothing else in it."""
     _check_context(ee)
     core = re.search(r"^ansible-core==(\S+)$", _read("requirements-dev.txt"), re.M).group(1)
-    ee_core = Requirement(yaml.safe_load(_read("execution-environment.yml"))["dependencies"]["ansible_core"]
-                          ["package_pip"])
+    ee_core = Requirement(
+        yaml.safe_load(_read("execution-environment.yml"))["dependencies"]["ansible_core"]["package_pip"]
+    )
     assert ee_core.name == "ansible-core" and ee_core.specifier.contains(core)
 
     tmp = os.path.join(ee["tmp"], "clean")
@@ -207,7 +257,9 @@ def test_clean_venv_installs_the_context_requirements(ee):
     collections = os.path.join(tmp, "collections")
     installed = _install_from_context(ee, vbin, collections, env)
     pip_reqs = _introspect(ee, collections, os.path.join(vbin, "python"))
-    _run([os.path.join(vbin, "python"), "-m", "pip", "install", "-q", "ansible-core==" + core]
-         + (["-r", pip_reqs] if pip_reqs else []))
+    _run(
+        [os.path.join(vbin, "python"), "-m", "pip", "install", "-q", "ansible-core==" + core]
+        + (["-r", pip_reqs] if pip_reqs else [])
+    )
     _run([os.path.join(vbin, "python"), "-m", "pip", "check"])
     _check_module_docs(vbin, collections, installed, env, tmp)

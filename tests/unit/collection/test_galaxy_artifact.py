@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The Galaxy artifact holds the collection only: no lab output, lab, tests or build tooling, even
 when a playbook run left its output in the working tree."""
@@ -14,12 +14,34 @@ import tarfile
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 # what a user of the collection gets; everything else stays in the repository
-SHIPPED_TOP = {"MANIFEST.json", "FILES.json", "README.md", "LICENSE", "COPYING", "plugins", "roles",
-               "playbooks", "meta", "docs", "changelogs", "inventories", "bindep.txt", "requirements.txt",
-               "requirements.yml", "execution-environment.yml", "CHANGELOG.md", "CHANGELOG.rst"}
+SHIPPED_TOP = {
+    "MANIFEST.json",
+    "FILES.json",
+    "README.md",
+    "LICENSE",
+    "COPYING",
+    "plugins",
+    "roles",
+    "playbooks",
+    "meta",
+    "docs",
+    "changelogs",
+    "inventories",
+    "bindep.txt",
+    "requirements.txt",
+    "requirements.yml",
+    "execution-environment.yml",
+    "CHANGELOG.md",
+    "CHANGELOG.rst",
+}
 # output a run of the playbooks or a test leaves in the working tree
-RUN_LEFTOVERS = ("playbooks/iocds-output/CPCA.iocp", "iocds-output/CPCA.md", "inventories/lab/hosts.yml",
-                 "playbooks/site.retry", "plugins/modules/__pycache__/x.cpython-313.pyc")
+RUN_LEFTOVERS = (
+    "playbooks/iocds-output/CPCA.iocp",
+    "iocds-output/CPCA.md",
+    "inventories/lab/hosts.yml",
+    "playbooks/site.retry",
+    "plugins/modules/__pycache__/x.cpython-313.pyc",
+)
 
 
 def _tracked_copy(dest):
@@ -40,13 +62,20 @@ def test_artifact_holds_only_the_collection(tmp_path):
         path.write_text("left by a run\n")
     out = tmp_path / "out"
     galaxy = os.path.join(os.path.dirname(sys.executable), "ansible-galaxy")
-    subprocess.run([galaxy, "collection", "build", "--output-path", str(out), str(src)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [galaxy, "collection", "build", "--output-path", str(out), str(src)], check=True, capture_output=True
+    )
     (artifact,) = list(out.iterdir())
     with tarfile.open(str(artifact)) as tar:
         names = tar.getnames()
     assert "plugins/modules/qeth_device.py" in names and "roles/qeth/tasks/main.yml" in names
     assert sorted(set(n.split("/")[0] for n in names) - SHIPPED_TOP) == []
-    leftovers = [n for n in names if "iocds-output" in n or n.startswith("inventories/lab")
-                 or n.endswith((".retry", ".pyc")) or "__pycache__" in n]
+    leftovers = [
+        n
+        for n in names
+        if "iocds-output" in n
+        or n.startswith("inventories/lab")
+        or n.endswith((".retry", ".pyc"))
+        or "__pycache__" in n
+    ]
     assert leftovers == []

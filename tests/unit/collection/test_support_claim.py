@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The ansible-core the collection claims is the one its tests run: the lower bound in
 meta/runtime.yml and the README is the pinned ansible-core of requirements-dev.txt."""
@@ -29,5 +29,7 @@ def test_the_claimed_ansible_core_is_the_tested_one():
 
 def test_the_execution_environment_installs_a_claimed_ansible_core():
     ee = yaml.safe_load(_read("execution-environment.yml"))
-    major, minor = re.match(r">=(\d+)\.(\d+)\.0$", yaml.safe_load(_read("meta", "runtime.yml"))["requires_ansible"]).groups()
+    major, minor = re.match(
+        r">=(\d+)\.(\d+)\.0$", yaml.safe_load(_read("meta", "runtime.yml"))["requires_ansible"]
+    ).groups()
     assert ee["dependencies"]["ansible_core"]["package_pip"] == "ansible-core>=%s.%s" % (major, minor)

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every role drift.yml runs reports its drift, from results the role really registers, and a
 report whose result is missing (a renamed register) is an error row, never "no drift"."""
@@ -29,6 +29,7 @@ def _tasks(role):
             out.append(task)
             for key in ("block", "rescue", "always"):
                 walk(task.get(key))
+
     for path in sorted(glob.glob(os.path.join(ROOT, "roles", role, "tasks", "*.yml"))):
         with open(path) as handle:
             walk(yaml.safe_load(handle))
@@ -70,14 +71,26 @@ def test_a_renamed_register_is_caught_by_the_check_and_by_the_report():
     # at run time: the report rendered without the result it names
     report = _render(_report("qeth"), {})
     rows = drift_rows({"lpar-a": {"drift_expected": ["qeth"], "qeth_drift": report}})
-    assert rows == [{"host": "lpar-a", "object": "qeth", "scope": "error",
-                     "difference": "no result: the role registered none under the name it reports"}]
+    assert rows == [
+        {
+            "host": "lpar-a",
+            "object": "qeth",
+            "scope": "error",
+            "difference": "no result: the role registered none under the name it reports",
+        }
+    ]
 
 
 def test_the_report_of_a_clean_run_is_empty_and_complete():
-    report = _render(_report("smc"), {
-        "smc_ism_result": {"skipped": True}, "smc_sysctl_result": {"changed": False},
-        "smc_pnet_result": {"changed": False, "commands": []}, "smc_dropins": {"changed": False, "results": []},
-        "smc_dropins_removed": {"skipped": True}})
+    report = _render(
+        _report("smc"),
+        {
+            "smc_ism_result": {"skipped": True},
+            "smc_sysctl_result": {"changed": False},
+            "smc_pnet_result": {"changed": False, "commands": []},
+            "smc_dropins": {"changed": False, "results": []},
+            "smc_dropins_removed": {"skipped": True},
+        },
+    )
     assert report == []
     assert drift_rows({"g1": {"drift_expected": ["smc"], "smc_drift": report}}) == []

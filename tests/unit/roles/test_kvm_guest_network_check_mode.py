@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kvm_guest_network role honours check mode.
 
@@ -43,9 +43,9 @@ STUB_MODULE = textwrap.dedent('''\
 
 CASES = [
     # (play check_mode, kvm_guest_network_apply, check mode the module must see)
-    (False, True, 'False'),   # the normal run changes the guests
-    (True, True, 'True'),     # a check run must not (the regression)
-    (False, False, 'True'),   # kvm_guest_network_apply false: report only
+    (False, True, 'False'),  # the normal run changes the guests
+    (True, True, 'True'),  # a check run must not (the regression)
+    (False, False, 'True'),  # kvm_guest_network_apply false: report only
     (True, False, 'True'),
 ]
 
@@ -91,16 +91,27 @@ def run_cases(root):
     for sub in ('filter', 'plugin_utils', 'module_utils'):
         os.symlink(os.path.join(ROLE, '..', '..', 'plugins', sub), str(coll / 'plugins' / sub))
     (root / 'ansible.cfg').write_text('[defaults]\n')
-    plays = ''.join(PLAY.format(name=case_name(c, a), play_check=str(c).lower(), apply=str(a).lower())
-                    for c, a, dummy in CASES)
+    plays = ''.join(
+        PLAY.format(name=case_name(c, a), play_check=str(c).lower(), apply=str(a).lower()) for c, a, dummy in CASES
+    )
     (root / 'play.yml').write_text(plays)
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=str(root), ANSIBLE_CONFIG=str(root / 'ansible.cfg'),
-               ANSIBLE_LOCALHOST_WARNING='false', ANSIBLE_INVENTORY_UNPARSED_WARNING='false',
-               ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(root),
+        ANSIBLE_CONFIG=str(root / 'ansible.cfg'),
+        ANSIBLE_LOCALHOST_WARNING='false',
+        ANSIBLE_INVENTORY_UNPARSED_WARNING='false',
+        ANSIBLE_PYTHON_INTERPRETER=sys.executable,
+    )
     playbook = os.path.join(os.path.dirname(sys.executable), 'ansible-playbook')
-    proc = subprocess.run([playbook, '-i', 'localhost,', str(root / 'play.yml'), '-e', 'record_dir=%s' % root],
-                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                          check=False)
+    proc = subprocess.run(
+        [playbook, '-i', 'localhost,', str(root / 'play.yml'), '-e', 'record_dir=%s' % root],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        universal_newlines=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout
     return root
 

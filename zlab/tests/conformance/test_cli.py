@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zlab's command line without a lab: which lab a command names, `up` of a lab that is up,
 `status` of a lab that does not exist, `start-guest` of a running guest. lab.json lives in a temp
 STATE_ROOT; nothing is started."""
@@ -17,8 +19,10 @@ class FakeModel:
         self.inventory = inventory
         self._digest = digest
         self.warnings = ["HiperSockets CHPID 0A control unit F200: devices count 1 is below 3"]
-        self.groups = {"all": {"hosts": [], "children": ["lpars"], "vars": {"cpc": {"name": "Z"}}},
-                       "lpars": {"hosts": ["solo"], "children": [], "vars": {}}}
+        self.groups = {
+            "all": {"hosts": [], "children": ["lpars"], "vars": {"cpc": {"name": "Z"}}},
+            "lpars": {"hosts": ["solo"], "children": [], "vars": {}},
+        }
         self.own_hostvars = {"solo": dict(hostvars or {"qeth_devices": [{"id": "0.0.9000"}]})}
         self.cpc = {"name": "Z"}
 
@@ -26,8 +30,15 @@ class FakeModel:
         return self._digest
 
 
-SOLO = {"index": 0, "role": "lpar", "partition": "LP01", "kernel_profile": "linux6.12",
-        "ip": "10.209.7.10", "kvm_host": None, "spec": {"ccw": [], "pci": []}}
+SOLO = {
+    "index": 0,
+    "role": "lpar",
+    "partition": "LP01",
+    "kernel_profile": "linux6.12",
+    "ip": "10.209.7.10",
+    "kvm_host": None,
+    "spec": {"ccw": [], "pci": []},
+}
 
 
 @pytest.fixture
@@ -43,9 +54,20 @@ def state(tmp_path, monkeypatch):
     def make_lab(name, inventory, digest="d1"):
         mdl = FakeModel(inventory, digest)
         os.makedirs(os.path.join(str(tmp_path), name))
-        host.Lab(name, {"name": name, "slot": 7, "digest": digest, "inventory": inventory,
-                        "cpc_name": "Z", "hosts": {"solo": dict(SOLO)},
-                        "groups": mdl.groups, "own_hostvars": mdl.own_hostvars}).save()
+        host.Lab(
+            name,
+            {
+                "name": name,
+                "slot": 7,
+                "digest": digest,
+                "inventory": inventory,
+                "cpc_name": "Z",
+                "hosts": {"solo": dict(SOLO)},
+                "groups": mdl.groups,
+                "own_hostvars": mdl.own_hostvars,
+            },
+        ).save()
+
     return make_lab
 
 
@@ -58,22 +80,27 @@ def test_up_takes_the_lab_name_from_lab_option(state, monkeypatch, capsys):
     state("fx-named", "/inv/rvi2")
     monkeypatch.setattr(host.Lab, "host_state", lambda self, h: "running")
     # `zlab --lab NAME up DIR` and `zlab up DIR --lab NAME` act on NAME, not on "rvi2"
-    for argv in (["--lab", "fx-named", "up", "/inv/rvi2"], ["up", "/inv/rvi2", "--lab", "fx-named"],
-                 ["up", "/inv/rvi2", "--name", "fx-named"]):
+    for argv in (
+        ["--lab", "fx-named", "up", "/inv/rvi2"],
+        ["up", "/inv/rvi2", "--lab", "fx-named"],
+        ["up", "/inv/rvi2", "--name", "fx-named"],
+    ):
         assert _up(monkeypatch, argv, FakeModel("/inv/rvi2")) == 0
         assert "lab fx-named is already up (1 hosts)" in capsys.readouterr().out
     with pytest.raises(host.LabError, match="--name fx-a and --lab fx-b name two labs"):
-        _up(monkeypatch, ["--lab", "fx-b", "up", "/inv/rvi2", "--name", "fx-a"],
-            FakeModel("/inv/rvi2"))
+        _up(monkeypatch, ["--lab", "fx-b", "up", "/inv/rvi2", "--name", "fx-a"], FakeModel("/inv/rvi2"))
 
 
-@pytest.mark.parametrize("argv, name", [
-    (["up", "/inv/example"], "example"),
-    (["up", "/inv/example", "--cpc", "PRODA"], "example-proda"),        # one lab per CPC
-    (["up", "/srv/Data Centre 1/inventory", "--cpc", "Z 16"], "data-centre-1-z-16"),
-    (["up", "/inv/a-very-long-inventory-name", "--cpc", "PRODUCTION-A"], "a-very-long-producti"),
-    (["up", "/inv/example", "--cpc", "PRODA", "--name", "mine"], "mine"),
-])
+@pytest.mark.parametrize(
+    "argv, name",
+    [
+        (["up", "/inv/example"], "example"),
+        (["up", "/inv/example", "--cpc", "PRODA"], "example-proda"),  # one lab per CPC
+        (["up", "/srv/Data Centre 1/inventory", "--cpc", "Z 16"], "data-centre-1-z-16"),
+        (["up", "/inv/a-very-long-inventory-name", "--cpc", "PRODUCTION-A"], "a-very-long-producti"),
+        (["up", "/inv/example", "--cpc", "PRODA", "--name", "mine"], "mine"),
+    ],
+)
 def test_default_lab_name_of_a_cpc_of_a_multi_cpc_inventory(argv, name):
     assert cli._up_name(cli.parser().parse_args(argv)) == name  # pylint: disable=protected-access
 
@@ -84,12 +111,10 @@ def test_up_of_an_unchanged_lab_refreshes_its_variables(state, monkeypatch, caps
     edited = FakeModel("/inv/x", hostvars={"qeth_devices": [{"id": "0.0.9000", "layer2": False}]})
     assert _up(monkeypatch, ["--lab", "fx-up", "up", "/inv/x"], edited) == 0
     out = capsys.readouterr()
-    assert "lab fx-up is already up (1 hosts); groups and host variables refreshed from /inv/x" \
-        in out.out
+    assert "lab fx-up is already up (1 hosts); groups and host variables refreshed from /inv/x" in out.out
     assert "zlab: warning: HiperSockets CHPID 0A control unit F200: devices count 1" in out.err
     lab = host.Lab.load("fx-up")
-    assert lab.data["own_hostvars"]["solo"]["qeth_devices"] == [{"id": "0.0.9000",
-                                                                 "layer2": False}]
+    assert lab.data["own_hostvars"]["solo"]["qeth_devices"] == [{"id": "0.0.9000", "layer2": False}]
     assert lab.data["hosts"]["solo"] == SOLO  # hosts untouched
     # the inventory `zlab inventory` prints has the edited variable
     assert inventory.build(lab)["all"]["hosts"]["solo"]["qeth_devices"][0]["layer2"] is False
@@ -101,13 +126,15 @@ class Rebuilt(Exception):
     pass
 
 
-@pytest.mark.parametrize("inventory, digest, state_of_hosts", [
-    ("/inv/x", "d2", "running"),      # the CPC changed
-    ("/inv/y", "d1", "running"),      # another inventory
-    ("/inv/x", "d1", "stopped"),      # a host is not running
-])
-def test_up_of_a_changed_lab_rebuilds_it(state, monkeypatch, capsys, inventory, digest,
-                                         state_of_hosts):
+@pytest.mark.parametrize(
+    "inventory, digest, state_of_hosts",
+    [
+        ("/inv/x", "d2", "running"),  # the CPC changed
+        ("/inv/y", "d1", "running"),  # another inventory
+        ("/inv/x", "d1", "stopped"),  # a host is not running
+    ],
+)
+def test_up_of_a_changed_lab_rebuilds_it(state, monkeypatch, capsys, inventory, digest, state_of_hosts):
     state("fx-up", "/inv/x")
     monkeypatch.setattr(host.Lab, "host_state", lambda self, h: state_of_hosts)
     downs = []
@@ -115,6 +142,7 @@ def test_up_of_a_changed_lab_rebuilds_it(state, monkeypatch, capsys, inventory, 
     def down(name):
         downs.append(name)
         raise Rebuilt()
+
     monkeypatch.setattr(host, "down", down)
     with pytest.raises(Rebuilt):
         _up(monkeypatch, ["--lab", "fx-up", "up", inventory], FakeModel(inventory, digest))
@@ -132,7 +160,7 @@ def test_status_of_a_lab_that_does_not_exist(state, capsys):  # pylint: disable=
 
 def test_status_of_a_crashed_lab(state, tmp_path, monkeypatch, capsys):
     # pylint: disable=unused-argument
-    os.makedirs(str(tmp_path / "fx-dir" / "hosts"))          # files left, record gone
+    os.makedirs(str(tmp_path / "fx-dir" / "hosts"))  # files left, record gone
     monkeypatch.setattr(host.network, "netns_list", lambda: ["zlab-fx-ns-sw"])  # namespaces left
     for name in ("fx-dir", "fx-ns"):
         assert cli.main(["--lab", name, "status"]) == 0

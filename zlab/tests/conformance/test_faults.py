@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """`zlab fault` without a lab: the fault records (count/after), which paths which mechanism
 serves, the FUSE passthrough of zlab.fusefs.faultdir on a temp directory, tool sleeps and the
 half-way run of a real tool's wrapper (against a stand-in program), the command line's checks."""
@@ -23,51 +25,55 @@ ZLAB_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 
 # ---- records ------------------------------------------------------------------------------------
 
+
 def test_write_fault_lets_after_writes_through_then_fails_count_times():
     writes = {"/sys/x": faults.new_write(errno.EIO, count=2, after=1)}
-    assert [faults.take_write(writes, "/sys/x") for _ in range(4)] == [
-        None, errno.EIO, errno.EIO, None]
+    assert [faults.take_write(writes, "/sys/x") for _ in range(4)] == [None, errno.EIO, errno.EIO, None]
     assert writes == {}
     assert faults.take_write(writes, "/sys/other") is None
 
 
 def test_tool_fault_record_and_turns():
-    tools = {"chzdev": faults.new_tool(17, count=1, after=1, sleep=2, half_way=True,
-                                       stderr="boom")}
+    tools = {"chzdev": faults.new_tool(17, count=1, after=1, sleep=2, half_way=True, stderr="boom")}
     assert faults.take_tool(tools, "chzdev") is None  # the run that works
-    assert faults.take_tool(tools, "chzdev") == {"exit_code": 17, "stderr": "boom", "sleep": 2.0,
-                                                 "half_way": True}
+    assert faults.take_tool(tools, "chzdev") == {"exit_code": 17, "stderr": "boom", "sleep": 2.0, "half_way": True}
     assert tools == {}
     sleepy = {"lszdev": faults.new_tool(None, sleep=1.5)}
     assert faults.take_tool(sleepy, "lszdev")["exit_code"] is None
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({}, "give an exit code, --sleep, or both"),
-    ({"sleep": 1, "half_way": True}, "--half-way needs an exit code"),
-    ({"sleep": 1, "stderr": "x"}, "--stderr needs an exit code"),
-    ({"exit_code": 1, "count": 0}, "count must be >= 1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({}, "give an exit code, --sleep, or both"),
+        ({"sleep": 1, "half_way": True}, "--half-way needs an exit code"),
+        ({"sleep": 1, "stderr": "x"}, "--stderr needs an exit code"),
+        ({"exit_code": 1, "count": 0}, "count must be >= 1"),
+    ],
+)
 def test_tool_fault_refusals(kwargs, message):
     with pytest.raises(ValueError, match=message):
         faults.new_tool(**kwargs)
 
 
-@pytest.mark.parametrize("path, target", [
-    ("/sys/devices/qeth/0.0.8200/online", "emulator"),
-    ("/proc/sys/net/smc/wmem", "emulator"),
-    ("/proc/cio_ignore", "emulator"),
-    ("/etc/udev/rules.d/41-qeth-0.0.8200.rules", "faultdir"),
-    ("/etc/sysctl.conf", "faultdir"),
-    ("/root/x/../y", "faultdir"),
-    ("/proc/sys/kernel/hostname", None),
-    ("/dev/null", None),
-    ("/run/zlab/kernel/kernel.json", None),
-    ("/opt/zlab/zlab/cli.py", None),
-    ("/x", None),
-    ("/run/x", None),
-    ("etc/hosts", None),
-])
+@pytest.mark.parametrize(
+    "path, target",
+    [
+        ("/sys/devices/qeth/0.0.8200/online", "emulator"),
+        ("/proc/sys/net/smc/wmem", "emulator"),
+        ("/proc/cio_ignore", "emulator"),
+        ("/etc/udev/rules.d/41-qeth-0.0.8200.rules", "faultdir"),
+        ("/etc/sysctl.conf", "faultdir"),
+        ("/root/x/../y", "faultdir"),
+        ("/proc/sys/kernel/hostname", None),
+        ("/dev/null", None),
+        ("/run/zlab/kernel/kernel.json", None),
+        ("/opt/zlab/zlab/cli.py", None),
+        ("/x", None),
+        ("/run/x", None),
+        ("etc/hosts", None),
+    ],
+)
 def test_write_target(path, target):
     if target is None:
         with pytest.raises(ValueError):
@@ -78,27 +84,31 @@ def test_write_target(path, target):
 
 def test_describe_maps_tree_paths_back():
     w = faults.new_write(errno.ENOSPC, count=2, after=1)
-    assert faults.describe("write", "/proc_sys_net/smc/wmem", w) == \
-        "write /proc/sys/net/smc/wmem ENOSPC: 2 left (after 1 that work)"
+    assert (
+        faults.describe("write", "/proc_sys_net/smc/wmem", w)
+        == "write /proc/sys/net/smc/wmem ENOSPC: 2 left (after 1 that work)"
+    )
     t = faults.new_tool(17, sleep=2.5, half_way=True, stderr="x")
-    assert faults.describe("tool", "chzdev", t) == \
-        "tool chzdev sleep 2.5 s, half way, exit 17: 1 left, stderr 'x'"
-    assert faults.describe("tool", "lszdev", faults.new_tool(None, sleep=1)) == \
-        "tool lszdev sleep 1 s, then run: 1 left"
+    assert faults.describe("tool", "chzdev", t) == "tool chzdev sleep 2.5 s, half way, exit 17: 1 left, stderr 'x'"
+    assert (
+        faults.describe("tool", "lszdev", faults.new_tool(None, sleep=1)) == "tool lszdev sleep 1 s, then run: 1 left"
+    )
     assert faults.describe("service", "libvirtd", {"argv": []}) == "service libvirtd stopped"
 
 
-@pytest.mark.parametrize("argv, half", [
-    ("-e qeth 0.0.8200 layer2=1 buffer_count=128", "-e qeth 0.0.8200 layer2=1"),
-    ("-a qeth 0.0.8200 online=0 buffer_count=64 layer2=1",
-     "-a qeth 0.0.8200 online=0 buffer_count=64"),
-    ("-e qeth 0.0.8200 layer2=1", "-a -e qeth 0.0.8200 layer2=1"),
-    ("-d -y qeth 0.0.8200", "-a -d -y qeth 0.0.8200"),
-    ("-e -p qeth 0.0.8200 layer2=1", "-e -p qeth 0.0.8200 layer2=1"),
-    ("-ea qeth 0.0.8200 layer2=1", "-ea qeth 0.0.8200 layer2=1"),
-    ("-p qeth 0.0.8200 -r buffer_count", "-p qeth 0.0.8200 -r buffer_count"),
-    ("--by-attrib a=b -e qeth x=1 y=2", "--by-attrib a=b -e qeth x=1"),
-])
+@pytest.mark.parametrize(
+    "argv, half",
+    [
+        ("-e qeth 0.0.8200 layer2=1 buffer_count=128", "-e qeth 0.0.8200 layer2=1"),
+        ("-a qeth 0.0.8200 online=0 buffer_count=64 layer2=1", "-a qeth 0.0.8200 online=0 buffer_count=64"),
+        ("-e qeth 0.0.8200 layer2=1", "-a -e qeth 0.0.8200 layer2=1"),
+        ("-d -y qeth 0.0.8200", "-a -d -y qeth 0.0.8200"),
+        ("-e -p qeth 0.0.8200 layer2=1", "-e -p qeth 0.0.8200 layer2=1"),
+        ("-ea qeth 0.0.8200 layer2=1", "-ea qeth 0.0.8200 layer2=1"),
+        ("-p qeth 0.0.8200 -r buffer_count", "-p qeth 0.0.8200 -r buffer_count"),
+        ("--by-attrib a=b -e qeth x=1 y=2", "--by-attrib a=b -e qeth x=1"),
+    ],
+)
 def test_chzdev_half_way(argv, half):
     assert " ".join(chzdev_half(argv.split())) == half
 
@@ -117,10 +127,17 @@ def test_emulated_write_fault_after_counts_each_store_once(group):
 
 # ---- zlab.fusefs.faultdir on a temp directory ------------------------------------------------
 
+
 def _faultdir(host, *args):
     env = dict(host.env, ZLAB_STATE_DIR=host.state_dir)
-    proc = subprocess.run([sys.executable, "-m", "zlab.fusefs.faultdir"] + list(args), env=env,
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "zlab.fusefs.faultdir"] + list(args),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -159,6 +176,7 @@ def served(host):
         kernel.add_write_fault(host.state_dir, res["path"], code, count=count, after=after)
         assert _served(d)
         return res
+
     serve.dir = d
     serve.base = base
     yield serve
@@ -230,13 +248,16 @@ def test_faultdir_passes_through_while_served_and_release_unmounts(host, served)
     served(target, errno.EIO, count=5)
     again = _faultdir(host, "serve", os.path.join(d, "old.rules"))
     assert again["started"] is False  # one passthrough per directory
-    script = ("cd %s && mkdir sub && echo a > sub/a && ln -s old.rules link && cat link && "
-              "touch -d '2001-02-03 04:05:06' old.rules && stat -c %%Y old.rules && "
-              "truncate -s 2 sub/a && wc -c < sub/a && mv sub/a sub/b && rm -r sub link && "
-              "chmod 600 old.rules && stat -c %%a old.rules && sed -i s/old/new/ old.rules && "
-              "cat old.rules && ls -A" % d)
-    res = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False,
-                         env=dict(os.environ, TZ="UTC"))
+    script = (
+        "cd %s && mkdir sub && echo a > sub/a && ln -s old.rules link && cat link && "
+        "touch -d '2001-02-03 04:05:06' old.rules && stat -c %%Y old.rules && "
+        "truncate -s 2 sub/a && wc -c < sub/a && mv sub/a sub/b && rm -r sub link && "
+        "chmod 600 old.rules && stat -c %%a old.rules && sed -i s/old/new/ old.rules && "
+        "cat old.rules && ls -A" % d
+    )
+    res = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, check=False, env=dict(os.environ, TZ="UTC")
+    )
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["old", "981173106", "2", "600", "new", "old.rules"]
     # truncate by path and symlink onto the faulty path fail too
@@ -252,12 +273,18 @@ def test_faultdir_passes_through_while_served_and_release_unmounts(host, served)
 def test_faultdir_refuses_emulated_and_pseudo_paths(host):
     env = dict(host.env, ZLAB_STATE_DIR=host.state_dir)
     for path in ("/sys/bus/ccw/x", "/proc/sys/kernel/hostname", "/dev/null"):
-        proc = subprocess.run([sys.executable, "-m", "zlab.fusefs.faultdir", "serve", path],
-                              env=env, capture_output=True, text=True, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-m", "zlab.fusefs.faultdir", "serve", path],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert proc.returncode == 1 and proc.stderr.startswith("zlab: "), proc.stderr
 
 
 # ---- tools ----------------------------------------------------------------------------------
+
 
 def test_tool_sleep_then_run_normally_or_exit(host):
     normal = run(host, "lsmod")
@@ -280,17 +307,16 @@ def test_real_tool_wrapper_half_way_runs_part_then_fails(host, tmp_path):
     fake.write_text("#!/bin/sh\necho \"ran: $*\"\n")
     fake.chmod(0o755)
     env = dict(host.env, ZLAB_STATE_DIR=host.state_dir, PYTHONPATH=ZLAB_DIR)
-    code = "import sys; from zlab.tools._real import main; sys.exit(main('chzdev', %r))" % str(
-        fake)
+    code = "import sys; from zlab.tools._real import main; sys.exit(main('chzdev', %r))" % str(fake)
 
     def chzdev(*args):
-        return subprocess.run([sys.executable, "-c", code] + list(args), env=env,
-                              capture_output=True, text=True, check=False, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-c", code] + list(args), env=env, capture_output=True, text=True, check=False, timeout=60
+        )
 
     kernel.add_tool_fault(host.state_dir, "chzdev", 17, half_way=True, stderr="chzdev: cut")
     res = chzdev("-e", "qeth", "0.0.8200", "layer2=1", "buffer_count=128")
-    assert (res.returncode, res.stdout, res.stderr) == (
-        17, "ran: -e qeth 0.0.8200 layer2=1\n", "chzdev: cut\n")
+    assert (res.returncode, res.stdout, res.stderr) == (17, "ran: -e qeth 0.0.8200 layer2=1\n", "chzdev: cut\n")
     kernel.add_tool_fault(host.state_dir, "chzdev", 15)
     res = chzdev("-e", "qeth", "0.0.8200")
     assert (res.returncode, res.stdout) == (15, "")  # a plain fault runs nothing
@@ -299,6 +325,7 @@ def test_real_tool_wrapper_half_way_runs_part_then_fails(host, tmp_path):
 
 
 # ---- command line -------------------------------------------------------------------------------
+
 
 class FakeLab:
     name = "fx"
@@ -317,21 +344,24 @@ class FakeLab:
         raise AssertionError("nothing may run in the host: %r" % (args,))
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["write", "/proc/sys/kernel/hostname", "EIO"], "fault write: /proc/sys/kernel/hostname"),
-    (["write", "/etc/x", "ENOSUCH"], "unknown errno ENOSUCH"),
-    (["tool", "nosuch", "1"], "fault tool: zlab wraps "),
-    (["tool", "lszdev", "1", "--half-way"], "--half-way is defined for chzdev"),
-    (["tool", "chzdev", "--half-way", "--sleep", "1"], "--half-way needs an exit code"),
-    (["tool", "chzdev"], "give an exit code, --sleep, or both"),
-    (["ssh", "off", "--sleep", "1"], "fault ssh takes no --sleep"),
-    (["write", "/sys/x", "EIO", "--stderr", "x"], "fault write takes no --stderr"),
-    (["service", "libvirtd"], "fault service takes NAME stop|start"),
-    (["list", "x"], "fault list takes no arguments"),
-    (["write", "/etc/x", "EIO", "--count", "0"], "fault write: count must be >= 1"),
-    (["tool", "chzdev", "x"], "fault tool: EXIT is a number, not x"),
-    (["link", "off", "--count", "2"], "fault link takes no --count"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["write", "/proc/sys/kernel/hostname", "EIO"], "fault write: /proc/sys/kernel/hostname"),
+        (["write", "/etc/x", "ENOSUCH"], "unknown errno ENOSUCH"),
+        (["tool", "nosuch", "1"], "fault tool: zlab wraps "),
+        (["tool", "lszdev", "1", "--half-way"], "--half-way is defined for chzdev"),
+        (["tool", "chzdev", "--half-way", "--sleep", "1"], "--half-way needs an exit code"),
+        (["tool", "chzdev"], "give an exit code, --sleep, or both"),
+        (["ssh", "off", "--sleep", "1"], "fault ssh takes no --sleep"),
+        (["write", "/sys/x", "EIO", "--stderr", "x"], "fault write takes no --stderr"),
+        (["service", "libvirtd"], "fault service takes NAME stop|start"),
+        (["list", "x"], "fault list takes no arguments"),
+        (["write", "/etc/x", "EIO", "--count", "0"], "fault write: count must be >= 1"),
+        (["tool", "chzdev", "x"], "fault tool: EXIT is a number, not x"),
+        (["link", "off", "--count", "2"], "fault link takes no --count"),
+    ],
+)
 def test_cli_refusals(host, monkeypatch, argv, message):
     monkeypatch.setattr(cli.Lab, "load", lambda name: FakeLab(host.state_dir))
     args = cli.parser().parse_args(["--lab", "fx", "fault", "solo"] + argv)
@@ -345,8 +375,8 @@ def test_cli_records_tool_and_emulated_write_faults(host, monkeypatch, capsys):
     monkeypatch.setattr(cli.Lab, "load", lambda name: FakeLab(host.state_dir))
 
     def fault(*argv):
-        return cli.cmd_fault(cli.parser().parse_args(["--lab", "fx", "fault", "solo"] +
-                                                     list(argv)))
+        return cli.cmd_fault(cli.parser().parse_args(["--lab", "fx", "fault", "solo"] + list(argv)))
+
     fault("tool", "chzdev", "17", "--half-way", "--after", "1", "--stderr", "x")
     fault("tool", "lszdev", "--sleep", "2.5", "--count", "2")
     fault("write", "/sys/bus/ccwgroup/devices/0.0.8200/online", "EIO", "--after", "1")
@@ -354,9 +384,10 @@ def test_cli_records_tool_and_emulated_write_faults(host, monkeypatch, capsys):
     assert out == [
         "zlab: next 1 run(s) of chzdev on solo do half the work, exit 17 (after 1 that work)",
         "zlab: next 2 run(s) of lszdev on solo sleep 2.5 s, then run normally",
-        "zlab: next 1 write(s) to /sys/bus/ccwgroup/devices/0.0.8200/online on solo fail with "
-        "EIO after 1 that work"]
+        "zlab: next 1 write(s) to /sys/bus/ccwgroup/devices/0.0.8200/online on solo fail with " "EIO after 1 that work",
+    ]
     assert cli._kernel_faults(FakeLab(host.state_dir), "solo") == [  # pylint: disable=protected-access
         "write /sys/bus/ccwgroup/devices/0.0.8200/online EIO: 1 left (after 1 that work)",
         "tool chzdev half way, exit 17: 1 left, stderr 'x' (after 1 that work)",
-        "tool lszdev sleep 2.5 s, then run: 2 left"]
+        "tool lszdev sleep 2.5 s, then run: 2 left",
+    ]

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """lab.json written by two zlab commands at once keeps both commands' host changes."""
 
 import json
@@ -9,9 +11,11 @@ from zlab import host
 def _lab_with_two_hosts(tmp_path, monkeypatch):
     monkeypatch.setattr(host, "STATE_ROOT", str(tmp_path))
     os.makedirs(os.path.join(str(tmp_path), "t"))
-    data = {"name": "t", "slot": 3, "hosts": {
-        "lpar-a": {"index": 0, "pid": 10, "boots": 1},
-        "lpar-b": {"index": 1, "pid": 20, "boots": 1}}}
+    data = {
+        "name": "t",
+        "slot": 3,
+        "hosts": {"lpar-a": {"index": 0, "pid": 10, "boots": 1}, "lpar-b": {"index": 1, "pid": 20, "boots": 1}},
+    }
     host.Lab("t", data).save()
 
 
@@ -32,8 +36,10 @@ def test_two_reboots_at_once_keep_both_records(tmp_path, monkeypatch):
     # and a later change of lpar-a by the first command still lands
     record_a["pid"] = 12
     first.save()
-    assert host.Lab.load("t").hosts == {"lpar-a": {"index": 0, "pid": 12, "boots": 2},
-                                        "lpar-b": {"index": 1, "pid": 21, "boots": 2}}
+    assert host.Lab.load("t").hosts == {
+        "lpar-a": {"index": 0, "pid": 12, "boots": 2},
+        "lpar-b": {"index": 1, "pid": 21, "boots": 2},
+    }
 
 
 def test_our_change_wins_over_an_older_disk_value(tmp_path, monkeypatch):

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """/proc/sys/net (smc), /proc/modules, osrelease and the SMC buffer rules per kernel profile
 (facts sheet section 4; net/smc/smc_sysctl.c, smc_core.c; kernel/module/procfs.c)."""
 
@@ -12,9 +14,15 @@ from zlab import kernel, profiles
 SMC = "/proc/sys/net/smc"
 
 
-@pytest.mark.parametrize("prof,release", [
-    ("rhel8.8", "4.18.0-477.10.1.el8_8.s390x"), ("sles15sp5", "5.14.21-150500.53-default"),
-    ("ubuntu23.04", "6.2.0-20-generic"), ("linux6.12", "6.12.0")])
+@pytest.mark.parametrize(
+    "prof,release",
+    [
+        ("rhel8.8", "4.18.0-477.10.1.el8_8.s390x"),
+        ("sles15sp5", "5.14.21-150500.53-default"),
+        ("ubuntu23.04", "6.2.0-20-generic"),
+        ("linux6.12", "6.12.0"),
+    ],
+)
 def test_osrelease_per_profile(boot_host, prof, release):
     h = boot_host(kernel_profile=prof)
     assert h.read("/proc/sys/kernel/osrelease") == release + "\n"
@@ -37,9 +45,18 @@ def test_smc_sysctls_absent_until_smc_loaded(boot_host):
     h = boot_host(kernel_profile="linux6.12")
     assert not h.exists(SMC)
     kernel.load_module(h.state_dir, "smc")
-    assert h.listdir(SMC) == sorted([
-        "autocorking_size", "smcr_buf_type", "smcr_testlink_time", "wmem", "rmem",
-        "smcr_max_links_per_lgr", "smcr_max_conns_per_lgr", "limit_smc_hs"])
+    assert h.listdir(SMC) == sorted(
+        [
+            "autocorking_size",
+            "smcr_buf_type",
+            "smcr_testlink_time",
+            "wmem",
+            "rmem",
+            "smcr_max_links_per_lgr",
+            "smcr_max_conns_per_lgr",
+            "limit_smc_hs",
+        ]
+    )
 
 
 def test_rhel88_has_no_smc_sysctls_even_with_smc(host):
@@ -52,8 +69,7 @@ def test_rhel88_has_no_smc_sysctls_even_with_smc(host):
 def test_61_style_keys_and_tcp_derived_defaults(boot_host, prof):
     h = boot_host(kernel_profile=prof)
     kernel.load_module(h.state_dir, "smc")
-    assert h.listdir(SMC) == sorted(["autocorking_size", "smcr_buf_type",
-                                     "smcr_testlink_time", "wmem", "rmem"])
+    assert h.listdir(SMC) == sorted(["autocorking_size", "smcr_buf_type", "smcr_testlink_time", "wmem", "rmem"])
     # defaults inherit tcp_{r,w}mem[1] of the namespace (fake: 262144 / 16384)
     assert h.read(SMC + "/rmem") == "262144\n"
     assert h.read(SMC + "/wmem") == "16384\n"
@@ -69,11 +85,20 @@ def test_65_plus_defaults_are_64k(boot_host):
     assert h.read(SMC + "/smcr_max_conns_per_lgr") == "255\n"
 
 
-@pytest.mark.parametrize("key,bad,good", [
-    ("rmem", "16383", "16384"), ("wmem", "abc", "131072"), ("smcr_buf_type", "3", "2"),
-    ("smcr_max_links_per_lgr", "0", "1"), ("smcr_max_conns_per_lgr", "15", "16"),
-    ("smcr_max_conns_per_lgr", "256", "255"), ("limit_smc_hs", "2", "1"),
-    ("autocorking_size", "-1", "0"), ("rmem", "1073741824", "1073741823")])
+@pytest.mark.parametrize(
+    "key,bad,good",
+    [
+        ("rmem", "16383", "16384"),
+        ("wmem", "abc", "131072"),
+        ("smcr_buf_type", "3", "2"),
+        ("smcr_max_links_per_lgr", "0", "1"),
+        ("smcr_max_conns_per_lgr", "15", "16"),
+        ("smcr_max_conns_per_lgr", "256", "255"),
+        ("limit_smc_hs", "2", "1"),
+        ("autocorking_size", "-1", "0"),
+        ("rmem", "1073741824", "1073741823"),
+    ],
+)
 def test_smc_sysctl_ranges(boot_host, key, bad, good):
     h = boot_host(kernel_profile="linux6.12")
     kernel.load_module(h.state_dir, "smc")
@@ -155,10 +180,20 @@ def test_vfio_ids_param_claims_ism_at_power_on(host):
     assert host.readlink("/sys/bus/pci/devices/0605:00:00.0/driver").endswith("/vfio-pci")
 
 
-@pytest.mark.parametrize("req,proto,size", [
-    (16384, "SMCD", 16384), (1, "SMCD", 16384), (16385, "SMCD", 32768),
-    (131072, "SMCD", 131072), (100000, "SMCD", 131072), (131073, "SMCD", 262144),
-    (4 << 20, "SMCD", 1 << 20), (4 << 20, "SMCR", 512 << 10), (600000, "SMCR", 512 << 10)])
+@pytest.mark.parametrize(
+    "req,proto,size",
+    [
+        (16384, "SMCD", 16384),
+        (1, "SMCD", 16384),
+        (16385, "SMCD", 32768),
+        (131072, "SMCD", 131072),
+        (100000, "SMCD", 131072),
+        (131073, "SMCD", 262144),
+        (4 << 20, "SMCD", 1 << 20),
+        (4 << 20, "SMCR", 512 << 10),
+        (600000, "SMCR", 512 << 10),
+    ],
+)
 def test_smc_effective_buffer_size(req, proto, size):
     assert profiles.smc_effective_size(req, proto) == size
 
@@ -193,8 +228,7 @@ def test_pnet_table_and_smcd_devices(host):
     with pytest.raises(OSError) as exc:
         kernel.pnet_add(host.state_dir, "BAD-ID", eth="enc8200")
     assert exc.value.errno == errno.EINVAL
-    assert kernel.pnet_list(host.state_dir) == [
-        {"pnet_id": "NETA", "eth": None, "ib": "0605:00:00.0", "port": 1}]
+    assert kernel.pnet_list(host.state_dir) == [{"pnet_id": "NETA", "eth": None, "ib": "0605:00:00.0", "port": 1}]
     dev = kernel.smcd_devices(host.state_dir)[0]
     assert dev["pnet_id"] == "NETA" and dev["pnet_user_set"] is True
     kernel.pnet_del(host.state_dir, "NETA")
@@ -207,8 +241,7 @@ def test_smc_stats_layout_and_set(host):
     st = kernel.smc_stats(host.state_dir, "SMCD")
     assert len(st["SMCD"]) == 63
     assert st["SMCD"]["SMC_CLNT_V2_SUCC_CNT"] == 0
-    kernel.smc_stats_set(host.state_dir, "SMCD", {"SMCD": {"SMC_CLNT_V2_SUCC_CNT": 51},
-                                                  "CLNT_FBACK_CNT": 0})
+    kernel.smc_stats_set(host.state_dir, "SMCD", {"SMCD": {"SMC_CLNT_V2_SUCC_CNT": 51}, "CLNT_FBACK_CNT": 0})
     assert kernel.smc_stats(host.state_dir, "smcd")["SMCD"]["SMC_CLNT_V2_SUCC_CNT"] == 51
     assert kernel.smc_stats(host.state_dir, "SMCR")["SMCR"]["SMC_CLNT_V2_SUCC_CNT"] == 0
 
@@ -217,7 +250,11 @@ def test_tool_fault(host):
     assert kernel.consume_tool_fault(host.state_dir, "chzdev") is None
     kernel.add_tool_fault(host.state_dir, "chzdev", 15, count=1, stderr="boom")
     assert kernel.consume_tool_fault(host.state_dir, "chzdev") == {
-        "exit_code": 15, "stderr": "boom", "sleep": 0.0, "half_way": False}
+        "exit_code": 15,
+        "stderr": "boom",
+        "sleep": 0.0,
+        "half_way": False,
+    }
     assert kernel.consume_tool_fault(host.state_dir, "chzdev") is None
 
 
@@ -229,14 +266,14 @@ def test_module_files_for_kmod_shims():
     assert profiles.module_filename(ub, "vfio_pci") == "(builtin)"
     assert "kernel/drivers/vfio/pci/vfio-pci.ko\n" in profiles.modules_builtin(ub)
     dep = profiles.modules_dep(rhel)
-    assert ("kernel/net/smc/smc_diag.ko.xz: kernel/net/smc/smc.ko.xz "
-            "kernel/drivers/infiniband/core/ib_core.ko.xz\n") in dep
+    assert (
+        "kernel/net/smc/smc_diag.ko.xz: kernel/net/smc/smc.ko.xz " "kernel/drivers/infiniband/core/ib_core.ko.xz\n"
+    ) in dep
 
 
 # ---- per-profile sysctl boot values -----------------------------------------------------------
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__)))))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def _collection_sysctls():
@@ -246,8 +283,7 @@ def _collection_sysctls():
         for dirpath, _dirs, files in os.walk(os.path.join(REPO, top)):
             for name in files:
                 with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as f:
-                    keys.update(re.findall(r"\bnet\.(?:ipv4|core)\.[a-z0-9_]*[a-z0-9]\b",
-                                           f.read()))
+                    keys.update(re.findall(r"\bnet\.(?:ipv4|core)\.[a-z0-9_]*[a-z0-9]\b", f.read()))
     return keys
 
 
@@ -267,8 +303,7 @@ def test_profile_sysctl_boot_values(prof):
 
 
 def test_collection_sysctls_found():
-    assert {"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.core.rmem_max",
-            "net.core.wmem_max"} <= _collection_sysctls()
+    assert {"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.core.rmem_max", "net.core.wmem_max"} <= _collection_sysctls()
 
 
 def test_smc_buffer_without_tcp_values_uses_profile_defaults():
@@ -291,8 +326,12 @@ def test_boot_applies_profile_sysctls_before_smc_loads(boot_host, prof):
             saved[k] = f.read()
     try:
         done = kernel.apply_sysctl_defaults(h.state_dir, proc_sys)
-        assert [k for k, _v in done] == ["net.core.rmem_max", "net.core.wmem_max",
-                                         "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem"]
+        assert [k for k, _v in done] == [
+            "net.core.rmem_max",
+            "net.core.wmem_max",
+            "net.ipv4.tcp_rmem",
+            "net.ipv4.tcp_wmem",
+        ]
         with open(real["tcp_rmem"], encoding="ascii") as f:
             assert f.read().split() == ["4096", "131072", "6291456"]
         with open(real["tcp_wmem"], encoding="ascii") as f:

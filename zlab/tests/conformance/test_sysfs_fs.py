@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """FUSE-layer behaviour: passthrough, concurrency, read snapshots, the pure-Python path API."""
 
 import errno
@@ -58,8 +60,7 @@ def test_concurrent_grouping_only_one_wins(host):
     results = []
 
     def worker():
-        results.append(host.errno_of_write("/sys/bus/ccwgroup/drivers/qeth/group",
-                                           "0.0.8203,0.0.8204,0.0.8205"))
+        results.append(host.errno_of_write("/sys/bus/ccwgroup/drivers/qeth/group", "0.0.8203,0.0.8204,0.0.8205"))
 
     threads = [threading.Thread(target=worker) for _ in range(4)]
     for t in threads:
@@ -111,8 +112,7 @@ def test_held_function_cannot_be_released(host):
     host.write("/sys/bus/pci/drivers_probe", "0605:00:00.0")
     assert kernel.set_pci_holder(host.state_dir, 0x605, "g1") == "0605:00:00.0"
     assert host.errno_of_write("/sys/bus/pci/slots/00000605/power", "0") == errno.EBUSY
-    assert host.errno_of_write("/sys/bus/pci/drivers/vfio-pci/unbind", "0605:00:00.0") == \
-        errno.EBUSY
+    assert host.errno_of_write("/sys/bus/pci/drivers/vfio-pci/unbind", "0605:00:00.0") == errno.EBUSY
     kernel.set_pci_holder(host.state_dir, 0x605, None)
     host.write("/sys/bus/pci/slots/00000605/power", "0")
     with pytest.raises(OSError):
@@ -122,6 +122,7 @@ def test_held_function_cannot_be_released(host):
 def test_non_root_reads_but_cannot_write(group):
     import shutil
     import subprocess
+
     runuser = shutil.which("runuser") or shutil.which("setpriv")
     if not runuser:
         pytest.skip("runuser/setpriv missing")
@@ -132,8 +133,7 @@ def test_non_root_reads_but_cannot_write(group):
         pre = [runuser, "--reuid=65534", "--regid=65534", "--clear-groups"]
     res = subprocess.run(pre + ["cat", p], capture_output=True, text=True, check=False)
     assert res.stdout == "128\n", res.stderr
-    res = subprocess.run(pre + ["sh", "-c", "echo 64 > %s" % p], capture_output=True,
-                         text=True, check=False)
+    res = subprocess.run(pre + ["sh", "-c", "echo 64 > %s" % p], capture_output=True, text=True, check=False)
     assert res.returncode != 0
     assert "Permission denied" in res.stderr
     assert group.read(Q + "/buffer_count") == "128\n"
@@ -156,8 +156,8 @@ def test_readdir_reports_entry_types(group):
     os.symlink("../../devices/virtual/net/veth9", net_link)
     os.symlink("transparent_hugepage", mm_link)
     try:
-        net = _scan(group, "/sys/class/net")      # emulated directory merged with the real one
-        mm = _scan(group, "/sys/kernel/mm")       # passed-through real directory
+        net = _scan(group, "/sys/class/net")  # emulated directory merged with the real one
+        mm = _scan(group, "/sys/kernel/mm")  # passed-through real directory
     finally:
         os.unlink(net_link)
         os.unlink(mm_link)

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth / ccwgroup sysfs semantics (facts sheet section 1; drivers/s390/net/qeth_core_sys.c,
 qeth_l2_sys.c, drivers/s390/cio/ccwgroup.c)."""
 
@@ -41,8 +43,7 @@ def test_group_creates_device_and_links(group):
     h = group
     assert h.listdir("/sys/bus/ccwgroup/devices") == ["0.0.8200"]
     assert h.readlink("/sys/bus/ccwgroup/devices/0.0.8200") == "../../../devices/qeth/0.0.8200"
-    assert h.readlink("/sys/bus/ccwgroup/drivers/qeth/0.0.8200") == \
-        "../../../../devices/qeth/0.0.8200"
+    assert h.readlink("/sys/bus/ccwgroup/drivers/qeth/0.0.8200") == "../../../../devices/qeth/0.0.8200"
     for i, dev in enumerate(("0.0.8200", "0.0.8201", "0.0.8202")):
         target = os.path.realpath(h.path(Q + "/cdev%d" % i))
         assert target.endswith("/" + dev)
@@ -51,14 +52,17 @@ def test_group_creates_device_and_links(group):
     assert not h.exists("/sys/bus/ccw/devices/0.0.8203/group_device")
 
 
-@pytest.mark.parametrize("data", [
-    "8200,8201,8202",                         # short ids are malformed
-    "0.0.8200,0.0.8201",                      # too few
-    "0.0.8200,0.0.8201,0.0.8202,0.0.8203",    # trailing data
-    "0.0.8200,0.0.8201,0.0.9999",             # missing device
-    "0.0.8200,0.0.8200,0.0.8201",             # same device twice
-    "zz",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        "8200,8201,8202",  # short ids are malformed
+        "0.0.8200,0.0.8201",  # too few
+        "0.0.8200,0.0.8201,0.0.8202,0.0.8203",  # trailing data
+        "0.0.8200,0.0.8201,0.0.9999",  # missing device
+        "0.0.8200,0.0.8200,0.0.8201",  # same device twice
+        "zz",
+    ],
+)
 def test_group_rejects_bad_input_with_einval(host, data):
     assert host.errno_of_write(GROUP, data + "\n") == errno.EINVAL
     assert host.listdir("/sys/bus/ccwgroup/devices") == []
@@ -86,34 +90,44 @@ def test_group_and_ungroup_are_write_only(group):
 
 def test_defaults_of_a_fresh_iqd_group(group):
     h = group
-    expect = {"online": "0", "state": "DOWN", "card_type": "HiperSockets", "chpid": "F0",
-              "buffer_count": "128", "layer2": "-1", "portno": "0",
-              "portname": "no portname required", "isolation": "none", "inbuf_size": "40k",
-              "priority_queueing": "disabled"}
+    expect = {
+        "online": "0",
+        "state": "DOWN",
+        "card_type": "HiperSockets",
+        "chpid": "F0",
+        "buffer_count": "128",
+        "layer2": "-1",
+        "portno": "0",
+        "portname": "no portname required",
+        "isolation": "none",
+        "inbuf_size": "40k",
+        "priority_queueing": "disabled",
+    }
     got = {k: h.read(Q + "/" + k).rstrip("\n") for k in expect}
     assert got == expect
 
 
 def test_inbuf_size_follows_frame_size(boot_host):
-    h = boot_host(ccw=[{"devno": "0.0.7000", "chpid": "F1", "chpid_type": "IQD",
-                        "frame_size": "64K"},
-                       {"devno": "0.0.7001", "chpid": "F1", "chpid_type": "IQD",
-                        "frame_size": "64K"},
-                       {"devno": "0.0.7002", "chpid": "F1", "chpid_type": "IQD",
-                        "frame_size": "64K"}])
+    h = boot_host(
+        ccw=[
+            {"devno": "0.0.7000", "chpid": "F1", "chpid_type": "IQD", "frame_size": "64K"},
+            {"devno": "0.0.7001", "chpid": "F1", "chpid_type": "IQD", "frame_size": "64K"},
+            {"devno": "0.0.7002", "chpid": "F1", "chpid_type": "IQD", "frame_size": "64K"},
+        ]
+    )
     h.write(GROUP, "0.0.7000,0.0.7001,0.0.7002")
     assert h.read("/sys/devices/qeth/0.0.7000/inbuf_size") == "64k\n"
 
 
 def test_osa_buffer_count_default_is_64(boot_host):
-    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"}
-                       for i in range(3)])
+    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"} for i in range(3)])
     h.write(GROUP, "0.0.1000,0.0.1001,0.0.1002")
     assert h.read("/sys/devices/qeth/0.0.1000/buffer_count") == "64\n"
 
 
-@pytest.mark.parametrize("value,expect", [("128", "128"), ("200", "128"), ("1", "8"),
-                                          ("0", "8"), ("64\n", "64"), ("8", "8")])
+@pytest.mark.parametrize(
+    "value,expect", [("128", "128"), ("200", "128"), ("1", "8"), ("0", "8"), ("64\n", "64"), ("8", "8")]
+)
 def test_buffer_count_clamps_silently(group, value, expect):
     group.write(Q + "/buffer_count", value)
     assert group.read(Q + "/buffer_count") == expect + "\n"
@@ -139,8 +153,7 @@ def _online(h, layer2=1):
     h.write(Q + "/online", "1")
 
 
-@pytest.mark.parametrize("attr,value", [("buffer_count", "64"), ("layer2", "0"),
-                                        ("portno", "0")])
+@pytest.mark.parametrize("attr,value", [("buffer_count", "64"), ("layer2", "0"), ("portno", "0")])
 def test_offline_only_attributes_eperm_while_online(group, attr, value):
     _online(group)
     before = group.read(Q + "/" + attr)
@@ -159,7 +172,8 @@ def test_study_sysfs_procedure_in_bash(group):
     res = group.bash(
         'set -e; d="$S/devices/qeth/0.0.8200"; echo 0 > $d/online; echo 1 > $d/layer2; '
         'echo 128 > $d/buffer_count; echo 1 > $d/online; '
-        'cat $d/online $d/layer2 $d/buffer_count $d/if_name')
+        'cat $d/online $d/layer2 $d/buffer_count $d/if_name'
+    )
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["1", "1", "128", "enc8200"]
 
@@ -210,8 +224,7 @@ def test_isolation_eopnotsupp_on_hipersockets(group):
 
 
 def test_isolation_settable_online_on_osa(boot_host):
-    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"}
-                       for i in range(3)])
+    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"} for i in range(3)])
     h.write(GROUP, "0.0.1000,0.0.1001,0.0.1002")
     h.write("/sys/devices/qeth/0.0.1000/online", "1")
     h.write("/sys/devices/qeth/0.0.1000/isolation", "drop")
@@ -224,7 +237,7 @@ def test_priority_queueing_eopnotsupp_on_hipersockets(group):
 
 
 def test_portno_range(group):
-    assert group.errno_of_write(Q + "/portno", "1") == errno.EINVAL   # one port: 0 only
+    assert group.errno_of_write(Q + "/portno", "1") == errno.EINVAL  # one port: 0 only
     assert group.errno_of_write(Q + "/portno", "10") == errno.EINVAL
     group.write(Q + "/portno", "0")
 
@@ -233,9 +246,18 @@ def test_layer2_only_attributes_appear_with_layer2(group):
     assert not group.exists(Q + "/vnicc")
     assert not group.exists(Q + "/bridge_role")
     group.write(Q + "/layer2", "1")
-    assert group.listdir(Q + "/vnicc") == sorted([
-        "bridge_invisible", "flooding", "learning", "learning_timeout", "mcast_flooding",
-        "rx_bcast", "takeover_learning", "takeover_setvmac"])
+    assert group.listdir(Q + "/vnicc") == sorted(
+        [
+            "bridge_invisible",
+            "flooding",
+            "learning",
+            "learning_timeout",
+            "mcast_flooding",
+            "rx_bcast",
+            "takeover_learning",
+            "takeover_setvmac",
+        ]
+    )
     # values of the study's appendix 9.1
     assert group.read(Q + "/bridge_role") == "none\n"
     assert group.read(Q + "/bridge_state") == "inactive\n"
@@ -259,8 +281,7 @@ def test_vnicc_settable_online_and_blocks_bridgeport(group):
 
 
 def test_vnicc_na_on_osa(boot_host):
-    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"}
-                       for i in range(3)])
+    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"} for i in range(3)])
     h.write(GROUP, "0.0.1000,0.0.1001,0.0.1002")
     h.write("/sys/devices/qeth/0.0.1000/layer2", "1")
     assert h.read("/sys/devices/qeth/0.0.1000/vnicc/flooding") == "n/a\n"
@@ -311,8 +332,8 @@ def test_netdev_hooks_run_on_online_and_offline(group):
 
 def test_write_fault_injection_counts_down(group):
     from zlab import kernel
-    key = kernel.add_write_fault(group.state_dir, "/sys/bus/ccwgroup/devices/0.0.8200/online",
-                                 errno.EBUSY, count=2)
+
+    key = kernel.add_write_fault(group.state_dir, "/sys/bus/ccwgroup/devices/0.0.8200/online", errno.EBUSY, count=2)
     assert key == "/sys/devices/qeth/0.0.8200/online"
     assert group.errno_of_write(Q + "/online", "1") == errno.EBUSY
     assert group.errno_of_write(Q + "/online", "1") == errno.EBUSY
@@ -340,8 +361,7 @@ def test_real_netdev_gives_up_lan_online_and_class_net_link(group):
 
 
 def test_osa_priority_queueing_values_and_eperm_online(boot_host):
-    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"}
-                       for i in range(3)])
+    h = boot_host(ccw=[{"devno": "0.0.100%d" % i, "chpid": "10", "chpid_type": "OSD"} for i in range(3)])
     h.write(GROUP, "0.0.1000,0.0.1001,0.0.1002")
     d = "/sys/devices/qeth/0.0.1000"
     h.write(d + "/priority_queueing", "prio_queueing_tos")
@@ -366,17 +386,26 @@ def test_layer3_attributes_and_ccw_member_online(group):
 
 
 def test_chpid_mismatch_groups_but_fails_online(boot_host):
-    h = boot_host(ccw=[{"devno": "0.0.9000", "chpid": "F0"}, {"devno": "0.0.9001", "chpid": "F1"},
-                       {"devno": "0.0.9002", "chpid": "F0"}])
+    h = boot_host(
+        ccw=[
+            {"devno": "0.0.9000", "chpid": "F0"},
+            {"devno": "0.0.9001", "chpid": "F1"},
+            {"devno": "0.0.9002", "chpid": "F0"},
+        ]
+    )
     h.write(GROUP, "0.0.9000,0.0.9001,0.0.9002")
     assert h.read("/sys/devices/qeth/0.0.9000/chpid") == "F0\n"
     assert h.errno_of_write("/sys/devices/qeth/0.0.9000/online", "1") == errno.EIO
 
 
 def test_mixed_device_types_cannot_be_grouped(boot_host):
-    h = boot_host(ccw=[{"devno": "0.0.9000", "chpid": "F0", "chpid_type": "IQD"},
-                       {"devno": "0.0.9001", "chpid": "F0", "chpid_type": "OSD"},
-                       {"devno": "0.0.9002", "chpid": "F0", "chpid_type": "IQD"}])
+    h = boot_host(
+        ccw=[
+            {"devno": "0.0.9000", "chpid": "F0", "chpid_type": "IQD"},
+            {"devno": "0.0.9001", "chpid": "F0", "chpid_type": "OSD"},
+            {"devno": "0.0.9002", "chpid": "F0", "chpid_type": "IQD"},
+        ]
+    )
     assert h.errno_of_write(GROUP, "0.0.9000,0.0.9001,0.0.9002") == errno.EINVAL
 
 
@@ -391,11 +420,12 @@ def _netdev_hooks(h):
     hook (whose ip and sed probe /sys/fs/selinux), netdev-up looks up /sys before that."""
     hooks = os.path.join(h.state_dir, "hooks")
     os.makedirs(hooks, exist_ok=True)
-    up = ('#!/bin/sh\ntest -e "%s/fs/selinux"\nd="%s/devices/virtual/net/$2"\nmkdir -p "$d"\n'
-          'echo 0x1003 > "$d/flags"\nln -s "../../devices/virtual/net/$2" "%s/class/net/$2"\n'
-          % (h.path("/sys"), h.real_sys, h.real_sys))
-    down = '#!/bin/sh\nrm -f "%s/class/net/$2"\nrm -rf "%s/devices/virtual/net/$2"\n' % (
-        h.real_sys, h.real_sys)
+    up = (
+        '#!/bin/sh\ntest -e "%s/fs/selinux"\nd="%s/devices/virtual/net/$2"\nmkdir -p "$d"\n'
+        'echo 0x1003 > "$d/flags"\nln -s "../../devices/virtual/net/$2" "%s/class/net/$2"\n'
+        % (h.path("/sys"), h.real_sys, h.real_sys)
+    )
+    down = '#!/bin/sh\nrm -f "%s/class/net/$2"\nrm -rf "%s/devices/virtual/net/$2"\n' % (h.real_sys, h.real_sys)
     for name, text in (("netdev-up", up), ("netdev-down", down)):
         p = os.path.join(hooks, name)
         with open(p, "w", encoding="ascii") as f:
@@ -419,10 +449,11 @@ def test_class_net_device_link_after_online_at_run_time(group, how):
             assert res.returncode == 0, res.stderr
         else:
             from zlab import kernel
-            kernel.sysfs_write(group.state_dir, "/sys/bus/ccwgroup/devices/0.0.8200/online", "1",
-                               real_sys=group.real_sys)
-        assert group.readlink("/sys/class/net/enc8200") == \
-            "../../devices/qeth/0.0.8200/net/enc8200"
+
+            kernel.sysfs_write(
+                group.state_dir, "/sys/bus/ccwgroup/devices/0.0.8200/online", "1", real_sys=group.real_sys
+            )
+        assert group.readlink("/sys/class/net/enc8200") == "../../devices/qeth/0.0.8200/net/enc8200"
         assert group.readlink("/sys/class/net/enc8200/device") == "../../../0.0.8200"
         assert group.read("/sys/class/net/enc8200/device/online") == "1\n"
         assert group.read("/sys/class/net/enc8200/flags") == "0x1003\n"

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """udev PCI rules with RUN programs (zlab.kernel.udevrun): what udev does with the rule that
 s390x.network.zpci_function writes (/etc/udev/rules.d/60-s390x-network-zpci.rules):
 
@@ -30,7 +32,8 @@ ZPCI_RULE = (
     'ATTR{driver_override}="vfio-pci", RUN+="/bin/sh -c \'d=/sys/bus/pci/devices/$kernel; '
     'if [ -e $$d/driver ] && [ $$(basename $$(readlink $$d/driver)) != vfio-pci ]; '
     'then echo $kernel > $$d/driver/unbind; fi; '
-    'echo $kernel > /sys/bus/pci/drivers_probe\'"\n')
+    'echo $kernel > /sys/bus/pci/drivers_probe\'"\n'
+)
 OVERRIDE_ONLY = ZPCI_RULE.split(", RUN+=")[0] + "\n"
 TMPFILES = "w /sys/bus/pci/slots/00000605/power - - - - 1\n"
 
@@ -69,11 +72,11 @@ def test_run_rebinds_a_builtin_driver_to_the_override_at_boot(boot_host):
     _boot_with(h, ZPCI_RULE)
     assert h.read(DEV + "/driver_override") == "vfio-pci\n"
     assert _driver(h) == "vfio-pci"
-    assert h.listdir("/sys/bus/pci/drivers/ism") == ["bind", "module", "new_id", "remove_id",
-                                                      "uevent", "unbind"]
+    assert h.listdir("/sys/bus/pci/drivers/ism") == ["bind", "module", "new_id", "remove_id", "uevent", "unbind"]
     log = h.state().get("udev_log") or []
-    assert any("60-s390x-network-zpci.rules: 0605:00:00.0: RUN" in line and line.endswith("exit 0")
-               for line in log), log
+    assert any(
+        "60-s390x-network-zpci.rules: 0605:00:00.0: RUN" in line and line.endswith("exit 0") for line in log
+    ), log
 
 
 def test_run_rebinds_when_ism_is_loaded_at_boot_rhel(host):
@@ -121,10 +124,12 @@ def test_run_unbind_ebusy_leaves_the_old_driver(boot_host):
 
 def test_run_that_writes_the_override_itself(boot_host):
     h = boot_host(kernel_profile="linux6.12")
-    rule = ('SUBSYSTEM=="pci", ACTION=="add", KERNEL=="0605:*", RUN+="/bin/sh -c \''
-            'echo vfio-pci > /sys/bus/pci/devices/%k/driver_override && '
-            'echo %k > /sys/bus/pci/devices/%k/driver/unbind && '
-            'echo %k > /sys/bus/pci/drivers_probe\'"\n')
+    rule = (
+        'SUBSYSTEM=="pci", ACTION=="add", KERNEL=="0605:*", RUN+="/bin/sh -c \''
+        'echo vfio-pci > /sys/bus/pci/devices/%k/driver_override && '
+        'echo %k > /sys/bus/pci/devices/%k/driver/unbind && '
+        'echo %k > /sys/bus/pci/drivers_probe\'"\n'
+    )
     _boot_with(h, rule)
     assert h.read(DEV + "/driver_override") == "vfio-pci\n"
     assert _driver(h) == "vfio-pci"
@@ -132,8 +137,10 @@ def test_run_that_writes_the_override_itself(boot_host):
 
 def test_rules_for_other_actions_or_functions_do_not_run(boot_host):
     h = boot_host(kernel_profile="linux6.12")
-    rules = (ZPCI_RULE.replace('ACTION=="add"', 'ACTION=="remove"') +
-             ZPCI_RULE.replace("0x00000605", "0x00000606").split("\n", 2)[2])
+    rules = (
+        ZPCI_RULE.replace('ACTION=="add"', 'ACTION=="remove"')
+        + ZPCI_RULE.replace("0x00000605", "0x00000606").split("\n", 2)[2]
+    )
     _boot_with(h, rules)
     assert h.read(DEV + "/driver_override") == "(null)\n"
     assert _driver(h) == "ism"
@@ -151,40 +158,56 @@ def test_programs_not_interpreted_are_logged_and_change_nothing(boot_host):
 
 # ---- the interpreter on its own -------------------------------------------------------------
 
+
 @pytest.fixture
 def ent():
-    e = core.new_pci_entry({"fid": 0x605, "uid": 0x605, "pchid": 0x7C8, "pft": 0x05, "vfn": 1,
-                            "port": 0, "pnet_id": None, "vendor": 0x1014, "device": 0x04ED,
-                            "type": "ism"})
+    e = core.new_pci_entry(
+        {
+            "fid": 0x605,
+            "uid": 0x605,
+            "pchid": 0x7C8,
+            "pft": 0x05,
+            "vfn": 1,
+            "port": 0,
+            "pnet_id": None,
+            "vendor": 0x1014,
+            "device": 0x04ED,
+            "type": "ism",
+        }
+    )
     e.update(configured=True, domain=0x605, addr="0605:00:00.0", driver="ism")
     return e
 
 
 def test_udev_substitution(ent):
     st = {}
-    assert udevrun.substitute("echo $kernel %k $$d %% $attr{function_id} %s{uid}", st, ent) == \
-        "echo 0605:00:00.0 0605:00:00.0 $d % 0x00000605 0x605"
+    assert (
+        udevrun.substitute("echo $kernel %k $$d %% $attr{function_id} %s{uid}", st, ent)
+        == "echo 0605:00:00.0 0605:00:00.0 $d % 0x00000605 0x605"
+    )
     with pytest.raises(udevrun.Unsupported):
         udevrun.substitute("$links", st, ent)
 
 
-@pytest.mark.parametrize("script,out", [
-    ("a=x; echo $a", "x\n"),
-    ("a='1  2'; echo \"$a\" $a", "1  2 1 2\n"),
-    ("if false; then echo a; elif true; then echo b; else echo c; fi", "b\n"),
-    ("false || echo y && echo z", "y\nz\n"),
-    ("[ a != a ] && echo no; [ 3 -gt 2 ] && echo yes", "yes\n"),
-    ("echo $(basename $(dirname /a/b/c))", "b\n"),
-    ("echo -n a; echo b", "ab\n"),
-    ("x=; [ -z \"$x\" ] && echo empty", "empty\n"),
-])
+@pytest.mark.parametrize(
+    "script,out",
+    [
+        ("a=x; echo $a", "x\n"),
+        ("a='1  2'; echo \"$a\" $a", "1  2 1 2\n"),
+        ("if false; then echo a; elif true; then echo b; else echo c; fi", "b\n"),
+        ("false || echo y && echo z", "y\nz\n"),
+        ("[ a != a ] && echo no; [ 3 -gt 2 ] && echo yes", "yes\n"),
+        ("echo $(basename $(dirname /a/b/c))", "b\n"),
+        ("echo -n a; echo b", "ab\n"),
+        ("x=; [ -z \"$x\" ] && echo empty", "empty\n"),
+    ],
+)
 def test_shell_subset(script, out):
     shell = udevrun.Shell(fs=None)
     assert shell.run_script(script) == out
 
 
-@pytest.mark.parametrize("script", ["echo a | cat", "for i in 1; do :; done", "echo $((1+1))",
-                                    "echo `id`", "(echo a)"])
+@pytest.mark.parametrize("script", ["echo a | cat", "for i in 1; do :; done", "echo $((1+1))", "echo `id`", "(echo a)"])
 def test_shell_constructs_not_modelled_are_refused(script):
     with pytest.raises(udevrun.Unsupported):
         udevrun.Shell(fs=None).run_script(script)

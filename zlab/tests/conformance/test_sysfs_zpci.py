@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zPCI slot/function/driver semantics (facts sheet section 3; arch/s390/pci/pci_sysfs.c,
 drivers/pci/hotplug/s390_pci_hpc.c, drivers/pci/pci-driver.c, pci-sysfs.c)."""
 
@@ -40,9 +42,23 @@ def test_power_on_creates_function_at_uid_domain(host):
 
 def test_function_attribute_formats(host):
     _on(host)
-    got = {a: host.read(DEV + "/" + a) for a in (
-        "function_id", "pchid", "pft", "vfn", "port", "uid", "uid_is_unique", "vendor",
-        "device", "class", "driver_override", "function_handle")}
+    got = {
+        a: host.read(DEV + "/" + a)
+        for a in (
+            "function_id",
+            "pchid",
+            "pft",
+            "vfn",
+            "port",
+            "uid",
+            "uid_is_unique",
+            "vendor",
+            "device",
+            "class",
+            "driver_override",
+            "function_handle",
+        )
+    }
     assert got["function_id"] == "0x00000605\n"
     assert got["pchid"] == "0x07c8\n"
     assert got["pft"] == "0x05\n"
@@ -58,7 +74,7 @@ def test_function_attribute_formats(host):
 
 
 def test_uid_is_unpadded(boot_host):
-    h = boot_host(pci=[{"fid": 0x10, "uid": 0x1f, "pchid": 0x7c8, "vfn": 3}])
+    h = boot_host(pci=[{"fid": 0x10, "uid": 0x1F, "pchid": 0x7C8, "vfn": 3}])
     h.write("/sys/bus/pci/slots/00000010/power", "1")
     assert h.read("/sys/bus/pci/devices/001f:00:00.0/uid") == "0x1f\n"
     assert h.read("/sys/bus/pci/devices/001f:00:00.0/function_id") == "0x00000010\n"
@@ -68,8 +84,7 @@ def test_util_string_non_native_is_zero_and_native_holds_ebcdic_pnet(boot_host):
     h = boot_host()
     _on(h)
     assert h.read_bytes(DEV + "/util_string") == bytes(64)
-    h = boot_host(pci=[{"fid": 0x605, "uid": 0x605, "pchid": 0x7c8, "vfn": 1,
-                        "pnet_id": "NETA"}])
+    h = boot_host(pci=[{"fid": 0x605, "uid": 0x605, "pchid": 0x7C8, "vfn": 1, "pnet_id": "NETA"}])
     _on(h)
     raw = h.read_bytes(DEV + "/util_string")
     assert len(raw) == 64
@@ -79,10 +94,10 @@ def test_util_string_non_native_is_zero_and_native_holds_ebcdic_pnet(boot_host):
 
 
 def test_power_errnos(host):
-    assert host.errno_of_write(SLOT + "/power", "0") == errno.EIO   # not configured
+    assert host.errno_of_write(SLOT + "/power", "0") == errno.EIO  # not configured
     assert host.errno_of_write(SLOT + "/power", "2") == errno.EINVAL
     _on(host)
-    assert host.errno_of_write(SLOT + "/power", "1") == errno.EIO   # not in standby
+    assert host.errno_of_write(SLOT + "/power", "1") == errno.EIO  # not in standby
     host.write(SLOT + "/power", "0")
     assert host.listdir("/sys/bus/pci/devices") == []
 
@@ -123,7 +138,8 @@ def test_ism_autoprobe_and_iommu_group(host):
     _on(host)
     assert host.readlink(DEV + "/driver") == "../../../bus/pci/drivers/ism"
     assert host.listdir("/sys/bus/pci/drivers/ism") == sorted(
-        [ADDR, "bind", "module", "new_id", "remove_id", "uevent", "unbind"])
+        [ADDR, "bind", "module", "new_id", "remove_id", "uevent", "unbind"]
+    )
     grp = host.readlink(DEV + "/iommu_group")
     assert grp == "../../../kernel/iommu_groups/0"
     assert host.listdir("/sys/kernel/iommu_groups/0/devices") == [ADDR]
@@ -184,7 +200,7 @@ def test_override_to_other_driver_blocks_probe(host):
     _on(host)
     host.write(DEV + "/driver_override", "vfio-pci")
     host.write("/sys/bus/pci/drivers/ism/unbind", ADDR)
-    host.write("/sys/bus/pci/drivers_probe", ADDR)   # vfio-pci not loaded: stays unbound
+    host.write("/sys/bus/pci/drivers_probe", ADDR)  # vfio-pci not loaded: stays unbound
     assert not host.exists(DEV + "/driver")
     assert host.errno_of_write("/sys/bus/pci/drivers/ism/bind", ADDR) == errno.ENODEV
     host.write(DEV + "/driver_override", "\n")
@@ -206,8 +222,7 @@ def test_new_id_binds_unbound_and_remove_id(host):
     assert host.errno_of_write("/sys/bus/pci/drivers/vfio-pci/new_id", "1014 04ed") == errno.EEXIST
     assert host.errno_of_write("/sys/bus/pci/drivers/vfio-pci/new_id", "1014") == errno.EINVAL
     host.write("/sys/bus/pci/drivers/vfio-pci/remove_id", "1014 04ed")
-    assert host.errno_of_write("/sys/bus/pci/drivers/vfio-pci/remove_id", "1014 04ed") == \
-        errno.ENODEV
+    assert host.errno_of_write("/sys/bus/pci/drivers/vfio-pci/remove_id", "1014 04ed") == errno.ENODEV
 
 
 def test_remove_and_rescan(host):
@@ -234,8 +249,10 @@ def test_ism_builtin_on_linux612_binds_before_udev_override(boot_host):
     rules = os.path.join(h.root, "etc", "udev", "rules.d")
     os.makedirs(rules)
     with open(os.path.join(rules, "80-ism-vfio.rules"), "w", encoding="ascii") as f:
-        f.write('ACTION=="add", SUBSYSTEM=="pci", ATTR{vendor}=="0x1014", '
-                'ATTR{device}=="0x04ed", ATTR{driver_override}="vfio-pci"\n')
+        f.write(
+            'ACTION=="add", SUBSYSTEM=="pci", ATTR{vendor}=="0x1014", '
+            'ATTR{device}=="0x04ed", ATTR{driver_override}="vfio-pci"\n'
+        )
     kernel.apply_persistent(h.state_dir, h.root)
     kernel.load_module(h.state_dir, "vfio_pci")
     _on(h)
@@ -246,16 +263,14 @@ def test_ism_builtin_on_linux612_binds_before_udev_override(boot_host):
 
 def test_guest_functions_appear_at_zpci_uid(boot_host):
     h = boot_host(role="guest", uid_checking=False, pci=[])
-    kernel.set_pci_functions(h.state_dir, [{"fid": 0x605, "uid": 0x605, "pchid": 0x7c8,
-                                            "vfn": 1}])
+    kernel.set_pci_functions(h.state_dir, [{"fid": 0x605, "uid": 0x605, "pchid": 0x7C8, "vfn": 1}])
     assert h.listdir("/sys/bus/pci/devices") == [ADDR]
     assert h.read(DEV + "/pchid") == "0x07c8\n"
     assert h.readlink(DEV + "/driver").endswith("/ism")
 
 
 def test_roce_express2_autoloads_mlx5(boot_host):
-    h = boot_host(pci=[{"fid": 0x100, "uid": 0x100, "pchid": 0x1c0, "type": "roce2",
-                        "pnet_id": "NETA"}])
+    h = boot_host(pci=[{"fid": 0x100, "uid": 0x100, "pchid": 0x1C0, "type": "roce2", "pnet_id": "NETA"}])
     h.write("/sys/bus/pci/slots/00000100/power", "1")
     d = "/sys/bus/pci/devices/0100:00:00.0"
     assert h.readlink(d + "/driver") == "../../../bus/pci/drivers/mlx5_core"

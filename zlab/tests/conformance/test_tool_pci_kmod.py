@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """lspci, modprobe, lsmod, modinfo and driverctl conformance on the emulated zPCI/module state."""
 
 import os
@@ -21,6 +23,7 @@ def driver(h):
 
 # ---- lspci ---------------------------------------------------------------------------------
 
+
 def test_lspci_default_slot_format_with_uid_domain(host):
     assert run(host, "lspci").stdout == ""
     enable_ism(host)
@@ -31,17 +34,19 @@ def test_lspci_default_slot_format_with_uid_domain(host):
 def test_lspci_verbose_block_as_in_study(host):
     enable_ism(host)
     r = run(host, "lspci", "-v")
-    assert r.stdout == (ISM + "\n"
-                        "\tPhysical Slot: 00000605\n"
-                        "\tFlags: bus master, fast devsel, latency 0, IOMMU group 0\n"
-                        "\tMemory at 4000000000000000 (64-bit, prefetchable) [virtual] "
-                        "[size=256T]\n"
-                        "\tMemory at 4001000000000000 (64-bit, prefetchable) [virtual] "
-                        "[size=256]\n"
-                        "\tCapabilities: [40] MSI: Enable+ Count=1/32 Maskable- 64bit+\n"
-                        "\tKernel driver in use: ism\n"
-                        "\tKernel modules: ism\n"
-                        "\n")
+    assert r.stdout == (
+        ISM + "\n"
+        "\tPhysical Slot: 00000605\n"
+        "\tFlags: bus master, fast devsel, latency 0, IOMMU group 0\n"
+        "\tMemory at 4000000000000000 (64-bit, prefetchable) [virtual] "
+        "[size=256T]\n"
+        "\tMemory at 4001000000000000 (64-bit, prefetchable) [virtual] "
+        "[size=256]\n"
+        "\tCapabilities: [40] MSI: Enable+ Count=1/32 Maskable- 64bit+\n"
+        "\tKernel driver in use: ism\n"
+        "\tKernel modules: ism\n"
+        "\n"
+    )
 
 
 def test_lspci_numeric_and_slot_filter(host):
@@ -49,7 +54,8 @@ def test_lspci_numeric_and_slot_filter(host):
     assert run(host, "lspci", "-n").stdout == "0605:00:00.0 0000: 1014:04ed\n"
     assert run(host, "lspci", "-nn", "-s", "0605:00:00.0").stdout == (
         "0605:00:00.0 Non-VGA unclassified device [0000]: IBM Internal Shared Memory (ISM) "
-        "virtual PCI device [1014:04ed]\n")
+        "virtual PCI device [1014:04ed]\n"
+    )
     assert run(host, "lspci", "-s", "0606:").stdout == ""
     assert run(host, "lspci", "-d", "1014:04ed").stdout == ISM + "\n"
     r = run(host, "lspci", "-s", "0605:00:00.9")
@@ -65,6 +71,7 @@ def test_lspci_domain_zero_hidden_unless_D(boot_host):
 
 
 # ---- modprobe / lsmod / modinfo -----------------------------------------------------------
+
 
 def test_modprobe_vfio_pci_alias_lsmod_and_remove(host):
     r = run(host, "modprobe", "vfio-pci")
@@ -85,7 +92,9 @@ def test_modprobe_unknown_module(host):
     rel = host.read("/proc/sys/kernel/osrelease").strip()
     r = run(host, "modprobe", "nosuchmod")
     assert (r.returncode, r.stderr) == (
-        1, "modprobe: FATAL: Module nosuchmod not found in directory /lib/modules/%s\n" % rel)
+        1,
+        "modprobe: FATAL: Module nosuchmod not found in directory /lib/modules/%s\n" % rel,
+    )
     r = run(host, "modprobe", "-q", "nosuchmod")
     assert (r.returncode, r.stderr) == (1, "")
 
@@ -131,6 +140,7 @@ def test_modinfo_builtin_on_ubuntu_profile(boot_host):
 
 # ---- driverctl -----------------------------------------------------------------------------
 
+
 def test_driverctl_set_override_binds_and_persists(host):
     enable_ism(host)
     r = run(host, "driverctl", "set-override", "0605:00:00.0", "vfio-pci")
@@ -152,14 +162,12 @@ def test_driverctl_unset_override_restores_default_driver(host):
     assert host.read(DEV + "/driver_override") == "(null)\n"
     assert not os.path.exists(host.zroot + "/etc/driverctl.d/pci-0605:00:00.0")
     r = run(host, "driverctl", "list-overrides")
-    assert (r.returncode, r.stderr) == (1, "driverctl: No overridable devices found. "
-                                           "Kernel too old?\n")
+    assert (r.returncode, r.stderr) == (1, "driverctl: No overridable devices found. " "Kernel too old?\n")
 
 
 def test_driverctl_nosave_and_unknown_device(host):
     enable_ism(host)
-    assert run(host, "driverctl", "--nosave", "set-override", "0605:00:00.0",
-               "vfio-pci").returncode == 0
+    assert run(host, "driverctl", "--nosave", "set-override", "0605:00:00.0", "vfio-pci").returncode == 0
     assert driver(host) == "vfio-pci"
     assert not os.path.exists(host.zroot + "/etc/driverctl.d")
     r = run(host, "driverctl", "set-override", "0000:00:01.0", "vfio-pci")
@@ -179,9 +187,13 @@ def test_lspci_machine_readable(host):
     enable_ism(host)
     assert run(host, "lspci", "-mm").stdout == (
         '0605:00:00.0 "Non-VGA unclassified device" "IBM" "Internal Shared Memory (ISM) virtual '
-        'PCI device" -p00 "IBM" "Internal Shared Memory (ISM) virtual PCI device"\n')
+        'PCI device" -p00 "IBM" "Internal Shared Memory (ISM) virtual PCI device"\n'
+    )
     assert run(host, "lspci", "-vmm").stdout.splitlines()[:3] == [
-        "Slot:\t0605:00:00.0", "Class:\tNon-VGA unclassified device", "Vendor:\tIBM"]
+        "Slot:\t0605:00:00.0",
+        "Class:\tNon-VGA unclassified device",
+        "Vendor:\tIBM",
+    ]
 
 
 def test_rmmod_and_insmod_without_dependency_handling(host):
@@ -190,12 +202,13 @@ def test_rmmod_and_insmod_without_dependency_handling(host):
     assert (r.returncode, r.stderr) == (1, "rmmod: ERROR: Module smc is in use by: smc_diag\n")
     assert run(host, "rmmod", "smc_diag").returncode == 0
     r = run(host, "rmmod", "smc_diag")
-    assert (r.returncode, r.stderr) == (1, "rmmod: ERROR: Module smc_diag is not currently "
-                                           "loaded\n")
+    assert (r.returncode, r.stderr) == (1, "rmmod: ERROR: Module smc_diag is not currently " "loaded\n")
     path = "/lib/modules/x/kernel/drivers/vfio/pci/vfio-pci.ko.xz"
     r = run(host, "insmod", path)
-    assert (r.returncode, r.stderr) == (1, "insmod: ERROR: could not insert module %s: Unknown "
-                                           "symbol in module\n" % path)
+    assert (r.returncode, r.stderr) == (
+        1,
+        "insmod: ERROR: could not insert module %s: Unknown " "symbol in module\n" % path,
+    )
     assert run(host, "insmod", "/x/vfio.ko").returncode == 0
     assert run(host, "insmod", path).returncode == 0
     assert "vfio_pci" in [m["name"] for m in kernel.modules_loaded(host.state_dir)]

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc-tools conformance: smc_rnics, smcd/smcr, smc_pnet, smcss, smc_run (facts sheet section 5,
 study appendix 9.3)."""
 
@@ -11,17 +13,26 @@ from zlab import kernel
 
 import toolrun
 
-FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
-                        "tools")
-HDR_185 = ("FID   Power  PCI_ID        PCHID  Type             PFT   VF   PPrt  PNET_ID            "
-           "Net-Dev")
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "tools")
+HDR_185 = "FID   Power  PCI_ID        PCHID  Type             PFT   VF   PPrt  PNET_ID            " "Net-Dev"
 # The study's appendix 9.3 counters (medium request-response workload, 51 connections).
-STUDY = {"SMCD": {
-    "SMC_CLNT_V2_SUCC_CNT": 51, "SMC_RX_BYTES": 358191451596, "SMC_RX_CNT": 358191491,
-    "SMC_TX_BYTES": 71638302336, "SMC_TX_CNT": 358191501, "SMC_INT_RX_BUF_32K": 51,
-    "SMC_INT_TX_BUF_16K": 51, "SMC_USR_RX_BUF_8K": 358191490, "SMC_USR_RX_BUF_16K": 1,
-    "SMC_USR_TX_BUF_8K": 358191501, "SMC_INT_RX_BUF_REUSE_CNT": 51,
-    "SMC_INT_TX_BUF_REUSE_CNT": 51, "SMC_NDLY_CNT": 50}}
+STUDY = {
+    "SMCD": {
+        "SMC_CLNT_V2_SUCC_CNT": 51,
+        "SMC_RX_BYTES": 358191451596,
+        "SMC_RX_CNT": 358191491,
+        "SMC_TX_BYTES": 71638302336,
+        "SMC_TX_CNT": 358191501,
+        "SMC_INT_RX_BUF_32K": 51,
+        "SMC_INT_TX_BUF_16K": 51,
+        "SMC_USR_RX_BUF_8K": 358191490,
+        "SMC_USR_RX_BUF_16K": 1,
+        "SMC_USR_TX_BUF_8K": 358191501,
+        "SMC_INT_RX_BUF_REUSE_CNT": 51,
+        "SMC_INT_TX_BUF_REUSE_CNT": 51,
+        "SMC_NDLY_CNT": 50,
+    }
+}
 
 
 @pytest.fixture(autouse=True)
@@ -49,13 +60,16 @@ def load_smc(h):
 
 # ---- smc_rnics -----------------------------------------------------------------------------
 
+
 def test_smc_rnics_185_layout_ism_row(host):
     enable_ism(host)
     r = run(host, "smc_rnics")
     assert r.returncode == 0
     assert r.stdout.splitlines() == [
-        HDR_185, "-" * 100,
-        " 605  1      0605:00:00.0  07c8   ISM              ISM   y    n/a   n/a                n/a"]
+        HDR_185,
+        "-" * 100,
+        " 605  1      0605:00:00.0  07c8   ISM              ISM   y    n/a   n/a                n/a",
+    ]
 
 
 def test_smc_rnics_old_layout_as_in_study(host):
@@ -64,7 +78,8 @@ def test_smc_rnics_old_layout_as_in_study(host):
     assert r.stdout.splitlines() == [
         "     FID  Power  PCI_ID        PCHID  Type           PPrt  PNET_ID            Net-Dev",
         "-" * 90,
-        "     605  1      0605:00:00.0  07c8   ISM            n/a   n/a                n/a"]
+        "     605  1      0605:00:00.0  07c8   ISM            n/a   n/a                n/a",
+    ]
 
 
 def test_smc_rnics_all_shows_standby_slot(host):
@@ -77,8 +92,18 @@ def test_smc_rnics_raw_ids(host):
     enable_ism(host)
     r = run(host, "smc_rnics", "-r")
     assert r.stdout.splitlines()[0] == HDR_185.replace("VF ", "VFN")
-    assert r.stdout.splitlines()[2].split() == ["605", "1", "0605:00:00.0", "07c8", "1014:04ed",
-                                                "0x05", "1", "n/a", "n/a", "n/a"]
+    assert r.stdout.splitlines()[2].split() == [
+        "605",
+        "1",
+        "0605:00:00.0",
+        "07c8",
+        "1014:04ed",
+        "0x05",
+        "1",
+        "n/a",
+        "n/a",
+        "n/a",
+    ]
 
 
 def test_smc_rnics_enable_disable_and_errors(host):
@@ -105,6 +130,7 @@ def test_smc_rnics_user_pnet_id_has_star(host):
 
 # ---- smcd / smcr ---------------------------------------------------------------------------
 
+
 def test_smcd_without_smc_module(host):
     r = run(host, "smcd", "stats")
     assert (r.returncode, r.stderr) == (1, "Error: SMC module not loaded\n")
@@ -122,12 +148,14 @@ def test_smcd_stats_185_has_buffer_usage_and_short_summary(host):
     load_smc(host)
     kernel.smc_stats_set(host.state_dir, "SMCD", STUDY)
     lines = run(host, "smcd", "stats").stdout.splitlines()
-    assert lines[:6] == ["SMC-D Connections Summary",
-                         "  Total connections handled            51",
-                         "  SMC connections                      51",
-                         "  Handshake errors                      0",
-                         "  Avg requests per SMC conn      14046725.0",
-                         "  TCP fallback                          0"]
+    assert lines[:6] == [
+        "SMC-D Connections Summary",
+        "  Total connections handled            51",
+        "  SMC connections                      51",
+        "  Handshake errors                      0",
+        "  Avg requests per SMC conn      14046725.0",
+        "  TCP fallback                          0",
+    ]
     assert "  Buffer usage (Bytes)                  0 (0)" in lines
     assert "  Buffer reuses                        51" not in lines
     assert "  Reqs   358.2M       1       0       0       0       0       0       0" in lines
@@ -140,8 +168,7 @@ def test_smcd_stats_json_one_line(host):
     assert out.count("\n") == 1 and out.startswith('{"SMCD": {"SMC_INT_TX_BUF_8K":0,')
     data = json.loads(out)["SMCD"]
     assert len(data) == 65 and data["SMC_RX_BYTES"] == 358191451596
-    old = json.loads(run(host, "smcd", "stats", "json",
-                         env={"ZLAB_SMC_TOOLS_VERSION": "1.8.3"}).stdout)["SMCD"]
+    old = json.loads(run(host, "smcd", "stats", "json", env={"ZLAB_SMC_TOOLS_VERSION": "1.8.3"}).stdout)["SMCD"]
     assert len(old) == 63 and "SMC_RX_RMB_USAGE" not in old
 
 
@@ -161,24 +188,27 @@ def test_smcd_stats_relative_to_reset_cache(host):
     assert absolute[1] == "  Total connections handled            53"
     # counters below the cache (e.g. after a reboot): the cache is dropped, absolute shown
     kernel.smc_stats_set(host.state_dir, "SMCD", {"SMCD": {"SMC_CLNT_V2_SUCC_CNT": 1}})
-    assert run(host, "smcd", "stats").stdout.splitlines()[1] == \
-        "  Total connections handled             1"
+    assert run(host, "smcd", "stats").stdout.splitlines()[1] == "  Total connections handled             1"
     assert not os.path.exists(cache) or os.path.getsize(cache) == 0
 
 
 def test_smcd_fallback_reasons_detail(host):
     load_smc(host)
-    kernel.smc_stats_set(host.state_dir, "SMCD", {
-        "CLNT_FBACK_CNT": 7, "SRV_FBACK_CNT": 0,
-        "FBACK_RSN": {"clnt": [[0x03030001, 2], [0x03010000, 5]], "srv": []}})
+    kernel.smc_stats_set(
+        host.state_dir,
+        "SMCD",
+        {"CLNT_FBACK_CNT": 7, "SRV_FBACK_CNT": 0, "FBACK_RSN": {"clnt": [[0x03030001, 2], [0x03010000, 5]], "srv": []}},
+    )
     lines = run(host, "smcd", "-d", "-a", "stats").stdout.splitlines()
     # "-d -a" are two options: the second wins (smc.c), so no details
     assert "  TCP fallback                          7" in lines
     lines = run(host, "smcd", "-da", "stats").stdout.splitlines()
     i = lines.index("  TCP fallback                          7 (client 7, server 0)")
-    assert lines[i + 1:i + 4] == ["    Client",
-                                  "     PEER_NO_SMC                        5",
-                                  "     NOSMCDDEV                          2"]
+    assert lines[i + 1 : i + 4] == [
+        "    Client",
+        "     PEER_NO_SMC                        5",
+        "     NOSMCDDEV                          2",
+    ]
 
 
 def test_smcd_device_and_linkgroup(host):
@@ -186,12 +216,16 @@ def test_smcd_device_and_linkgroup(host):
     assert run(host, "smcd", "device").stdout == ""
     enable_ism(host)
     r = run(host, "smcd", "device")
-    assert r.stdout == ("FID  Type  PCI-ID        PCHID  InUse  #LGs  PNET-ID  \n"
-                        "0605 ISM   0605:00:00.0  07c8   No        0                   \n")
-    kernel.linkgroups_set(host.state_dir, "SMCD", [
-        {"id": 0x1b00, "vlan": 0, "conns": 51, "pnet_id": "", "device": "0605:00:00.0"}])
-    assert run(host, "smcd", "linkgroup").stdout == ("LG-ID    VLAN  #Conns  PNET-ID \n"
-                                                     "00001b00    0      51                   \n")
+    assert r.stdout == (
+        "FID  Type  PCI-ID        PCHID  InUse  #LGs  PNET-ID  \n"
+        "0605 ISM   0605:00:00.0  07c8   No        0                   \n"
+    )
+    kernel.linkgroups_set(
+        host.state_dir, "SMCD", [{"id": 0x1B00, "vlan": 0, "conns": 51, "pnet_id": "", "device": "0605:00:00.0"}]
+    )
+    assert run(host, "smcd", "linkgroup").stdout == (
+        "LG-ID    VLAN  #Conns  PNET-ID \n" "00001b00    0      51                   \n"
+    )
     assert run(host, "smcd", "l", "1c00").stdout == ""
 
 
@@ -209,22 +243,23 @@ def test_smcr_stats_is_the_smc_r_twin(host):
     load_smc(host)
     kernel.smc_stats_set(host.state_dir, "SMCR", {"SMCR": {"SMC_SRV_V1_SUCC_CNT": 3}})
     lines = run(host, "smcr", "stats").stdout.splitlines()
-    assert lines[:3] == ["SMC-R Connections Summary",
-                         "  Total connections handled             3",
-                         "  SMC connections                       3"]
-    assert run(host, "smcd", "stats").stdout.splitlines()[1] == \
-        "  Total connections handled             0"
+    assert lines[:3] == [
+        "SMC-R Connections Summary",
+        "  Total connections handled             3",
+        "  SMC connections                       3",
+    ]
+    assert run(host, "smcd", "stats").stdout.splitlines()[1] == "  Total connections handled             0"
 
 
 # ---- smc_pnet ------------------------------------------------------------------------------
+
 
 def test_smc_pnet_add_show_delete_flush(host):
     enable_ism(host)
     load_smc(host)
     assert run(host, "smc_pnet", "-a", "NETA", "-I", "enc8200").returncode == 0
     assert run(host, "smc_pnet", "-a", "netb", "-D", "0605:00:00.0").returncode == 0
-    assert run(host, "smc_pnet").stdout == ("NETA enc8200 n/a 255\n"
-                                            "NETB n/a 0605:00:00.0 1\n")
+    assert run(host, "smc_pnet").stdout == ("NETA enc8200 n/a 255\n" "NETB n/a 0605:00:00.0 1\n")
     assert run(host, "smc_pnet", "-s", "NETB").stdout == "NETB n/a 0605:00:00.0 1\n"
     r = run(host, "smc_pnet", "-a", "NETC", "-I", "enc8200")
     assert (r.returncode, r.stderr) == (1, "smc_pnet: Object exists\n")
@@ -246,24 +281,43 @@ def test_smc_pnet_usage_errors_and_module(host):
 
 # ---- smcss ---------------------------------------------------------------------------------
 
+
 def test_smcss_rows_and_filters(host):
     load_smc(host)
-    kernel.smc_sockets_set(host.state_dir, [
-        {"state": "ACTIVE", "uid": 0, "inode": 115762, "local": "10.101.4.8:60594",
-         "peer": "10.101.4.49:3220", "intf": 0, "mode": "SMCD"},
-        {"state": "ACTIVE", "uid": 20000, "inode": 115763, "local": "10.101.4.8:60596",
-         "peer": "10.101.4.49:3220", "intf": 0, "mode": "TCP", "fallback": 0x05000000,
-         "peer_diagnosis": 0x0000521e},
-        {"state": "LISTEN", "uid": 0, "inode": 99, "local": "0.0.0.0:3220", "mode": "SMCD"},
-    ])
+    kernel.smc_sockets_set(
+        host.state_dir,
+        [
+            {
+                "state": "ACTIVE",
+                "uid": 0,
+                "inode": 115762,
+                "local": "10.101.4.8:60594",
+                "peer": "10.101.4.49:3220",
+                "intf": 0,
+                "mode": "SMCD",
+            },
+            {
+                "state": "ACTIVE",
+                "uid": 20000,
+                "inode": 115763,
+                "local": "10.101.4.8:60596",
+                "peer": "10.101.4.49:3220",
+                "intf": 0,
+                "mode": "TCP",
+                "fallback": 0x05000000,
+                "peer_diagnosis": 0x0000521E,
+            },
+            {"state": "LISTEN", "uid": 0, "inode": 99, "local": "0.0.0.0:3220", "mode": "SMCD"},
+        ],
+    )
     lines = run(host, "smcss").stdout.splitlines()
     assert lines == [
         "State          UID   Inode   Local Address           Peer Address            Intf Mode ",
         "ACTIVE         00000 0115762 10.101.4.8:60594        10.101.4.49:3220        0000 SMCD ",
         "ACTIVE         20000 0115763 10.101.4.8:60596        10.101.4.49:3220        0000 TCP "
-        "0x05000000/0x0000521e"]
-    assert run(host, "smcss", "-l").stdout.splitlines()[1] == \
-        "LISTEN         00000 0000099 0.0.0.0:3220            "
+        "0x05000000/0x0000521e",
+    ]
+    assert run(host, "smcss", "-l").stdout.splitlines()[1] == "LISTEN         00000 0000099 0.0.0.0:3220            "
     assert len(run(host, "smcss", "-a").stdout.splitlines()) == 4
     r = run(host, "smcss", "-l", "-a")
     assert r.returncode == 1
@@ -272,11 +326,22 @@ def test_smcss_rows_and_filters(host):
 
 # ---- smc_run -------------------------------------------------------------------------------
 
+
 def test_smc_run_sets_preload_and_buffer_env_then_execs(host):
-    r = run(host, "smc_run", "-r", "128k", "-t", "64K", "-d", sys.executable, "-c",
-            "import os; print(os.environ['SMC_RCVBUF'], os.environ['SMC_SNDBUF'], "
-            "os.environ['SMC_DEBUG'], os.environ['LD_PRELOAD'])",
-            env={"LD_PRELOAD": ""})
+    r = run(
+        host,
+        "smc_run",
+        "-r",
+        "128k",
+        "-t",
+        "64K",
+        "-d",
+        sys.executable,
+        "-c",
+        "import os; print(os.environ['SMC_RCVBUF'], os.environ['SMC_SNDBUF'], "
+        "os.environ['SMC_DEBUG'], os.environ['LD_PRELOAD'])",
+        env={"LD_PRELOAD": ""},
+    )
     assert r.returncode == 0
     assert r.stdout == "128k 64K 1 :libsmc-preload.so\n"
 
@@ -292,36 +357,66 @@ def test_smc_run_errors(host):
 
 def test_smcd_linkgroup_details(host):
     load_smc(host)
-    kernel.linkgroups_set(host.state_dir, "SMCD", [
-        {"id": 0x1b00, "vlan": 0, "conns": 51, "pnet_id": "", "version": 2, "peer_rel": 0,
-         "peer_host": "lpar-b", "peer_os": 2, "eid": "SEID", "sndbuf": 3342336,
-         "dmb": 6684672},
-        {"id": 0x1c00, "vlan": 5, "conns": 1, "pnet_id": "NETA"}])
+    kernel.linkgroups_set(
+        host.state_dir,
+        "SMCD",
+        [
+            {
+                "id": 0x1B00,
+                "vlan": 0,
+                "conns": 51,
+                "pnet_id": "",
+                "version": 2,
+                "peer_rel": 0,
+                "peer_host": "lpar-b",
+                "peer_os": 2,
+                "eid": "SEID",
+                "sndbuf": 3342336,
+                "dmb": 6684672,
+            },
+            {"id": 0x1C00, "vlan": 5, "conns": 1, "pnet_id": "NETA"},
+        ],
+    )
     r = run(host, "smcd", "-d", "linkgroup")
-    assert r.stdout == ("LG-ID    : 00001b00\nVLAN     : 0\nPNET-ID  : \nVersion  : 2\n"
-                        "Peer-Rel : 0\nPeer-Host: lpar-b\nPeer-OS  : LINUX\nEID      : SEID\n"
-                        "#Conns   : 51\nSndbuf   : 3342336 B\nDMB      : 6684672 B\n"
-                        "\n"
-                        "LG-ID    : 00001c00\nVLAN     : 5\nPNET-ID  : NETA\nVersion  : 1\n"
-                        "#Conns   : 1\nSndbuf   : 0 B\nDMB      : 0 B\n")
-    assert run(host, "smcd", "linkgroup", "1c00").stdout.splitlines()[1] == \
-        "00001c00  0x5       1  NETA             "
+    assert r.stdout == (
+        "LG-ID    : 00001b00\nVLAN     : 0\nPNET-ID  : \nVersion  : 2\n"
+        "Peer-Rel : 0\nPeer-Host: lpar-b\nPeer-OS  : LINUX\nEID      : SEID\n"
+        "#Conns   : 51\nSndbuf   : 3342336 B\nDMB      : 6684672 B\n"
+        "\n"
+        "LG-ID    : 00001c00\nVLAN     : 5\nPNET-ID  : NETA\nVersion  : 1\n"
+        "#Conns   : 1\nSndbuf   : 0 B\nDMB      : 0 B\n"
+    )
+    assert run(host, "smcd", "linkgroup", "1c00").stdout.splitlines()[1] == "00001c00  0x5       1  NETA             "
 
 
 def test_smcss_smcd_detail_columns(host):
     load_smc(host)
-    kernel.smc_sockets_set(host.state_dir, [
-        {"state": "ACTIVE", "uid": 0, "inode": 1, "local": "10.0.0.1:1", "peer": "10.0.0.2:2",
-         "intf": 3, "mode": "SMCD", "gid": 0x1, "token": 0x2, "peer_gid": 0x3,
-         "peer_token": 0x4, "linkid": 0x1b00},
-        {"state": "ACTIVE", "uid": 0, "inode": 2, "local": "10.0.0.1:3", "peer": "10.0.0.2:4",
-         "mode": "SMCR"}])
+    kernel.smc_sockets_set(
+        host.state_dir,
+        [
+            {
+                "state": "ACTIVE",
+                "uid": 0,
+                "inode": 1,
+                "local": "10.0.0.1:1",
+                "peer": "10.0.0.2:2",
+                "intf": 3,
+                "mode": "SMCD",
+                "gid": 0x1,
+                "token": 0x2,
+                "peer_gid": 0x3,
+                "peer_token": 0x4,
+                "linkid": 0x1B00,
+            },
+            {"state": "ACTIVE", "uid": 0, "inode": 2, "local": "10.0.0.1:3", "peer": "10.0.0.2:4", "mode": "SMCR"},
+        ],
+    )
     lines = run(host, "smcss", "-D").stdout.splitlines()
-    assert lines[0].endswith("Mode GID              Token            Peer-GID         "
-                             "Peer-Token       Linkid")
+    assert lines[0].endswith("Mode GID              Token            Peer-GID         " "Peer-Token       Linkid")
     assert len(lines) == 2
-    assert lines[1].endswith("0003 SMCD 0000000000000001 0000000000000002 0000000000000003 "
-                             "0000000000000004 00001b00 ")
+    assert lines[1].endswith(
+        "0003 SMCD 0000000000000001 0000000000000002 0000000000000003 " "0000000000000004 00001b00 "
+    )
 
 
 def test_smc_rnics_single_fid_listing_exits_8_like_upstream_pipeline(host):

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Run an emulated tool as a process, as the tool conformance tests (test_tool_*.py) do."""
 
 import subprocess
@@ -10,5 +12,11 @@ def run(h, tool, *args, stdin=None, env=None):
     e = h.env
     e["LC_ALL"] = "C"
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "zlab.tools." + tool] + list(args),
-                          capture_output=True, text=True, env=e, input=stdin, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "zlab.tools." + tool] + list(args),
+        capture_output=True,
+        text=True,
+        env=e,
+        input=stdin,
+        timeout=120,
+    )

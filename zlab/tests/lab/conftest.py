@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fixtures of the lab tests: a running built-in lab (inventories/lab) under its own name.
 
 The lab tests need root (namespaces, mounts), mmdebstrap's images (built on first use into
@@ -20,6 +22,7 @@ def images():
     if reason:
         pytest.skip(reason)
     from zlab import image  # pylint: disable=import-outside-toplevel
+
     return image.build_all()
 
 
@@ -31,6 +34,7 @@ def lab(images, tmp_path_factory):  # pylint: disable=redefined-outer-name,unuse
     inv = tmp_path_factory.mktemp("inv") / "zlab.yml"
     inv.write_text(zlab("inventory").stdout)
     from zlab.host import Lab  # pylint: disable=import-outside-toplevel
+
     info = Lab.load(LAB_NAME)
     yield {"inventory": str(inv), "up": up.stdout, "lab": info}
     zlab("down", LAB_NAME, lab=None, check=False)

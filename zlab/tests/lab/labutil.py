@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Helpers of the lab tests (run zlab, run in a host, run ansible)."""
 
 import os
@@ -6,8 +8,7 @@ import socket
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__)))))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 LAB_INVENTORY = os.path.join(REPO, "inventories", "lab")
 # several checkouts may test at once on one machine: ZLAB_TEST_LAB names this run's lab
 LAB_NAME = os.environ.get("ZLAB_TEST_LAB", "t-lab")
@@ -30,8 +31,9 @@ def zlab(*args, check=True, timeout=300, lab=LAB_NAME):
     cmd = ZLAB + (["--lab", lab] if lab else []) + list(args)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     if check and proc.returncode != 0:
-        raise AssertionError("%s -> %d\nstdout: %s\nstderr: %s" % (
-            " ".join(args), proc.returncode, proc.stdout, proc.stderr))
+        raise AssertionError(
+            "%s -> %d\nstdout: %s\nstderr: %s" % (" ".join(args), proc.returncode, proc.stdout, proc.stderr)
+        )
     return proc
 
 
@@ -66,10 +68,20 @@ def port_open(ip, port=22, timeout=1.0):
         return False
 
 
-
 def ansible(inventory, *args, timeout=180):
-    env = dict(os.environ, ANSIBLE_HOST_KEY_CHECKING="False", ANSIBLE_FORCE_COLOR="0",
-               ANSIBLE_NOCOLOR="1", ANSIBLE_DEPRECATION_WARNINGS="False")
-    return subprocess.run([os.path.join(BIN, "ansible"), "-i", inventory] + list(args),
-                          capture_output=True, text=True, timeout=timeout, env=env,
-                          check=False, cwd=REPO)
+    env = dict(
+        os.environ,
+        ANSIBLE_HOST_KEY_CHECKING="False",
+        ANSIBLE_FORCE_COLOR="0",
+        ANSIBLE_NOCOLOR="1",
+        ANSIBLE_DEPRECATION_WARNINGS="False",
+    )
+    return subprocess.run(
+        [os.path.join(BIN, "ansible"), "-i", inventory] + list(args),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        check=False,
+        cwd=REPO,
+    )

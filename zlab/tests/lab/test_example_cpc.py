@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """One CPC of the two-CPC example inventory (inventories/example, `cpc` set per CPC group as a
 reference) as a lab: `up --cpc` builds that CPC's hosts only, `zlab inventory` leaves out the other
 CPC's hosts and resolves for Ansible, and the devices are the model's."""
@@ -24,24 +26,28 @@ def test_prodb_of_the_example_inventory(images, tmp_path):  # pylint: disable=un
         status = json.loads(zlab("status", "--json", lab=NAME).stdout)[0]
         assert status["cpc"] == "PRODB"
         assert {h: s["role"] for h, s in status["hosts"].items()} == {
-            "kvmp2": "kvm_host", "dbp2": "lpar", "app3": "guest"}
+            "kvmp2": "kvm_host",
+            "dbp2": "lpar",
+            "app3": "guest",
+        }
 
         text = zlab("inventory", lab=NAME).stdout
         printed = yaml.safe_load(text)["all"]
         assert set(printed["hosts"]) == {"kvmp2", "dbp2", "app3"}
-        assert "cpc_proda" not in printed["children"] or \
-            "hosts" not in printed["children"]["cpc_proda"]
+        assert "cpc_proda" not in printed["children"] or "hosts" not in printed["children"]["cpc_proda"]
         # Ansible itself resolves the group's reference to the PRODB model
         inv = tmp_path / "inventory.yml"
         inv.write_text(text)
-        shown = ansible(str(inv), "dbp2", "-m", "ansible.builtin.debug",
-                        "-a", "msg={{ cpc.name }}/{{ cpc.ism[0].pnet_id }}")
+        shown = ansible(
+            str(inv), "dbp2", "-m", "ansible.builtin.debug", "-a", "msg={{ cpc.name }}/{{ cpc.ism[0].pnet_id }}"
+        )
         assert shown.returncode == 0, shown.stdout + shown.stderr
         assert '"msg": "PRODB/PNETB"' in shown.stdout
 
         # UUID PART=*: the FID 0x1018 with UID 0x18 is PCI domain 0018 on dbp2, in standby
-        slot = in_host("dbp2", "cat /sys/bus/pci/slots/00001018/power; ls /sys/bus/pci/devices",
-                       lab=NAME).stdout.split()
+        slot = in_host(
+            "dbp2", "cat /sys/bus/pci/slots/00001018/power; ls /sys/bus/pci/devices", lab=NAME
+        ).stdout.split()
         assert slot == ["0"]
         in_host("dbp2", "echo 1 > /sys/bus/pci/slots/00001018/power", lab=NAME)
         assert "0018:00:00.0" in in_host("dbp2", "ls /sys/bus/pci/devices", lab=NAME).stdout

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """`zlab fault` on the built-in lab: write faults on /etc files (FUSE passthrough of the
 directory) and on /sys with --after, slow tools, half-way chzdev, services, list and clear.
 Tests run in file order on one lab."""
@@ -48,8 +50,9 @@ def _list(host):
 def test_etc_write_fault_fails_creation_and_temp_file_rename(lab):
     path = RULES + "/99-zlab-fault.rules"
     out = zlab("fault", "lpar-b", "write", path, "ENOSPC", "--count", "2").stdout
-    assert out.strip() == ("zlab: next 2 write(s) to %s on lpar-b fail with ENOSPC (%s served "
-                           "through FUSE)" % (path, RULES))
+    assert out.strip() == (
+        "zlab: next 2 write(s) to %s on lpar-b fail with ENOSPC (%s served " "through FUSE)" % (path, RULES)
+    )
     assert _served("lpar-b") == [RULES]
     assert _list("lpar-b") == ["lpar-b: write %s ENOSPC: 2 left" % path]
     # creating the file: the open fails, nothing is created
@@ -74,8 +77,7 @@ def test_etc_write_fault_on_a_rewrite_keeps_the_content(lab):
     assert res.returncode == 1 and "Read-only file system" in res.stderr
     res = in_host("lpar-b", "sed -i s/old/new/ %s" % path, check=False)
     assert res.returncode != 0 and "Read-only file system" in res.stderr
-    assert in_host("lpar-b", "cat %s; ls -A %s | grep -c '^sed' || true" % (
-        path, RULES)).stdout.split() == ["old", "0"]
+    assert in_host("lpar-b", "cat %s; ls -A %s | grep -c '^sed' || true" % (path, RULES)).stdout.split() == ["old", "0"]
     assert _wait_unserved("lpar-b") == []
     # --after 1: the first rewrite works, the second fails (EIO) and leaves the first's content
     zlab("fault", "lpar-b", "write", path, "EIO", "--after", "1")
@@ -99,8 +101,10 @@ def test_etc_write_fault_reaches_ansible_atomic_move(lab):
     res = ansible(lab["inventory"], *args)
     assert res.returncode != 0 and "FAILED" in res.stdout, res.stdout + res.stderr
     assert "Input/output error" in res.stdout, res.stdout
-    assert in_host("lpar-b", "cat %s; ls -A %s | grep -c ansible_tmp || true" % (
-        path, RULES)).stdout.split() == ["old", "0"]
+    assert in_host("lpar-b", "cat %s; ls -A %s | grep -c ansible_tmp || true" % (path, RULES)).stdout.split() == [
+        "old",
+        "0",
+    ]
     assert _wait_unserved("lpar-b") == []
     res = ansible(lab["inventory"], *args)
     assert res.returncode == 0 and "CHANGED" in res.stdout, res.stdout + res.stderr
@@ -112,8 +116,7 @@ def test_sysfs_write_fault_after_writes_that_work(lab):
     d = "/sys/bus/ccwgroup/devices/0.0.8209"
     in_host("lpar-b", "echo 0.0.8209,0.0.820a,0.0.820b > /sys/bus/ccwgroup/drivers/qeth/group")
     zlab("fault", "lpar-b", "write", d + "/online", "EIO", "--after", "1")
-    assert _list("lpar-b") == [
-        "lpar-b: write /sys/devices/qeth/0.0.8209/online EIO: 1 left (after 1 that work)"]
+    assert _list("lpar-b") == ["lpar-b: write /sys/devices/qeth/0.0.8209/online EIO: 1 left (after 1 that work)"]
     in_host("lpar-b", "echo 1 > %s/online" % d)
     res = in_host("lpar-b", "echo 0 > %s/online" % d, check=False)
     assert res.returncode == 1 and "Input/output error" in res.stderr
@@ -124,9 +127,11 @@ def test_sysfs_write_fault_after_writes_that_work(lab):
 
 
 def test_write_fault_paths_that_cannot_be_served(lab):
-    for path, why in (("/proc/sys/kernel/hostname", "write faults work on the emulated"),
-                      ("/dev/null", "write faults work on the emulated"),
-                      ("/etc/no-such-dir/x", "no directory /etc/no-such-dir")):
+    for path, why in (
+        ("/proc/sys/kernel/hostname", "write faults work on the emulated"),
+        ("/dev/null", "write faults work on the emulated"),
+        ("/etc/no-such-dir/x", "no directory /etc/no-such-dir"),
+    ):
         res = zlab("fault", "lpar-b", "write", path, "EIO", check=False)
         assert res.returncode == 1 and why in res.stderr, res.stderr
     assert _list("lpar-b") == ["lpar-b: no pending faults"]
@@ -156,16 +161,17 @@ def test_tool_sleeps_then_runs_or_exits(lab):
 
 def _qeth(host, devno):
     d = "/sys/bus/ccwgroup/devices/0.0.%s" % devno
-    return in_host(host, "cat %s/online %s/layer2 %s/buffer_count; cat %s/41-qeth-0.0.%s.rules "
-                   "2>/dev/null | grep -o '[a-z_0-9]*}=\"[0-9]*\"' || echo no-rule" % (
-                       d, d, d, RULES, devno)).stdout.split()
+    return in_host(
+        host,
+        "cat %s/online %s/layer2 %s/buffer_count; cat %s/41-qeth-0.0.%s.rules "
+        "2>/dev/null | grep -o '[a-z_0-9]*}=\"[0-9]*\"' || echo no-rule" % (d, d, d, RULES, devno),
+    ).stdout.split()
 
 
 def test_chzdev_half_way_leaves_the_partial_configuration(lab):
     # two settings: the first runs (layer2=1, with -e: online, active and persistent), then 17
     zlab("fault", "lpar-b", "tool", "chzdev", "17", "--half-way", "--stderr", "chzdev: cut")
-    res = in_host("lpar-b", "chzdev -e qeth 0.0.8200:0.0.8201:0.0.8202 layer2=1 "
-                  "buffer_count=64", check=False)
+    res = in_host("lpar-b", "chzdev -e qeth 0.0.8200:0.0.8201:0.0.8202 layer2=1 " "buffer_count=64", check=False)
     assert res.returncode == 17
     assert "QETH device 0.0.8200:0.0.8201:0.0.8202 configured" in res.stdout
     assert res.stderr.endswith("chzdev: cut\n")
@@ -188,15 +194,13 @@ def _libvirtd(host):
 
 def test_service_stop_and_start(lab):
     assert _libvirtd("lpar-a") == (True, 0, ["g1"])
-    assert zlab("fault", "lpar-a", "service", "libvirtd", "stop").stdout == \
-        "zlab: lpar-a libvirtd stopped\n"
+    assert zlab("fault", "lpar-a", "service", "libvirtd", "stop").stdout == "zlab: lpar-a libvirtd stopped\n"
     running, rc, _ = _libvirtd("lpar-a")
     assert not running and rc != 0
     assert _list("lpar-a") == ["lpar-a: service libvirtd stopped"]
     res = zlab("fault", "lpar-a", "service", "libvirtd", "stop", check=False)
     assert res.returncode == 1 and "libvirtd is not running" in res.stderr
-    assert zlab("fault", "lpar-a", "service", "libvirtd", "start").stdout == \
-        "zlab: lpar-a libvirtd started\n"
+    assert zlab("fault", "lpar-a", "service", "libvirtd", "start").stdout == "zlab: lpar-a libvirtd started\n"
     assert _libvirtd("lpar-a") == (True, 0, ["g1"])
     assert _list("lpar-a") == ["lpar-a: no pending faults"]
     # sshd: the listener stops (connections refused), and comes back
@@ -223,18 +227,19 @@ def test_list_and_clear_every_kind(lab):
         "lpar-a: tool chzdev sleep 1 s, half way, exit 17: 1 left (after 2 that work)",
         "lpar-a: service libvirtd stopped",
         "lpar-a: ssh off",
-        "lpar-a: link off"]
+        "lpar-a: link off",
+    ]
     status = zlab("status", "--json").stdout
     assert "write /etc/udev/rules.d/96-zlab-fault.rules EIO: 3 left" in status
     assert zlab("fault", "lpar-a", "clear").stdout.splitlines() == [
         "zlab: lpar-a: cleared write %s EIO: 3 left" % path,
         "zlab: lpar-a: cleared write /proc/sys/net/ipv4/tcp_rmem EBUSY: 1 left",
-        "zlab: lpar-a: cleared tool chzdev sleep 1 s, half way, exit 17: 1 left "
-        "(after 2 that work)",
+        "zlab: lpar-a: cleared tool chzdev sleep 1 s, half way, exit 17: 1 left " "(after 2 that work)",
         "zlab: lpar-a: cleared service libvirtd (started again)",
         "zlab: lpar-a: cleared ssh off (sshd started)",
         "zlab: lpar-a: cleared link off (management link up)",
-        "zlab: lpar-a: %s no longer served for write faults" % RULES]
+        "zlab: lpar-a: %s no longer served for write faults" % RULES,
+    ]
     assert _list("lpar-a") == ["lpar-a: no pending faults"]
     assert _served("lpar-a") == []
     in_host("lpar-a", "echo ok > %s && cat %s && rm %s" % (path, path, path))

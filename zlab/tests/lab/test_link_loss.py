@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """A host whose link dies mid-play: the run ends, that host is UNREACHABLE, the others finish.
 
 Without an SSH keepalive the run hangs on the dead host's ControlPersist master (packets are
@@ -36,8 +38,15 @@ def test_a_host_that_loses_its_link_mid_play_ends_unreachable(lab, tmp_path):
     start = time.time()
     cut.start()
     try:
-        res = subprocess.run([os.path.join(BIN, "ansible-playbook"), "-i", lab["inventory"], str(play)],
-                             capture_output=True, text=True, timeout=240, env=env, check=False, cwd=REPO)
+        res = subprocess.run(
+            [os.path.join(BIN, "ansible-playbook"), "-i", lab["inventory"], str(play)],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env=env,
+            check=False,
+            cwd=REPO,
+        )
     finally:
         cut.join()
         zlab("fault", "lpar-b", "link", "on")
@@ -45,7 +54,8 @@ def test_a_host_that_loses_its_link_mid_play_ends_unreachable(lab, tmp_path):
     sys.stdout.write("\nlink loss mid-play: the run ended after %.1f s (rc %d)\n" % (elapsed, res.returncode))
     out = res.stdout + res.stderr
     assert res.returncode == 4, out  # 4: a host was unreachable
-    recap = out[out.rindex("PLAY RECAP"):]
+    recap = out[out.rindex("PLAY RECAP") :]
     assert [line.split()[0] for line in recap.splitlines() if "unreachable=1" in line] == ["lpar-b"], recap
-    assert any(line.startswith("lpar-a") and "failed=0" in line and "unreachable=0" in line
-               for line in recap.splitlines()), recap
+    assert any(
+        line.startswith("lpar-a") and "failed=0" in line and "unreachable=0" in line for line in recap.splitlines()
+    ), recap

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The real s390-tools (Debian's s390x builds under qemu-user) against the emulated kernel.
 
 Each case is a place where the emulated kernel once disagreed with what the real tools expect of a
@@ -27,9 +29,9 @@ def test_chzdev_configures_and_lszdev_reads_back(lab):
     assert "QETH device 0.0.8206:0.0.8207:0.0.8208 configured" in res.stdout
     out = in_host("lpar-b", "lszdev qeth 0.0.8206 --columns ID,ON,PERS,NAMES -n").stdout.split()
     assert out == ["0.0.8206:0.0.8207:0.0.8208", "yes", "yes", "enc8206"]
-    assert in_host("lpar-b", "cat /sys/bus/ccwgroup/devices/0.0.8206/buffer_count "
-                             "/sys/bus/ccwgroup/devices/0.0.8206/layer2").stdout.split() == [
-        "128", "1"]
+    assert in_host(
+        "lpar-b", "cat /sys/bus/ccwgroup/devices/0.0.8206/buffer_count " "/sys/bus/ccwgroup/devices/0.0.8206/layer2"
+    ).stdout.split() == ["128", "1"]
 
 
 def test_auto_grouping_pairs_read_write_first(lab):
@@ -54,11 +56,9 @@ def test_lsqeth_lists_and_reads_an_interface_set_online_at_run_time(lab):
     assert "enc8209" in in_host("lpar-a", "lsqeth -p").stdout
     out = in_host("lpar-a", "lsqeth enc8209").stdout
     assert re.search(r"^\s*layer2\s*:\s*1$", out, re.M), out
-    assert in_host("lpar-a", "readlink /sys/class/net/enc8209/device").stdout.strip() == \
-        "../../../0.0.8209"
+    assert in_host("lpar-a", "readlink /sys/class/net/enc8209/device").stdout.strip() == "../../../0.0.8209"
 
 
 def test_profile_tcp_buffer_defaults(lab):
     out = in_host("lpar-b", "sysctl -n net.ipv4.tcp_rmem net.ipv4.tcp_wmem").stdout.split("\n")
-    assert [line.split() for line in out[:2]] == [["4096", "131072", "6291456"],
-                                                  ["4096", "16384", "4194304"]]
+    assert [line.split() for line in out[:2]] == [["4096", "131072", "6291456"], ["4096", "16384", "4194304"]]

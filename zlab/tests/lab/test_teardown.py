@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """`zlab down` removes everything, also after a crash, for an inventory outside the repository."""
 
 import os
@@ -32,9 +34,12 @@ def leftovers(name):
                         procs.append(pid)
             except OSError:
                 pass
-    return {"netns": [l for l in ns.splitlines() if l.startswith("zlab-%s-" % name)],
-            "mounts": [l for l in mounts.splitlines() if "/var/lib/zlab/%s/" % name in l],
-            "procs": procs, "dir": os.path.exists("/var/lib/zlab/" + name)}
+    return {
+        "netns": [l for l in ns.splitlines() if l.startswith("zlab-%s-" % name)],
+        "mounts": [l for l in mounts.splitlines() if "/var/lib/zlab/%s/" % name in l],
+        "procs": procs,
+        "dir": os.path.exists("/var/lib/zlab/" + name),
+    }
 
 
 EMPTY = {"netns": [], "mounts": [], "procs": [], "dir": False}
@@ -50,16 +55,21 @@ def test_down_after_crash_leaves_nothing(images, tmp_path):
     zlab("up", str(inv), "--name", CRASH, lab=None)
     try:
         assert in_host("solo", "ls /sys/bus/ccw/devices", lab=CRASH).stdout.split() == [
-            "0.0.7000", "0.0.7001", "0.0.7002"]
+            "0.0.7000",
+            "0.0.7001",
+            "0.0.7002",
+        ]
         in_host("solo", "chzdev -e qeth 0.0.7000 && ip link show enc7000", lab=CRASH)
         assert leftovers(CRASH)["netns"]
         # crash: the host's init dies and the lab's record is lost
         from zlab.host import Lab  # pylint: disable=import-outside-toplevel
+
         crashed = Lab.load(CRASH)
         uplink = "zlab%d" % crashed.slot
         assert subprocess.run(["ip", "link", "show", uplink], capture_output=True).returncode == 0
         pid1 = crashed.hosts["solo"]["pid"]
         from zlab.host import pid_alive, processes_in_netns  # pylint: disable=import-outside-toplevel
+
         inside = processes_in_netns([crashed.hosts["solo"]["netns"]])
         assert len(inside) >= 3  # init, FUSE daemon, sshd
         os.kill(pid1, signal.SIGKILL)

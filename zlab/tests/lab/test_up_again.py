@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """`zlab --lab NAME up DIR` on a lab that is up (an inventory outside the repository, one LPAR):
 the lab is named by --lab, edited variables are refreshed without a rebuild, a changed CPC is
 rebuilt."""
@@ -22,6 +24,7 @@ cpc:
 
 def _lab():
     from zlab.host import Lab  # pylint: disable=import-outside-toplevel
+
     return Lab.load(NAME)
 
 
@@ -41,12 +44,13 @@ def test_up_again_refreshes_variables_and_rebuilds_a_changed_cpc(images, tmp_pat
         pid = _lab().hosts["solo"]["pid"]
 
         # edited host and group variables: refreshed, hosts left running as they are
-        (inv / "host_vars" / "solo.yml").write_text(
-            "qeth_devices: [{id: 0.0.7000, layer2: false}]\n")
+        (inv / "host_vars" / "solo.yml").write_text("qeth_devices: [{id: 0.0.7000, layer2: false}]\n")
         (inv / "group_vars" / "lpars.yml").write_text("smc_buffer_size: 1M\n")
         again = zlab("up", str(inv), lab=NAME)
-        assert "zlab: lab %s is already up (1 hosts); groups and host variables refreshed " \
+        assert (
+            "zlab: lab %s is already up (1 hosts); groups and host variables refreshed "
             "from %s" % (NAME, inv) in again.stdout
+        )
         printed = yaml.safe_load(zlab("inventory", lab=NAME).stdout)["all"]
         assert printed["hosts"]["solo"]["qeth_devices"] == [{"id": "0.0.7000", "layer2": False}]
         assert printed["children"]["lpars"]["vars"] == {"smc_buffer_size": "1M"}
@@ -59,6 +63,10 @@ def test_up_again_refreshes_variables_and_rebuilds_a_changed_cpc(images, tmp_pat
         assert "rebuilding" in rebuilt.stderr and "lab %s up: 1 hosts" % NAME in rebuilt.stdout
         assert _lab().hosts["solo"]["pid"] != pid
         assert in_host("solo", "ls /sys/bus/ccw/devices", lab=NAME).stdout.split() == [
-            "0.0.7000", "0.0.7001", "0.0.7002", "0.0.7003"]
+            "0.0.7000",
+            "0.0.7001",
+            "0.0.7002",
+            "0.0.7003",
+        ]
     finally:
         zlab("down", NAME, lab=None)

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """python3 -m zlab.fusefs --state-dir DIR --mountpoint MNT [--real-sys DIR]
                          [--real-proc-sys-net DIR] [--real-proc DIR [--proc-links DIR]]
                          [--no-allow-other]
@@ -20,19 +22,21 @@ from .ops import mount
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m zlab.fusefs", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python3 -m zlab.fusefs", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--state-dir", required=True)
     ap.add_argument("--mountpoint", required=True)
-    ap.add_argument("--real-sys", default=None,
-                    help="sysfs to pass through for everything not emulated")
-    ap.add_argument("--real-proc-sys-net", default=None,
-                    help="/proc/sys/net of the host's network namespace to pass through")
-    ap.add_argument("--real-proc", default=None,
-                    help="procfs of the host's pid namespace (MNT/proc links its entries)")
-    ap.add_argument("--proc-links", default=None,
-                    help="where MNT/proc's links point (a procfs of the same pid namespace; "
-                         "default --real-proc)")
+    ap.add_argument("--real-sys", default=None, help="sysfs to pass through for everything not emulated")
+    ap.add_argument(
+        "--real-proc-sys-net", default=None, help="/proc/sys/net of the host's network namespace to pass through"
+    )
+    ap.add_argument("--real-proc", default=None, help="procfs of the host's pid namespace (MNT/proc links its entries)")
+    ap.add_argument(
+        "--proc-links",
+        default=None,
+        help="where MNT/proc's links point (a procfs of the same pid namespace; " "default --real-proc)",
+    )
     ap.add_argument("--no-allow-other", action="store_true")
     args = ap.parse_args(argv)
 
@@ -44,22 +48,21 @@ def main(argv=None):
 
     if args.real_proc_sys_net:
         set_host_paths(state_dir, real_proc_sys_net=os.path.abspath(args.real_proc_sys_net))
-    view = KernelView(state_dir,
-                      real_sys=os.path.abspath(args.real_sys) if args.real_sys else None,
-                      real_proc_sys_net=(os.path.abspath(args.real_proc_sys_net)
-                                         if args.real_proc_sys_net else None),
-                      log=log,
-                      real_proc=os.path.abspath(args.real_proc) if args.real_proc else None,
-                      proc_links=os.path.abspath(args.proc_links) if args.proc_links else None)
+    view = KernelView(
+        state_dir,
+        real_sys=os.path.abspath(args.real_sys) if args.real_sys else None,
+        real_proc_sys_net=(os.path.abspath(args.real_proc_sys_net) if args.real_proc_sys_net else None),
+        log=log,
+        real_proc=os.path.abspath(args.real_proc) if args.real_proc else None,
+        proc_links=os.path.abspath(args.proc_links) if args.proc_links else None,
+    )
     view.snapshot()  # fail early without a booted state
     os.makedirs(args.mountpoint, exist_ok=True)
     with open(os.path.join(state_dir, "fuse.pid"), "w", encoding="ascii") as f:
         f.write("%d\n" % os.getpid())
-    log("mounting on %s (real sys %s, real proc/sys/net %s)" % (
-        args.mountpoint, args.real_sys, args.real_proc_sys_net))
+    log("mounting on %s (real sys %s, real proc/sys/net %s)" % (args.mountpoint, args.real_sys, args.real_proc_sys_net))
     try:
-        mount(view, args.mountpoint, foreground=True, log=log,
-              allow_other=not args.no_allow_other)
+        mount(view, args.mountpoint, foreground=True, log=log, allow_other=not args.no_allow_other)
     finally:
         log("unmounted")
         try:

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Write faults on files outside the emulated trees (``zlab fault HOST write /etc/... ERRNO``).
 
 A host's /etc is a directory of its overlay root: nothing of the lab sits between a writer and
@@ -64,14 +66,17 @@ def _alive(pid):
 
 
 def _attrs(s):
-    out = {k: getattr(s, k) for k in ("st_mode", "st_ino", "st_nlink", "st_uid", "st_gid",
-                                      "st_size", "st_blocks", "st_blksize", "st_rdev")}
+    out = {
+        k: getattr(s, k)
+        for k in ("st_mode", "st_ino", "st_nlink", "st_uid", "st_gid", "st_size", "st_blocks", "st_blksize", "st_rdev")
+    }
     out.update(st_atime=s.st_atime_ns, st_mtime=s.st_mtime_ns, st_ctime=s.st_ctime_ns)
     return out
 
 
 def _mfusepy():
     import mfusepy  # pylint: disable=import-outside-toplevel
+
     return mfusepy
 
 
@@ -121,8 +126,7 @@ class FaultDirOps:
                 # nothing left to fail here: leave the directory to the file system beneath
                 del dirs[self.top]
                 err = _umount(self.top)
-                self.log("no fault left below %s: unmounted%s" % (
-                    self.top, " (%s)" % os.strerror(err) if err else ""))
+                self.log("no fault left below %s: unmounted%s" % (self.top, " (%s)" % os.strerror(err) if err else ""))
         if code is not None:
             raise OSError(code, os.strerror(code))
 
@@ -145,8 +149,7 @@ class FaultDirOps:
         if fh is not None and path is None:
             return _attrs(os.fstat(fh))
         rel = self._rel(path)
-        return _attrs(os.fstat(self.fd) if rel == "." else
-                      os.stat(rel, dir_fd=self.fd, follow_symlinks=False))
+        return _attrs(os.fstat(self.fd) if rel == "." else os.stat(rel, dir_fd=self.fd, follow_symlinks=False))
 
     def readlink(self, path):
         return os.readlink(self._rel(path), dir_fd=self.fd)
@@ -156,8 +159,10 @@ class FaultDirOps:
         rel = self._rel(path)
         dfd = os.open(rel, os.O_RDONLY | os.O_DIRECTORY, dir_fd=self.fd)
         try:
-            out = [(name, {"st_ino": s.st_ino, "st_mode": s.st_mode}, 0) for name, s in (
-                (".", os.fstat(dfd)), ("..", os.stat("..", dir_fd=dfd)))]
+            out = [
+                (name, {"st_ino": s.st_ino, "st_mode": s.st_mode}, 0)
+                for name, s in ((".", os.fstat(dfd)), ("..", os.stat("..", dir_fd=dfd)))
+            ]
             with os.scandir(dfd) as entries:
                 for e in entries:
                     if e.is_symlink():
@@ -175,9 +180,21 @@ class FaultDirOps:
 
     def statfs(self, path):
         s = os.fstatvfs(self.fd)
-        return {k: getattr(s, k) for k in ("f_bsize", "f_frsize", "f_blocks", "f_bfree",
-                                           "f_bavail", "f_files", "f_ffree", "f_favail",
-                                           "f_flag", "f_namemax")}
+        return {
+            k: getattr(s, k)
+            for k in (
+                "f_bsize",
+                "f_frsize",
+                "f_blocks",
+                "f_bfree",
+                "f_bavail",
+                "f_files",
+                "f_ffree",
+                "f_favail",
+                "f_flag",
+                "f_namemax",
+            )
+        }
 
     def mkdir(self, path, mode):
         os.mkdir(self._rel(path), mode, dir_fd=self.fd)
@@ -207,8 +224,7 @@ class FaultDirOps:
 
     def link(self, target, source):
         self.check(target, "link")
-        os.link(self._rel(source), self._rel(target), src_dir_fd=self.fd, dst_dir_fd=self.fd,
-                follow_symlinks=False)
+        os.link(self._rel(source), self._rel(target), src_dir_fd=self.fd, dst_dir_fd=self.fd, follow_symlinks=False)
         return 0
 
     def rename(self, old, new):
@@ -231,8 +247,10 @@ class FaultDirOps:
             return 0
         # libfuse passes UTIME_NOW/UTIME_OMIT as timespecs of second 0
         old = os.stat(rel, dir_fd=self.fd, follow_symlinks=False)
-        ns = [time.time_ns() if t == UTIME_NOW else o if t == UTIME_OMIT else t
-              for t, o in zip(times, (old.st_atime_ns, old.st_mtime_ns))]
+        ns = [
+            time.time_ns() if t == UTIME_NOW else o if t == UTIME_OMIT else t
+            for t, o in zip(times, (old.st_atime_ns, old.st_mtime_ns))
+        ]
         os.utime(rel, ns=tuple(ns), dir_fd=self.fd, follow_symlinks=False)
         return 0
 
@@ -261,8 +279,7 @@ class FaultDirOps:
 
     def create(self, path, mode, flags):
         self.check(path, "create")
-        fd = os.open(self._rel(path), self._flags(flags) | os.O_CREAT | (flags & os.O_EXCL),
-                     mode, dir_fd=self.fd)
+        fd = os.open(self._rel(path), self._flags(flags) | os.O_CREAT | (flags & os.O_EXCL), mode, dir_fd=self.fd)
         self._own(path)
         return fd
 
@@ -293,9 +310,19 @@ def serve_forever(top, dirfd, state_dir, log):
     ops = Ops(top, dirfd, state_dir, log=log)
     # no caches: a writer sees every entry as it is now; the kernel checks permissions; the
     # files keep their inode numbers
-    mfusepy.FUSE(ops, top, foreground=True, nothreads=False, allow_other=True,
-                 default_permissions=True, fsname=FSNAME, attr_timeout=0, entry_timeout=0,
-                 negative_timeout=0, use_ino=True)
+    mfusepy.FUSE(
+        ops,
+        top,
+        foreground=True,
+        nothreads=False,
+        allow_other=True,
+        default_permissions=True,
+        fsname=FSNAME,
+        attr_timeout=0,
+        entry_timeout=0,
+        negative_timeout=0,
+        use_ino=True,
+    )
 
 
 def _logger(state_dir):
@@ -303,6 +330,7 @@ def _logger(state_dir):
 
     def log(msg):
         f.write("%s [%d] %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S"), os.getpid(), msg))
+
     return log
 
 
@@ -311,8 +339,7 @@ def _daemon(top, state_dir):
     os.setsid()
     os.closerange(3, 65536)
     null = os.open(os.devnull, os.O_RDWR)
-    out = os.open(os.path.join(state_dir, "faultdir.out"), os.O_WRONLY | os.O_CREAT |
-                  os.O_APPEND, 0o644)
+    out = os.open(os.path.join(state_dir, "faultdir.out"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(null, 0)
     os.dup2(out, 1)
     os.dup2(out, 2)
@@ -355,8 +382,9 @@ def serve(path, state_dir, timeout=20.0):
     while time.monotonic() < end:
         done, status = os.waitpid(child, os.WNOHANG)
         if done:
-            raise RuntimeError("the passthrough of %s exited (%s; see %s)" % (
-                top, status, os.path.join(state_dir, "faultdir.log")))
+            raise RuntimeError(
+                "the passthrough of %s exited (%s; see %s)" % (top, status, os.path.join(state_dir, "faultdir.log"))
+            )
         try:
             if os.stat(top).st_dev != before:
                 break
@@ -378,8 +406,9 @@ def release(state_dir):
         dirs = faults.section(st, "dirs")
         for top in sorted(dirs):
             code = _umount(top)
-            out.append({"dir": top, "pid": dirs[top],
-                        "error": os.strerror(code) if code and code != errno.EINVAL else None})
+            out.append(
+                {"dir": top, "pid": dirs[top], "error": os.strerror(code) if code and code != errno.EINVAL else None}
+            )
         dirs.clear()
     return out
 

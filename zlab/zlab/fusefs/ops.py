@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """mfusepy operations serving a KernelView: /sys, /proc_sys_net, /proc_modules, /osrelease, /proc.
 
 Semantics kept from kernfs/sysfs:
@@ -93,12 +95,21 @@ class SysOps(mfusepy.Operations):
             entries = node.typed_names()
         else:
             raise mfusepy.FuseOSError(errno.ENOTDIR)
-        return [(name, {"st_mode": mode}, 0)
-                for name, mode in [(".", stat.S_IFDIR), ("..", stat.S_IFDIR)] + sorted(entries)]
+        return [
+            (name, {"st_mode": mode}, 0) for name, mode in [(".", stat.S_IFDIR), ("..", stat.S_IFDIR)] + sorted(entries)
+        ]
 
     def statfs(self, path):
-        return {"f_bsize": 4096, "f_frsize": 4096, "f_blocks": 0, "f_bfree": 0,
-                "f_bavail": 0, "f_files": 0, "f_ffree": 0, "f_namemax": 255}
+        return {
+            "f_bsize": 4096,
+            "f_frsize": 4096,
+            "f_blocks": 0,
+            "f_bfree": 0,
+            "f_bavail": 0,
+            "f_files": 0,
+            "f_ffree": 0,
+            "f_namemax": 255,
+        }
 
     # ---- open/read/write ---------------------------------------------------------------------------
     def open(self, path, fi):
@@ -145,7 +156,7 @@ class SysOps(mfusepy.Operations):
             raise mfusepy.FuseOSError(errno.EISDIR)
         if offset == 0 or h["buf"] is None:
             h["buf"] = self.view.render(h["path"])
-        return h["buf"][offset:offset + size]
+        return h["buf"][offset : offset + size]
 
     def write(self, path, data, offset, fi):
         h = self._handle(fi)
@@ -190,8 +201,9 @@ class SysOps(mfusepy.Operations):
         pnode = self.view.lookup(parent)
         if isinstance(pnode, vfs.Real):
             return os.path.join(pnode.path, name)
-        if isinstance(pnode, vfs.Dir) and pnode.real and name not in pnode.entries and \
-                not pnode._hidden(name):  # pylint: disable=protected-access
+        if (
+            isinstance(pnode, vfs.Dir) and pnode.real and name not in pnode.entries and not pnode._hidden(name)
+        ):  # pylint: disable=protected-access
             return os.path.join(pnode.real, name)
         return None
 
@@ -255,8 +267,16 @@ class SysOps(mfusepy.Operations):
 def mount(view, mountpoint, foreground=True, log=None, allow_other=True):
     """Serve ``view`` on ``mountpoint`` (blocks until unmounted)."""
     ops = SysOps(view, log=log)
-    opts = dict(foreground=foreground, nothreads=False, raw_fi=True, fsname="zlab-sysfs",
-                direct_io=True, attr_timeout=0, entry_timeout=0, negative_timeout=0)
+    opts = dict(
+        foreground=foreground,
+        nothreads=False,
+        raw_fi=True,
+        fsname="zlab-sysfs",
+        direct_io=True,
+        attr_timeout=0,
+        entry_timeout=0,
+        negative_timeout=0,
+    )
     if allow_other:
         opts["allow_other"] = True
     mfusepy.FUSE(ops, mountpoint, **opts)

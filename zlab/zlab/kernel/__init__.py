@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zlab.kernel: the emulated s390 kernel of one host (state store + semantics).
 
 Public API (module functions, ``state_dir`` first; see docs/contributing.md, "Kernel internals"):
@@ -31,14 +33,47 @@ from .spec import HostSpec, norm_busid
 from .view import KernelView
 
 __all__ = [
-    "HostSpec", "KernelView", "ModuleError", "boot", "apply_persistent", "modules_loaded",
-    "load_module", "unload_module", "pnet_list", "pnet_add", "pnet_del", "pnet_flush",
-    "smc_stats", "smc_stats_set", "smcd_devices", "linkgroups", "linkgroups_set", "smc_sockets",
-    "smc_sockets_set", "smc_sysctl", "add_write_fault", "add_tool_fault", "consume_tool_fault",
-    "record_service_fault", "forget_service_fault", "pending_faults", "clear_faults",
-    "set_pci_functions", "set_pci_holder", "sysfs_read", "sysfs_write", "sysfs_listdir",
-    "sysfs_readlink", "sysfs_exists", "view", "state", "profile", "norm_busid", "set_host_paths",
-    "module_present", "apply_sysctl_defaults",
+    "HostSpec",
+    "KernelView",
+    "ModuleError",
+    "boot",
+    "apply_persistent",
+    "modules_loaded",
+    "load_module",
+    "unload_module",
+    "pnet_list",
+    "pnet_add",
+    "pnet_del",
+    "pnet_flush",
+    "smc_stats",
+    "smc_stats_set",
+    "smcd_devices",
+    "linkgroups",
+    "linkgroups_set",
+    "smc_sockets",
+    "smc_sockets_set",
+    "smc_sysctl",
+    "add_write_fault",
+    "add_tool_fault",
+    "consume_tool_fault",
+    "record_service_fault",
+    "forget_service_fault",
+    "pending_faults",
+    "clear_faults",
+    "set_pci_functions",
+    "set_pci_holder",
+    "sysfs_read",
+    "sysfs_write",
+    "sysfs_listdir",
+    "sysfs_readlink",
+    "sysfs_exists",
+    "view",
+    "state",
+    "profile",
+    "norm_busid",
+    "set_host_paths",
+    "module_present",
+    "apply_sysctl_defaults",
 ]
 
 
@@ -120,6 +155,7 @@ def apply_sysctl_defaults(state_dir, proc_sys="/proc/sys"):
 
 # ---- modules ---------------------------------------------------------------------------------
 
+
 def modules_loaded(state_dir):
     """[{'name', 'refcnt', 'holders', 'params', 'size'}] most recently loaded first (loadable
     modules only; built-ins are in profile(state_dir)['modules'])."""
@@ -144,6 +180,7 @@ def module_present(state_dir, name):
 
 
 # ---- SMC -----------------------------------------------------------------------------------
+
 
 def pnet_list(state_dir):
     return copy.deepcopy(store.load(state_dir)["pnet"])
@@ -213,6 +250,7 @@ def smc_sysctl(state_dir):
 
 # ---- faults (zlab fault; records and consumption in faults.py) ------------------------------
 
+
 def _fault_key(state_dir, path):
     tp = "/" + path.strip("/")
     try:
@@ -220,6 +258,7 @@ def _fault_key(state_dir, path):
         return cpath
     except OSError:
         from .vfs import tree_path
+
         return tree_path(tp)
 
 
@@ -235,14 +274,12 @@ def add_write_fault(state_dir, path, errno_, count=1, after=0):
     return key
 
 
-def add_tool_fault(state_dir, tool, exit_code, count=1, stderr="", after=0, sleep=0.0,
-                   half_way=False):
+def add_tool_fault(state_dir, tool, exit_code, count=1, stderr="", after=0, sleep=0.0, half_way=False):
     """The next ``count`` runs of ``tool`` exit with ``exit_code``, after ``after`` runs that
     work normally (e.g. the second chzdev call of a module: ``after=1``). ``sleep``: seconds
     each faulty run waits first (``exit_code`` None: then it runs normally); ``half_way``: it
     does part of its work first (zlab.tools._real.HALF_WAY)."""
-    rec = faults.new_tool(exit_code, count=count, stderr=stderr, after=after, sleep=sleep,
-                          half_way=half_way)
+    rec = faults.new_tool(exit_code, count=count, stderr=stderr, after=after, sleep=sleep, half_way=half_way)
     with _tx(state_dir) as st:
         faults.section(st, "tool")[tool] = rec
 
@@ -291,6 +328,7 @@ def clear_faults(state_dir):
 
 # ---- guests -----------------------------------------------------------------------------------
 
+
 def set_pci_functions(state_dir, functions):
     """Guest start: replace the guest's PCI functions (list of HostSpec pci dicts); each appears
     configured at domain = uid and is probed (ism binds when present)."""
@@ -311,6 +349,7 @@ def set_pci_holder(state_dir, fid, holder):
 
 
 # ---- path access ------------------------------------------------------------------------------
+
 
 def sysfs_read(state_dir, path, real_sys=None):
     return view(state_dir, real_sys=real_sys).read(path)

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The CIO device blacklist (cio_ignore) and /proc/sysinfo of the emulated s390 kernel.
 
 Blacklist semantics (drivers/s390/cio/blacklist.c):
@@ -42,6 +44,7 @@ def busid_key(busid):
 
 # ---- interval lists ------------------------------------------------------------------------------
 
+
 def _add(ivs, lo, hi):
     out = []
     for a, b in ivs:
@@ -78,13 +81,13 @@ def render(ivs):
         while a <= b:
             end = min(b, (a // (MAX_DEVNO + 1) + 1) * (MAX_DEVNO + 1) - 1)
             first = "0.%x.%04x" % divmod(a, MAX_DEVNO + 1)
-            lines.append(first if a == end else
-                         "%s-0.%x.%04x" % ((first,) + divmod(end, MAX_DEVNO + 1)))
+            lines.append(first if a == end else "%s-0.%x.%04x" % ((first,) + divmod(end, MAX_DEVNO + 1)))
             a = end + 1
     return "".join(line + "\n" for line in lines)
 
 
 # ---- parser --------------------------------------------------------------------------------------
+
 
 def _pure_hex(s, i, min_digit, max_digit, max_val):
     """pure_hex(): up to max_digit + 1 hex digits are consumed; (value, next index) or None."""
@@ -101,7 +104,7 @@ def _pure_hex(s, i, min_digit, max_digit, max_val):
 
 def _simple_strtoul16(s):
     """simple_strtoul(s, &end, 16): (value, index of the first unparsed character)."""
-    i = 2 if s[:2] in ("0x", "0X") else 0     # the prefix is skipped even without digits
+    i = 2 if s[:2] in ("0x", "0X") else 0  # the prefix is skipped even without digits
     start = i
     while i < len(s) and s[i] in "0123456789abcdefABCDEF":
         i += 1
@@ -113,7 +116,7 @@ def parse_busid(s):
     if s == "":
         return None
     val, end = _simple_strtoul16(s)
-    if end == len(s):                          # old style: a devno of subchannel set 0
+    if end == len(s):  # old style: a devno of subchannel set 0
         return (0, val) if val <= MAX_DEVNO else None
     r = _pure_hex(s, 0, 1, 2, MAX_CSSID)
     if r is None or r[1] >= len(s) or s[r[1]] != ".":
@@ -144,7 +147,7 @@ def apply_list(ivs, text, action, messages=None):
         if parm == "all":
             rng = (0, LAST)
         elif parm in ("ipldev", "condev"):
-            continue                           # no CCW IPL device, SCLP console
+            continue  # no CCW IPL device, SCLP console
         else:
             frm, _sep, to = parm.partition("-")
             a = parse_busid(frm)
@@ -152,15 +155,13 @@ def apply_list(ivs, text, action, messages=None):
             if a is None or b is None:
                 bad = frm if a is None else to
                 if messages is not None:
-                    messages.append("%s is not a valid device for the cio_ignore kernel "
-                                    "parameter" % bad)
+                    messages.append("%s is not a valid device for the cio_ignore kernel " "parameter" % bad)
                 rc = errno.EINVAL
                 continue
             rng = (key(*a), key(*b))
             if rng[0] > rng[1]:
                 if messages is not None:
-                    messages.append("0.%x.%04x to 0.%x.%04x is not a valid range for cio_ignore"
-                                    % (a + b))
+                    messages.append("0.%x.%04x to 0.%x.%04x is not a valid range for cio_ignore" % (a + b))
                 rc = errno.EINVAL
                 continue
         ivs = _add(ivs, *rng) if act == "add" else _free(ivs, *rng)
@@ -172,7 +173,7 @@ def parse_write(data):
     the first word is not free/add/purge (EINVAL)."""
     text = data.decode("latin-1") if isinstance(data, bytes) else str(data)
     text = text[:WRITE_MAX]
-    text = text.split("\0", 1)[0]              # strncpy_from_user stops at a NUL
+    text = text.split("\0", 1)[0]  # strncpy_from_user stops at a NUL
     text = text.rstrip(" \t\n\r\v\f")
     cmd, sep, rest = text.partition(" ")
     if cmd not in ("free", "add", "purge"):
@@ -221,7 +222,7 @@ def sysinfo(spec, cpus):
     ]
     out += ["Type %d Percentage:    0" % i for i in range(1, 6)]
     out.append("")
-    if spec.get("role") != "guest":              # a KVM guest has no topology facility
+    if spec.get("role") != "guest":  # a KVM guest has no topology facility
         out.append("CPU Topology HW:      0 0 0 4 2 %d" % CPC_CPUS)
         out.append("CPU Topology SW:      0 0 0 4 2 %d" % cpus)
     out += [
@@ -235,8 +236,7 @@ def sysinfo(spec, cpus):
         "Nominal Capability:   %d" % 2900,
         "Secondary Capability: %d" % 2900,
     ]
-    out += ["Adjustment %02d-way:    %u %u" % (i, 62000 - 200 * i, 63000 - 200 * i)
-            for i in range(2, CPC_CPUS + 1)]
+    out += ["Adjustment %02d-way:    %u %u" % (i, 62000 - 200 * i, 63000 - 200 * i) for i in range(2, CPC_CPUS + 1)]
     chars = "Shared "
     out += [
         "",
@@ -287,5 +287,14 @@ def count_cpus(online_text):
     return n or None
 
 
-__all__ = ["apply_list", "parse_write", "parse_busid", "render", "is_blacklisted", "busid_key",
-           "sysinfo", "count_cpus", "MACHINES"]
+__all__ = [
+    "apply_list",
+    "parse_write",
+    "parse_busid",
+    "render",
+    "is_blacklisted",
+    "busid_key",
+    "sysinfo",
+    "count_cpus",
+    "MACHINES",
+]

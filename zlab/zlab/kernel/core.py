@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Kernel state semantics operating on the state dict (pure Python, no I/O except tcp_mem).
 
 Every function that changes state takes the state dict ``st`` (inside a store.transaction) and
@@ -18,6 +20,7 @@ FORMAT = 1
 
 # ---------------------------------------------------------------------------------------------
 # errors
+
 
 def oserr(code, what=""):
     return OSError(code, os.strerror(code) + (": " + what if what else ""))
@@ -57,8 +60,11 @@ def queue_udev_run(st, ent, runs, depth):
     """The rest of ``ent``'s add event: its RUN programs ``[(rules file, value)]``, then
     :func:`udev_add_finish`. ``depth``: 1, or the depth of the event whose RUN program caused
     this one plus 1 (events deeper than 4 run no RUN programs)."""
-    _queue(st, "udev-run", {"fid": str(ent["spec"]["fid"]), "addr": ent["addr"],
-                            "runs": [list(r) for r in runs], "depth": depth})
+    _queue(
+        st,
+        "udev-run",
+        {"fid": str(ent["spec"]["fid"]), "addr": ent["addr"], "runs": [list(r) for r in runs], "depth": depth},
+    )
 
 
 def take_hooks():
@@ -69,6 +75,7 @@ def take_hooks():
 
 # ---------------------------------------------------------------------------------------------
 # helpers
+
 
 def profile_of(st):
     return profiles.get(st["spec"]["kernel_profile"])
@@ -87,19 +94,29 @@ def ifname_for(busid):
 
 MTU_BY_FRAME = {"16K": 8192, "24K": 16384, "40K": 32768, "64K": 57344}
 INBUF_BY_FRAME = {"16K": "16k", "24K": "24k", "40K": "40k", "64K": "64k"}
-CU_BY_TYPE = {"IQD": ("1731/05", "1732/05"), "OSD": ("1731/01", "1732/01"),
-              "OSX": ("1731/02", "1732/02"), "OSM": ("1731/02", "1732/03")}
+CU_BY_TYPE = {
+    "IQD": ("1731/05", "1732/05"),
+    "OSD": ("1731/01", "1732/01"),
+    "OSX": ("1731/02", "1732/02"),
+    "OSM": ("1731/02", "1732/03"),
+}
 CHP_TYPE_CODE = {"IQD": "24", "OSD": "11", "OSX": "15", "OSM": "16"}
-VNICC_DEFAULTS = {"bridge_invisible": 0, "flooding": 0, "learning": 0, "learning_timeout": 600,
-                  "mcast_flooding": 0, "rx_bcast": 1, "takeover_learning": 0,
-                  "takeover_setvmac": 0}
+VNICC_DEFAULTS = {
+    "bridge_invisible": 0,
+    "flooding": 0,
+    "learning": 0,
+    "learning_timeout": 600,
+    "mcast_flooding": 0,
+    "rx_bcast": 1,
+    "takeover_learning": 0,
+    "takeover_setvmac": 0,
+}
 
 
 def read_tcp_mem1(st, which):
     """net.ipv4.tcp_{r,w}mem[1] of the host's netns (passthrough proc), the profile's kernel
     default otherwise."""
-    base = (st.get("host") or {}).get("real_proc_sys_net") or os.environ.get(
-        "ZLAB_REAL_PROC_SYS_NET", "/proc/sys/net")
+    base = (st.get("host") or {}).get("real_proc_sys_net") or os.environ.get("ZLAB_REAL_PROC_SYS_NET", "/proc/sys/net")
     try:
         with open(os.path.join(base, "ipv4", which), encoding="ascii") as f:
             return int(f.read().split()[1])
@@ -110,24 +127,48 @@ def read_tcp_mem1(st, which):
 # ---------------------------------------------------------------------------------------------
 # boot
 
+
 def empty_smc_stats():
     keys = []
     for pfx in ("SMC_INT_TX_BUF_", "SMC_INT_RX_BUF_", "SMC_USR_TX_BUF_", "SMC_USR_RX_BUF_"):
         for sz in ("8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "G_1024K"):
             keys.append(pfx + sz)
     for d in ("TX", "RX"):
-        for k in ("BUF_SIZE_SM_PEER_CNT", "BUF_SIZE_SM_CNT", "BUF_FULL_PEER_CNT", "BUF_FULL_CNT",
-                  "BUF_REUSE_CNT", "BUF_ALLOC_CNT", "BUF_DGRADE_CNT"):
+        for k in (
+            "BUF_SIZE_SM_PEER_CNT",
+            "BUF_SIZE_SM_CNT",
+            "BUF_FULL_PEER_CNT",
+            "BUF_FULL_CNT",
+            "BUF_REUSE_CNT",
+            "BUF_ALLOC_CNT",
+            "BUF_DGRADE_CNT",
+        ):
             keys.append("SMC_INT_%s_%s" % (d, k))
-    keys += ["SMC_CLNT_V1_SUCC_CNT", "SMC_CLNT_V2_SUCC_CNT", "SMC_SRV_V1_SUCC_CNT",
-             "SMC_SRV_V2_SUCC_CNT", "SMC_SENDPAGE_CNT", "SMC_URG_DATA_CNT", "SMC_SPLICE_CNT",
-             "SMC_CORK_CNT", "SMC_NDLY_CNT", "SMC_RX_BYTES", "SMC_TX_BYTES", "SMC_RX_CNT",
-             "SMC_TX_CNT"]
+    keys += [
+        "SMC_CLNT_V1_SUCC_CNT",
+        "SMC_CLNT_V2_SUCC_CNT",
+        "SMC_SRV_V1_SUCC_CNT",
+        "SMC_SRV_V2_SUCC_CNT",
+        "SMC_SENDPAGE_CNT",
+        "SMC_URG_DATA_CNT",
+        "SMC_SPLICE_CNT",
+        "SMC_CORK_CNT",
+        "SMC_NDLY_CNT",
+        "SMC_RX_BYTES",
+        "SMC_TX_BYTES",
+        "SMC_RX_CNT",
+        "SMC_TX_CNT",
+    ]
     out = {}
     for proto in ("SMCD", "SMCR"):
-        out[proto] = {proto: {k: 0 for k in keys}, "CLNT_HS_ERR_CNT": 0, "SRV_HS_ERR_CNT": 0,
-                      "CLNT_FBACK_CNT": 0, "SRV_FBACK_CNT": 0,
-                      "FBACK_RSN": {"clnt": [], "srv": []}}
+        out[proto] = {
+            proto: {k: 0 for k in keys},
+            "CLNT_HS_ERR_CNT": 0,
+            "SRV_HS_ERR_CNT": 0,
+            "CLNT_FBACK_CNT": 0,
+            "SRV_FBACK_CNT": 0,
+            "FBACK_RSN": {"clnt": [], "srv": []},
+        }
     return out
 
 
@@ -151,16 +192,21 @@ def new_state(spec_dict, old=None):
         "linkgroups": {"SMCD": [], "SMCR": []},
         "smc_sockets": [],
         "faults": {"write": {}, "tool": {}, "service": {}, "dirs": {}},
-        "persist": {"blacklist": [], "options": {}, "pci_rules": [], "driverctl": {},
-                    "skipped": []},
+        "persist": {"blacklist": [], "options": {}, "pci_rules": [], "driverctl": {}, "skipped": []},
     }
     # cio_ignore= of the kernel command line: blacklisted devices get no subchannel device
     st["cio_ignore"], _rc = cio.apply_list([], spec_dict.get("cio_ignore"), "add")
     for i, c in enumerate(spec_dict.get("ccw") or []):
         st["ccw"][c["devno"]] = {
-            "chpid": c["chpid"], "chpid_type": c["chpid_type"], "frame_size": c["frame_size"],
-            "ports": c.get("ports", 1), "schid": "0.0.%04x" % i, "online": 0, "group": None,
-            "card_type": c.get("card_type"), "layer_enforced": c.get("layer_enforced"),
+            "chpid": c["chpid"],
+            "chpid_type": c["chpid_type"],
+            "frame_size": c["frame_size"],
+            "ports": c.get("ports", 1),
+            "schid": "0.0.%04x" % i,
+            "online": 0,
+            "group": None,
+            "card_type": c.get("card_type"),
+            "layer_enforced": c.get("layer_enforced"),
             "registered": not cio.is_blacklisted(st["cio_ignore"], cio.busid_key(c["devno"])),
         }
     for p in spec_dict.get("pci") or []:
@@ -169,9 +215,18 @@ def new_state(spec_dict, old=None):
 
 
 def new_pci_entry(p):
-    return {"spec": dict(p), "configured": False, "domain": None, "addr": None, "driver": None,
-            "driver_override": None, "iommu_group": None, "removed": False, "fh": 0,
-            "held_by": None}
+    return {
+        "spec": dict(p),
+        "configured": False,
+        "domain": None,
+        "addr": None,
+        "driver": None,
+        "driver_override": None,
+        "iommu_group": None,
+        "removed": False,
+        "fh": 0,
+        "held_by": None,
+    }
 
 
 def boot_actions(st):
@@ -189,6 +244,7 @@ def boot_actions(st):
 
 # ---------------------------------------------------------------------------------------------
 # modules
+
 
 def _catalog(st):
     return profile_of(st)["modules"]
@@ -213,10 +269,16 @@ def modules_loaded(st):
     """Loaded loadable modules, most recent first, as /proc/modules lists them."""
     out = []
     for m in reversed(st["modules"]):
-        holders = [x["name"] for x in st["modules"]
-                   if m["name"] in _catalog(st)[x["name"]]["deps"]]
-        out.append({"name": m["name"], "refcnt": len(holders), "holders": holders,
-                    "params": dict(m.get("params") or {}), "size": m.get("size", 0)})
+        holders = [x["name"] for x in st["modules"] if m["name"] in _catalog(st)[x["name"]]["deps"]]
+        out.append(
+            {
+                "name": m["name"],
+                "refcnt": len(holders),
+                "holders": holders,
+                "params": dict(m.get("params") or {}),
+                "size": m.get("size", 0),
+            }
+        )
     return out
 
 
@@ -271,15 +333,20 @@ def _module_loaded_effects(st, name, prm):
         prof = profile_of(st)
         if prof["smc_sysctls"]:
             st["smc_sysctl"] = profiles.smc_sysctl_defaults(
-                prof, read_tcp_mem1(st, "tcp_wmem"), read_tcp_mem1(st, "tcp_rmem"))
+                prof, read_tcp_mem1(st, "tcp_wmem"), read_tcp_mem1(st, "tcp_rmem")
+            )
         else:
             st["smc_sysctl"] = {}
     if name == "vfio_pci" and prm.get("ids"):
         for tok in prm["ids"].split(","):
             m = re.match(r"^\s*([0-9a-fA-F]{1,4}):([0-9a-fA-F]{1,4})", tok)
             if m:
-                _add_dynid(st, "vfio-pci", [int(m.group(1), 16), int(m.group(2), 16),
-                                            0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0], attach=False)
+                _add_dynid(
+                    st,
+                    "vfio-pci",
+                    [int(m.group(1), 16), int(m.group(2), 16), 0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0],
+                    attach=False,
+                )
     for drv in _catalog(st)[name]["pci_drivers"]:
         pci_driver_attach(st, drv)
     if _catalog(st)[name]["ccw_drivers"]:
@@ -372,13 +439,26 @@ def qeth_group(st, data):
     first = st["ccw"][gid]
     iqd = first["chpid_type"] == "IQD"
     card = {
-        "cdevs": ids, "online": 0, "layer2": -1,
+        "cdevs": ids,
+        "online": 0,
+        "layer2": -1,
         "buffer_count": 128 if iqd else 64,
-        "portno": 0, "isolation": "none", "prio": "disabled", "hw_trap": "disarm",
-        "bridge_role": "none", "bridge_hostnotify": 0, "bridge_reflect_promisc": "none",
-        "vnicc": dict(VNICC_DEFAULTS), "registered": False, "ever_online": False,
-        "performance_stats": 0, "blkt": {"total": 0, "inter": 0, "inter_jumbo": 0},
-        "route4": "no", "route6": "no", "sniffer": 0, "hsuid": "",
+        "portno": 0,
+        "isolation": "none",
+        "prio": "disabled",
+        "hw_trap": "disarm",
+        "bridge_role": "none",
+        "bridge_hostnotify": 0,
+        "bridge_reflect_promisc": "none",
+        "vnicc": dict(VNICC_DEFAULTS),
+        "registered": False,
+        "ever_online": False,
+        "performance_stats": 0,
+        "blkt": {"total": 0, "inter": 0, "inter_jumbo": 0},
+        "route4": "no",
+        "route6": "no",
+        "sniffer": 0,
+        "hsuid": "",
         "layer_enforced": first.get("layer_enforced"),
     }
     if card["layer_enforced"] is not None:
@@ -515,8 +595,7 @@ def qeth_set_online(st, gid):
     devs = [st["ccw"][b] for b in card["cdevs"]]
     # The read/write channel pair must be consecutive and share the CHPID; the kernel gets an
     # IDX ACTIVATE failure otherwise [I]: EIO.
-    if busid_devno(card["cdevs"][1]) != busid_devno(card["cdevs"][0]) + 1 or \
-            len({d["chpid"] for d in devs}) != 1:
+    if busid_devno(card["cdevs"][1]) != busid_devno(card["cdevs"][0]) + 1 or len({d["chpid"] for d in devs}) != 1:
         raise oserr(errno.EIO, "IDX ACTIVATE failed")
     if card["layer2"] == -1:
         card["layer2"] = effective_layer(st, gid)
@@ -599,11 +678,17 @@ def qeth_store(st, gid, attr, data):
         if ctype == "IQD":
             raise oserr(errno.EOPNOTSUPP)
         _need_down(card)
-        table = {"prio_queueing_prec": "by precedence", "prio_queueing_skb": "by skb-priority",
-                 "prio_queueing_tos": "by type of service",
-                 "prio_queueing_vlan": "by VLAN headers", "no_prio_queueing:0": "always queue 0",
-                 "no_prio_queueing:1": "always queue 1", "no_prio_queueing:2": "always queue 2",
-                 "no_prio_queueing:3": "always queue 3", "no_prio_queueing": "disabled"}
+        table = {
+            "prio_queueing_prec": "by precedence",
+            "prio_queueing_skb": "by skb-priority",
+            "prio_queueing_tos": "by type of service",
+            "prio_queueing_vlan": "by VLAN headers",
+            "no_prio_queueing:0": "always queue 0",
+            "no_prio_queueing:1": "always queue 1",
+            "no_prio_queueing:2": "always queue 2",
+            "no_prio_queueing:3": "always queue 3",
+            "no_prio_queueing": "disabled",
+        }
         for word, shown in table.items():
             if sysfs_streq(data, word):
                 if word == "prio_queueing_vlan" and effective_layer(st, gid) == 0:
@@ -678,8 +763,14 @@ def qeth_store(st, gid, attr, data):
         card["vnicc"][key] = 1 if kstrtobool(data) else 0
         return
     if attr in ("route4", "route6"):
-        for word in ("primary_router", "secondary_router", "primary_connector",
-                     "secondary_connector", "multicast_router", "no_router"):
+        for word in (
+            "primary_router",
+            "secondary_router",
+            "primary_connector",
+            "secondary_connector",
+            "multicast_router",
+            "no_router",
+        ):
             if sysfs_streq(data, word):
                 card[attr] = "no" if word == "no_router" else word.replace("_", " ")
                 return
@@ -704,6 +795,7 @@ def qeth_store(st, gid, attr, data):
 
 # ---------------------------------------------------------------------------------------------
 # zPCI
+
 
 def pci_addr(domain):
     return "%04x:00:00.0" % domain
@@ -795,8 +887,11 @@ def udev_add_finish(st, ent):
     persist = st.get("persist") or {}
     if ent["driver"] is None:
         for drv, (mod, ids) in sorted(profiles.PCI_DRIVERS.items()):
-            if (ent["spec"]["vendor"], ent["spec"]["device"]) in ids and \
-                    mod not in persist.get("blacklist", []) and not module_present(st, mod):
+            if (
+                (ent["spec"]["vendor"], ent["spec"]["device"]) in ids
+                and mod not in persist.get("blacklist", [])
+                and not module_present(st, mod)
+            ):
                 try:
                     load_module(st, mod, explicit=False)
                 except ModuleError:
@@ -852,15 +947,20 @@ def _pci_rule_matches(st, ent, rule):
 
 def _glob_match(pattern, value):
     import fnmatch
+
     return any(fnmatch.fnmatchcase(value, alt) for alt in pattern.split("|"))
 
 
 def pci_attr_value(st, ent, name):
     s = ent["spec"]
     vals = {
-        "vendor": "0x%04x" % s["vendor"], "device": "0x%04x" % s["device"],
-        "function_id": "0x%08x" % s["fid"], "uid": "0x%x" % s["uid"],
-        "pchid": "0x%04x" % s["pchid"], "pft": "0x%02x" % s["pft"], "vfn": "0x%04x" % s["vfn"],
+        "vendor": "0x%04x" % s["vendor"],
+        "device": "0x%04x" % s["device"],
+        "function_id": "0x%08x" % s["fid"],
+        "uid": "0x%x" % s["uid"],
+        "pchid": "0x%04x" % s["pchid"],
+        "pft": "0x%02x" % s["pft"],
+        "vfn": "0x%04x" % s["vfn"],
         "port": "%d" % s["port"],
     }
     return vals.get(name)
@@ -874,8 +974,18 @@ def pci_unconfigure(st, ent):
         raise oserr(errno.EBUSY, "VFs enabled")
     if ent.get("held_by"):
         raise oserr(errno.EBUSY, "in use by %s" % ent["held_by"])
-    ent.update({"configured": False, "domain": None, "addr": None, "driver": None,
-                "driver_override": None, "iommu_group": None, "removed": False, "fh": 0})
+    ent.update(
+        {
+            "configured": False,
+            "domain": None,
+            "addr": None,
+            "driver": None,
+            "driver_override": None,
+            "iommu_group": None,
+            "removed": False,
+            "fh": 0,
+        }
+    )
 
 
 def pci_store_power(st, fid, data):
@@ -924,8 +1034,7 @@ def pci_probe(st, ent):
 def pci_driver_attach(st, drv):
     for key in sorted(st["pci"], key=int):
         ent = st["pci"][key]
-        if ent["configured"] and not ent["removed"] and ent["driver"] is None and \
-                _driver_matches(st, ent, drv):
+        if ent["configured"] and not ent["removed"] and ent["driver"] is None and _driver_matches(st, ent, drv):
             ent["driver"] = drv
 
 
@@ -1000,7 +1109,7 @@ def pci_new_id(st, drv, data):
     vals = _parse_id_line(data)
     if len(vals) < 2:
         raise oserr(errno.EINVAL)
-    full = vals + [0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0][len(vals) - 2:]
+    full = vals + [0xFFFFFFFF, 0xFFFFFFFF, 0, 0, 0][len(vals) - 2 :]
     _add_dynid(st, drv, full[:7])
 
 
@@ -1040,6 +1149,7 @@ def pci_rescan(st, data):
 def set_pci_functions(st, functions):
     """Guest start: replace the PCI functions; each appears configured at domain = uid."""
     from .spec import HostSpec
+
     spec = dict(st["spec"])
     spec["pci"] = functions
     norm = HostSpec.from_dict(spec).to_dict()
@@ -1050,13 +1160,13 @@ def set_pci_functions(st, functions):
         st["pci"][str(p["fid"])] = ent
     for key in sorted(st["pci"], key=int):
         ent = st["pci"][key]
-        if ent["spec"].get("state", "configured") != "standby" or \
-                st["spec"].get("role") == "guest":
+        if ent["spec"].get("state", "configured") != "standby" or st["spec"].get("role") == "guest":
             pci_configure(st, ent)
 
 
 # ---------------------------------------------------------------------------------------------
 # SMC (netlink-ish)
+
 
 def smc_loaded(st):
     return module_present(st, "smc")
@@ -1088,8 +1198,7 @@ def pnet_add(st, pnet_id, eth=None, ib=None, port=None):
         for ent in st["pci"].values():
             if ent["addr"] == ib and ent["spec"].get("pnet_ids"):
                 raise oserr(errno.EEXIST, "hardware PNET ID")
-    st["pnet"].append({"pnet_id": pid, "eth": eth, "ib": ib,
-                       "port": 255 if eth else port})
+    st["pnet"].append({"pnet_id": pid, "eth": eth, "ib": ib, "port": 255 if eth else port})
 
 
 def pnet_del(st, pnet_id):
@@ -1113,15 +1222,26 @@ def smcd_devices(st):
             user = [e["pnet_id"] for e in st["pnet"] if e.get("ib") == ent["addr"]]
             pnet = (s.get("pnet_ids") or [None])[0] or (user[0] if user else None)
             lgs = [lg for lg in st["linkgroups"]["SMCD"] if lg.get("device") == ent["addr"]]
-            out.append({"fid": s["fid"], "type": "ISM", "pci_id": ent["addr"],
-                        "pchid": s["pchid"], "in_use": bool(lgs), "lgs": len(lgs),
-                        "pnet_id": pnet, "pnet_user_set": bool(user and not s.get("pnet_ids")),
-                        "vfn": s["vfn"], "pft": s["pft"]})
+            out.append(
+                {
+                    "fid": s["fid"],
+                    "type": "ISM",
+                    "pci_id": ent["addr"],
+                    "pchid": s["pchid"],
+                    "in_use": bool(lgs),
+                    "lgs": len(lgs),
+                    "pnet_id": pnet,
+                    "pnet_user_set": bool(user and not s.get("pnet_ids")),
+                    "vfn": s["vfn"],
+                    "pft": s["pft"],
+                }
+            )
     return out
 
 
 # ---------------------------------------------------------------------------------------------
 # cio_ignore (/proc/cio_ignore, /proc/cio_settle)
+
 
 def defer_errno(st, code):
     """A store that keeps its changes and still fails the write (the kernel applies the valid
@@ -1139,14 +1259,12 @@ def css_eval_free(st):
     new = []
     for busid in sorted(st["ccw"]):
         dev = st["ccw"][busid]
-        if not dev.get("registered", True) and \
-                not cio.is_blacklisted(st.get("cio_ignore"), cio.busid_key(busid)):
+        if not dev.get("registered", True) and not cio.is_blacklisted(st.get("cio_ignore"), cio.busid_key(busid)):
             dev.update(registered=True, online=0, group=None)
             new.append(dev)
     if not new:
         return
-    if "qeth" not in (st.get("persist") or {}).get("blacklist", []) and \
-            not module_present(st, "qeth"):
+    if "qeth" not in (st.get("persist") or {}).get("blacklist", []) and not module_present(st, "qeth"):
         try:
             load_module(st, "qeth", explicit=False)
         except ModuleError:
@@ -1160,8 +1278,11 @@ def ccw_purge(st):
     subchannel too); a group device loses its member and is removed (ccwgroup_remove_ccwdev)."""
     for busid in sorted(st["ccw"]):
         dev = st["ccw"][busid]
-        if not dev.get("registered", True) or dev["online"] or \
-                not cio.is_blacklisted(st.get("cio_ignore"), cio.busid_key(busid)):
+        if (
+            not dev.get("registered", True)
+            or dev["online"]
+            or not cio.is_blacklisted(st.get("cio_ignore"), cio.busid_key(busid))
+        ):
             continue
         gid = dev.get("group")
         if gid and gid in st["qeth"]:

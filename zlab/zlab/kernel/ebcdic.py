@@ -1,11 +1,17 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """EBCDIC code page 1047 (IBM-1047), as smc_rnics decodes util_string with iconv -f IBM-1047.
 
 Python has no cp1047 codec; cp037 differs from it in six positions, swapped here.
 """
 
 _SWAP = {  # char: (cp037 byte, cp1047 byte)
-    "[": (0xBA, 0xAD), "]": (0xBB, 0xBD), "^": (0xB0, 0x5F), "\u00ac": (0x5F, 0xB0),
-    "\u00dd": (0xAD, 0xBA), "\u00a8": (0xBD, 0xBB),
+    "[": (0xBA, 0xAD),
+    "]": (0xBB, 0xBD),
+    "^": (0xB0, 0x5F),
+    "\u00ac": (0x5F, 0xB0),
+    "\u00dd": (0xAD, 0xBA),
+    "\u00a8": (0xBD, 0xBB),
 }
 _ENC = {}
 _DEC = {}
@@ -42,5 +48,5 @@ def pnet_util_string(pnet_ids, length=64):
         if not pid or port * 16 >= length:
             continue
         field = encode(pid.upper()[:16].ljust(16))
-        buf[port * 16:port * 16 + 16] = field
+        buf[port * 16 : port * 16 + 16] = field
     return bytes(buf)

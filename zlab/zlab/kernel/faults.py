@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Injected faults (``zlab fault``): the records in ``st["faults"]`` and how one is consumed.
 
     st["faults"] = {
@@ -17,8 +19,16 @@ import errno
 import os
 
 # Host paths whose writes the device emulator serves (its FUSE daemon consumes their faults).
-EMULATED = ("/sys", "/proc/sys/net", "/proc/modules", "/proc/sys/kernel/osrelease",
-            "/proc/cio_ignore", "/proc/cio_settle", "/proc/sysinfo", "/proc/cmdline")
+EMULATED = (
+    "/sys",
+    "/proc/sys/net",
+    "/proc/modules",
+    "/proc/sys/kernel/osrelease",
+    "/proc/cio_ignore",
+    "/proc/cio_settle",
+    "/proc/sysinfo",
+    "/proc/cmdline",
+)
 # Not served by zlab.fusefs.faultdir: pseudo file systems and the lab's own files in the host.
 REFUSED = ("/proc", "/sys", "/dev", "/run/zlab", "/opt/zlab")
 KINDS = ("write", "tool", "service")
@@ -44,11 +54,14 @@ def write_target(path):
         return "emulator"
     for top in REFUSED:
         if _under(p, top):
-            raise ValueError("%s: write faults work on the emulated /sys and /proc files and on "
-                             "files outside %s" % (path, ", ".join(REFUSED)))
+            raise ValueError(
+                "%s: write faults work on the emulated /sys and /proc files and on "
+                "files outside %s" % (path, ", ".join(REFUSED))
+            )
     if os.path.dirname(p) in ("/", "/run"):
-        raise ValueError("%s: its directory %s cannot be served (a file in a directory below "
-                         "it can)" % (path, os.path.dirname(p)))
+        raise ValueError(
+            "%s: its directory %s cannot be served (a file in a directory below " "it can)" % (path, os.path.dirname(p))
+        )
     return "faultdir"
 
 
@@ -94,9 +107,14 @@ def new_tool(exit_code=None, count=1, stderr="", after=0, sleep=0.0, half_way=Fa
         raise ValueError("tool fault: --stderr needs an exit code")
     if int(count) < 1 or int(after) < 0 or float(sleep) < 0:
         raise ValueError("tool fault: count must be >= 1, after and sleep >= 0")
-    return {"exit_code": None if exit_code is None else int(exit_code), "count": int(count),
-            "stderr": stderr or "", "after": int(after), "sleep": float(sleep),
-            "half_way": bool(half_way)}
+    return {
+        "exit_code": None if exit_code is None else int(exit_code),
+        "count": int(count),
+        "stderr": stderr or "",
+        "after": int(after),
+        "sleep": float(sleep),
+        "half_way": bool(half_way),
+    }
 
 
 def take_tool(tools, name):
@@ -105,17 +123,24 @@ def take_tool(tools, name):
     f = _take(tools, name)
     if f is None:
         return None
-    out = {"exit_code": f.get("exit_code"), "stderr": f.get("stderr", ""),
-           "sleep": float(f.get("sleep", 0)), "half_way": bool(f.get("half_way"))}
+    out = {
+        "exit_code": f.get("exit_code"),
+        "stderr": f.get("stderr", ""),
+        "sleep": float(f.get("sleep", 0)),
+        "half_way": bool(f.get("half_way")),
+    }
     return out
 
 
 def host_path(key):
     """The host path of a write fault's key (tree paths of the emulator mapped back)."""
-    for tree, host in (("/proc_sys_net", "/proc/sys/net"), ("/proc_modules", "/proc/modules"),
-                       ("/osrelease", "/proc/sys/kernel/osrelease")):
+    for tree, host in (
+        ("/proc_sys_net", "/proc/sys/net"),
+        ("/proc_modules", "/proc/modules"),
+        ("/osrelease", "/proc/sys/kernel/osrelease"),
+    ):
         if _under(key, tree):
-            return host + key[len(tree):]
+            return host + key[len(tree) :]
     return key
 
 
@@ -134,8 +159,7 @@ def describe(kind, key, f):
         if f.get("exit_code") is None:
             what.append("then run")
         else:
-            what.append("%sexit %d" % ("half way, " if f.get("half_way") else "",
-                                       f["exit_code"]))
+            what.append("%sexit %d" % ("half way, " if f.get("half_way") else "", f["exit_code"]))
         text = "tool %s %s: %d left" % (key, ", ".join(what), f["count"])
         if f.get("stderr"):
             text += ", stderr %r" % f["stderr"]

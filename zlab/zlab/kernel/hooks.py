@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """What a state change queues (core.queue_hook, core.queue_udev_run) runs after it committed:
 
 - the RUN programs of udev rules for PCI add events, each event in a transaction of its own (their
@@ -41,7 +43,7 @@ def run(pending, log=None):
                 try:
                     _udev_event(state_dir, data)
                 finally:
-                    queued = core.take_hooks()    # dropped with a failed event's changes
+                    queued = core.take_hooks()  # dropped with a failed event's changes
                 pending.extend(queued)
         else:
             netdev.append((state_dir, data))
@@ -55,14 +57,15 @@ def _udev_event(state_dir, event):
         try:
             ent = st["pci"].get(event["fid"])
             # another writer may have removed the function between the commit and now
-            if ent is None or not ent["configured"] or ent["removed"] or \
-                    ent["addr"] != event["addr"]:
+            if ent is None or not ent["configured"] or ent["removed"] or ent["addr"] != event["addr"]:
                 return
             for origin, value in event["runs"]:
                 status, msgs = udevrun.run(st, ent, value)
-                udevrun.log(st, "%s: %s: RUN '%s': exit %d%s" % (
-                    os.path.basename(origin), event["addr"], value, status,
-                    "".join("; " + m for m in msgs)))
+                udevrun.log(
+                    st,
+                    "%s: %s: RUN '%s': exit %d%s"
+                    % (os.path.basename(origin), event["addr"], value, status, "".join("; " + m for m in msgs)),
+                )
             core.udev_add_finish(st, ent)
         finally:
             st.pop("_state_dir", None)
@@ -80,11 +83,14 @@ def _netdev_hooks(hooks, log=None):
             continue
         ran.add(state_dir)
         try:
-            res = subprocess.run([path] + [str(a) for a in args[1:]], capture_output=True,
-                                 text=True, timeout=60, check=False)
+            res = subprocess.run(
+                [path] + [str(a) for a in args[1:]], capture_output=True, text=True, timeout=60, check=False
+            )
             if res.returncode != 0 and log:
-                log("hook %s %s failed rc=%d: %s" % (args[0], " ".join(map(str, args[1:])),
-                                                       res.returncode, res.stderr.strip()))
+                log(
+                    "hook %s %s failed rc=%d: %s"
+                    % (args[0], " ".join(map(str, args[1:])), res.returncode, res.stderr.strip())
+                )
         except (OSError, subprocess.SubprocessError) as exc:
             if log:
                 log("hook %s failed: %s" % (args[0], exc))

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """PathAccess: path-level operations on one built tree (lookup, symlink resolution, read, list,
 write dispatch). Shared by view.KernelView (snapshots of kernel.json) and udevrun.StateFS (one
 in-transaction state), which supply ``tree()`` and ``write_node()``.
@@ -10,13 +12,12 @@ from . import core, vfs
 
 
 class PathAccess:
-    def __init__(self, state_dir, real_sys=None, real_proc_sys_net=None, log=None,
-                 real_proc=None, proc_links=None):
+    def __init__(self, state_dir, real_sys=None, real_proc_sys_net=None, log=None, real_proc=None, proc_links=None):
         self.state_dir = state_dir
         self.real_sys = real_sys
         self.real_proc_sys_net = real_proc_sys_net
-        self.real_proc = real_proc      # the host's procfs: /proc entries shown as links...
-        self.proc_links = proc_links    # ...to this procfs path (default real_proc)
+        self.real_proc = real_proc  # the host's procfs: /proc entries shown as links...
+        self.proc_links = proc_links  # ...to this procfs path (default real_proc)
         self.log = log
         self._tree = None
 

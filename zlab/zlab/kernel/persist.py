@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """apply_persistent: what udev/systemd do at boot from the files under a host root.
 
 Order (as on a systemd host): modprobe.d (blacklists, options) -> modules-load.d ->
@@ -18,12 +20,21 @@ import re
 from . import core, hooks, store, udevrun
 
 _UDEV_DIRS = ("etc/udev/rules.d", "run/udev/rules.d", "usr/lib/udev/rules.d", "lib/udev/rules.d")
-_SYSCTL_DIRS = ("etc/sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/lib/sysctl.d",
-                "lib/sysctl.d")
-_MODLOAD_DIRS = ("etc/modules-load.d", "run/modules-load.d", "usr/local/lib/modules-load.d",
-                 "usr/lib/modules-load.d", "lib/modules-load.d")
-_MODPROBE_DIRS = ("etc/modprobe.d", "run/modprobe.d", "usr/local/lib/modprobe.d",
-                  "usr/lib/modprobe.d", "lib/modprobe.d")
+_SYSCTL_DIRS = ("etc/sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/lib/sysctl.d", "lib/sysctl.d")
+_MODLOAD_DIRS = (
+    "etc/modules-load.d",
+    "run/modules-load.d",
+    "usr/local/lib/modules-load.d",
+    "usr/lib/modules-load.d",
+    "lib/modules-load.d",
+)
+_MODPROBE_DIRS = (
+    "etc/modprobe.d",
+    "run/modprobe.d",
+    "usr/local/lib/modprobe.d",
+    "usr/lib/modprobe.d",
+    "lib/modprobe.d",
+)
 _TMPFILES_DIRS = ("etc/tmpfiles.d", "run/tmpfiles.d", "usr/lib/tmpfiles.d")
 
 
@@ -87,8 +98,7 @@ def parse_sysctl(root):
     """[(key, value, ignore_errors)] in application order (sysctl.d then /etc/sysctl.conf)."""
     files = _collect(root, _SYSCTL_DIRS, ".conf")
     conf = os.path.join(root, "etc/sysctl.conf")
-    if os.path.isfile(conf) and not any(os.path.realpath(f) == os.path.realpath(conf)
-                                        for f in files):
+    if os.path.isfile(conf) and not any(os.path.realpath(f) == os.path.realpath(conf) for f in files):
         files.append(conf)
     out = []
     for p in files:
@@ -155,11 +165,9 @@ def apply(view, root):
     rules = udev_rules(root)
     pci_rules = []
     for path, toks in rules:
-        assigns = [(a, v) for k, a, op, v in toks if k == "ATTR" and op in ("=", ":=")
-                   and a == "driver_override"]
+        assigns = [(a, v) for k, a, op, v in toks if k == "ATTR" and op in ("=", ":=") and a == "driver_override"]
         # RUN programs (not RUN{builtin}); udev runs them after all rules of the event
-        runs = [(op, v) for k, a, op, v in toks if k == "RUN" and op in ("=", "+=", ":=")
-                and a in (None, "program")]
+        runs = [(op, v) for k, a, op, v in toks if k == "RUN" and op in ("=", "+=", ":=") and a in (None, "program")]
         subs = [v for k, _a, op, v in toks if k == "SUBSYSTEM" and op == "=="]
         is_pci = bool(subs) and "pci" in subs[0].split("|")
         if (assigns and (not subs or is_pci)) or (runs and is_pci):
@@ -176,8 +184,13 @@ def apply(view, root):
                 rule["driver_override"] = assigns[-1][1]
             pci_rules.append(rule)
     with store.transaction(st_dir) as st:
-        st["persist"] = {"blacklist": blacklist, "options": options, "pci_rules": pci_rules,
-                         "driverctl": parse_driverctl(root), "skipped": []}
+        st["persist"] = {
+            "blacklist": blacklist,
+            "options": options,
+            "pci_rules": pci_rules,
+            "driverctl": parse_driverctl(root),
+            "skipped": [],
+        }
     other = []
     # modules-load.d
     for mod in parse_modules_load(root):
@@ -190,7 +203,7 @@ def apply(view, root):
     # sysctl
     for key, val, ignore in parse_sysctl(root):
         if key.startswith("net.smc."):
-            path = "/proc/sys/net/smc/" + key[len("net.smc."):]
+            path = "/proc/sys/net/smc/" + key[len("net.smc.") :]
             try:
                 view.write(path, (val + "\n").encode())
             except OSError as exc:
@@ -209,7 +222,12 @@ def apply(view, root):
                         continue
                     status, msgs = udevrun.run_subsystem(st, name, val)
                     line = "%s: %s: RUN '%s': exit %d%s" % (
-                        os.path.basename(path), name, val, status, "".join("; " + m for m in msgs))
+                        os.path.basename(path),
+                        name,
+                        val,
+                        status,
+                        "".join("; " + m for m in msgs),
+                    )
                     udevrun.log(st, line)
                     if status:
                         log.append("udev " + line)
@@ -231,8 +249,9 @@ def apply(view, root):
                     view.write(target, (val + "\n").encode() if not val.endswith("\n") else val.encode())
             except OSError as exc:
                 if not (attr.endswith("]group") and exc.errno == errno.EINVAL):
-                    log.append("udev %s: %s=%s: %s" % (os.path.basename(path), attr, val,
-                                                       os.strerror(exc.errno or errno.EIO)))
+                    log.append(
+                        "udev %s: %s=%s: %s" % (os.path.basename(path), attr, val, os.strerror(exc.errno or errno.EIO))
+                    )
     # tmpfiles.d writes to /sys
     for path, arg in parse_tmpfiles_writes(root):
         try:
@@ -272,7 +291,7 @@ def _udev_attr_path(toks, attr):
     if m:
         where, name = m.group(1), m.group(2)
         if where.startswith("drivers/"):
-            bus, drv = where[len("drivers/"):].split(":", 1)
+            bus, drv = where[len("drivers/") :].split(":", 1)
             return "/sys/bus/%s/drivers/%s/%s" % (bus, drv, name)
         if "/" in where:
             bus, dev = where.split("/", 1)
@@ -280,11 +299,17 @@ def _udev_attr_path(toks, attr):
         return None
     subs = [v for k, _a, op, v in toks if k == "SUBSYSTEM" and op == "=="]
     kern = [v for k, _a, op, v in toks if k == "KERNEL" and op == "=="]
-    if subs and kern and subs[0] in ("ccwgroup", "ccw") and "|" not in kern[0] and \
-            "*" not in kern[0]:
+    if subs and kern and subs[0] in ("ccwgroup", "ccw") and "|" not in kern[0] and "*" not in kern[0]:
         return "/sys/bus/%s/devices/%s/%s" % (subs[0], kern[0], attr)
     return None
 
 
-__all__ = ["apply", "parse_sysctl", "parse_modules_load", "parse_modprobe", "udev_rules",
-           "parse_driverctl", "parse_tmpfiles_writes"]
+__all__ = [
+    "apply",
+    "parse_sysctl",
+    "parse_modules_load",
+    "parse_modprobe",
+    "udev_rules",
+    "parse_driverctl",
+    "parse_tmpfiles_writes",
+]

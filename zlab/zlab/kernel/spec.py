@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """HostSpec: what the lab tells the kernel about a host (see docs/contributing.md, "Kernel internals")."""
 
 import re
@@ -54,8 +56,9 @@ class HostSpec:
             raise ValueError("host spec: name is required")
         prof = d.get("kernel_profile", "rhel8.8")
         if prof not in profiles.PROFILES:
-            raise ValueError("host spec %s: kernel_profile %r not one of %s"
-                             % (name, prof, ", ".join(sorted(profiles.PROFILES))))
+            raise ValueError(
+                "host spec %s: kernel_profile %r not one of %s" % (name, prof, ", ".join(sorted(profiles.PROFILES)))
+            )
         role = d.get("role", "lpar")
         if role not in ROLES:
             raise ValueError("host spec %s: role %r not one of %s" % (name, role, ", ".join(ROLES)))
@@ -71,8 +74,10 @@ class HostSpec:
             "cio_ignore": str(d["cio_ignore"]) if d.get("cio_ignore") not in (None, "") else None,
             # /proc/sysinfo: the CPC (name, machine z15|z16|z17), the partition's number, and
             # of a KVM guest its domain's vCPUs and UUID
-            "cpc": {"name": str((d.get("cpc") or {}).get("name") or "ZLAB"),
-                    "machine": str((d.get("cpc") or {}).get("machine") or "z16").lower()},
+            "cpc": {
+                "name": str((d.get("cpc") or {}).get("name") or "ZLAB"),
+                "machine": str((d.get("cpc") or {}).get("machine") or "z16").lower(),
+            },
             "lpar_number": int(d.get("lpar_number") or 1),
         }
         if role == "guest":
@@ -86,19 +91,22 @@ class HostSpec:
             seen.add(busid)
             ctype = str(c.get("chpid_type", "IQD")).upper()
             if ctype not in CHPID_TYPES:
-                raise ValueError("host spec %s: chpid_type %r not one of %s"
-                                 % (name, ctype, ", ".join(CHPID_TYPES)))
+                raise ValueError("host spec %s: chpid_type %r not one of %s" % (name, ctype, ", ".join(CHPID_TYPES)))
             fs = str(c.get("frame_size", "16K")).upper()
             if fs not in FRAME_SIZES:
-                raise ValueError("host spec %s: frame_size %r not one of %s"
-                                 % (name, fs, ", ".join(FRAME_SIZES)))
+                raise ValueError("host spec %s: frame_size %r not one of %s" % (name, fs, ", ".join(FRAME_SIZES)))
             chpid = "%02X" % int(str(c.get("chpid", "00")), 16)
-            out["ccw"].append({
-                "devno": busid, "chpid": chpid, "chpid_type": ctype, "frame_size": fs,
-                "ports": int(c.get("ports", 1)),
-                "card_type": c.get("card_type"),
-                "layer_enforced": c.get("layer_enforced"),
-            })
+            out["ccw"].append(
+                {
+                    "devno": busid,
+                    "chpid": chpid,
+                    "chpid_type": ctype,
+                    "frame_size": fs,
+                    "ports": int(c.get("ports", 1)),
+                    "card_type": c.get("card_type"),
+                    "layer_enforced": c.get("layer_enforced"),
+                }
+            )
         fids = set()
         for p in d.get("pci") or []:
             fid = int(p["fid"])
@@ -107,8 +115,7 @@ class HostSpec:
             fids.add(fid)
             ptype = str(p.get("type", "ism")).lower()
             if ptype not in PCI_TYPES:
-                raise ValueError("host spec %s: pci type %r not one of %s"
-                                 % (name, ptype, ", ".join(PCI_TYPES)))
+                raise ValueError("host spec %s: pci type %r not one of %s" % (name, ptype, ", ".join(PCI_TYPES)))
             if ptype == "ism":
                 dv, dd, pft = 0x1014, 0x04ED, 0x05
             elif ptype == "roce":
@@ -124,19 +131,21 @@ class HostSpec:
             for pid in pnets:
                 if pid and (len(pid) > 16 or not re.match(r"^[A-Za-z0-9]+$", pid)):
                     raise ValueError("host spec %s: PNET ID %r must be 1-16 alphanumerics" % (name, pid))
-            out["pci"].append({
-                "fid": fid,
-                "uid": int(p.get("uid", fid)),
-                "pchid": int(p.get("pchid", 0)),
-                "pft": int(p.get("pft", pft)),
-                "vfn": int(p.get("vfn", 0)),
-                "port": int(p.get("port", 0 if ptype == "ism" else 1)),
-                "pnet_ids": [x.upper() for x in pnets if x],
-                "vendor": int(p.get("vendor", dv)),
-                "device": int(p.get("device", dd)),
-                "type": ptype,
-                "pfgid": int(p.get("pfgid", 0)),
-                "state": p.get("state", "standby"),
-                "num_vfs": int(p.get("num_vfs", 0)),
-            })
+            out["pci"].append(
+                {
+                    "fid": fid,
+                    "uid": int(p.get("uid", fid)),
+                    "pchid": int(p.get("pchid", 0)),
+                    "pft": int(p.get("pft", pft)),
+                    "vfn": int(p.get("vfn", 0)),
+                    "port": int(p.get("port", 0 if ptype == "ism" else 1)),
+                    "pnet_ids": [x.upper() for x in pnets if x],
+                    "vendor": int(p.get("vendor", dv)),
+                    "device": int(p.get("device", dd)),
+                    "type": ptype,
+                    "pfgid": int(p.get("pfgid", 0)),
+                    "state": p.get("state", "standby"),
+                    "num_vfs": int(p.get("num_vfs", 0)),
+                }
+            )
         return out

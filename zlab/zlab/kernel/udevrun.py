@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """udev ``RUN`` programs of PCI rules, executed against the emulated kernel state.
 
 What udev does with a rule such as (zpci_function's persistent binding)::
@@ -37,8 +39,7 @@ from .paths import PathAccess
 LOG_KEEP = 50
 _SHELLS = ("sh", "bash", "dash")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_KEYWORDS = ("if", "then", "elif", "else", "fi", "while", "until", "for", "do", "done", "case",
-             "esac", "{", "}", "!")
+_KEYWORDS = ("if", "then", "elif", "else", "fi", "while", "until", "for", "do", "done", "case", "esac", "{", "}", "!")
 
 
 class Unsupported(Exception):
@@ -47,8 +48,20 @@ class Unsupported(Exception):
 
 # ---- udev format substitution -----------------------------------------------------------------
 
-_LONG = {"kernel": "k", "number": "n", "devpath": "p", "id": "b", "driver": "d", "sys": "S",
-         "root": "r", "attr": "s", "sysfs": "s", "env": "E", "name": "D", "devnode": "N"}
+_LONG = {
+    "kernel": "k",
+    "number": "n",
+    "devpath": "p",
+    "id": "b",
+    "driver": "d",
+    "sys": "S",
+    "root": "r",
+    "attr": "s",
+    "sysfs": "s",
+    "env": "E",
+    "name": "D",
+    "devnode": "N",
+}
 _FMT = re.compile(r"\$(\$|[a-z]+)(\{[^}]*\})?|%(%|[A-Za-z])(\{[^}]*\})?")
 
 
@@ -96,6 +109,7 @@ def substitute(value, st, ent):
 
 # ---- shell subset: tokens -> tree ------------------------------------------------------------
 
+
 def _match_paren(src, i):
     """Index of the ')' closing the '$(' whose '(' is at src[i]."""
     depth, j, n = 0, i, len(src)
@@ -124,12 +138,12 @@ def _dollar(src, i, quoted):
         if i + 2 < n and src[i + 2] == "(":
             raise Unsupported("arithmetic $((...))")
         j = _match_paren(src, i + 1)
-        return ("cmd", src[i + 2:j], quoted), j + 1
+        return ("cmd", src[i + 2 : j], quoted), j + 1
     if i + 1 < n and src[i + 1] == "{":
         j = src.find("}", i + 2)
-        if j < 0 or not _NAME.fullmatch(src[i + 2:j]):
-            raise Unsupported("parameter expansion " + src[i:j + 1 if j >= 0 else n])
-        return ("var", src[i + 2:j], quoted), j + 1
+        if j < 0 or not _NAME.fullmatch(src[i + 2 : j]):
+            raise Unsupported("parameter expansion " + src[i : j + 1 if j >= 0 else n])
+        return ("var", src[i + 2 : j], quoted), j + 1
     m = _NAME.match(src, i + 1)
     if m:
         return ("var", m.group(0), quoted), m.end()
@@ -153,7 +167,7 @@ def tokenize(src):
             toks.append(("op", ";"))
             i += 1
             continue
-        two = src[i:i + 2]
+        two = src[i : i + 2]
         if two in ("&&", "||", ">>"):
             toks.append(("op", two))
             i += 2
@@ -171,11 +185,11 @@ def tokenize(src):
                 j = src.find("'", i + 1)
                 if j < 0:
                     raise Unsupported("unterminated quote")
-                parts.append(("lit", src[i + 1:j], True))
+                parts.append(("lit", src[i + 1 : j], True))
                 i = j + 1
             elif c == '"':
                 i += 1
-                parts.append(("lit", "", True))      # "" is an (empty) field
+                parts.append(("lit", "", True))  # "" is an (empty) field
                 while True:
                     if i >= n:
                         raise Unsupported("unterminated quote")
@@ -286,7 +300,7 @@ class _Parser:
             tok = self.peek()
             if tok is None or tok[0] == "op" and tok[1] in (";", "&&", "||"):
                 break
-            if tok[0] == "op":          # > or >>
+            if tok[0] == "op":  # > or >>
                 self.pos += 1
                 target = self.peek()
                 if target is None or target[0] != "word":
@@ -304,6 +318,7 @@ def parse(script):
 
 
 # ---- execution on the emulated trees ----------------------------------------------------------
+
 
 class StateFS(PathAccess):
     """Path access to the trees of one in-transaction state ``st`` (no store/lock of its own):
@@ -344,8 +359,16 @@ class StateFS(PathAccess):
         return len(data)
 
 
-_TREES = ("/sys", "/proc/sys/net", "/proc/modules", "/proc/sys/kernel/osrelease",
-          "/proc/cio_ignore", "/proc/cio_settle", "/proc/sysinfo", "/proc/cmdline")
+_TREES = (
+    "/sys",
+    "/proc/sys/net",
+    "/proc/modules",
+    "/proc/sys/kernel/osrelease",
+    "/proc/cio_ignore",
+    "/proc/cio_settle",
+    "/proc/sysinfo",
+    "/proc/cmdline",
+)
 
 
 class Shell:
@@ -619,8 +642,11 @@ class Shell:
                 except ValueError:
                     self.err("sh: test: integer expression expected")
                     return 2
-                return 0 if {"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y,
-                             "-gt": x > y, "-ge": x >= y}[op] else 1
+                return (
+                    0
+                    if {"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op]
+                    else 1
+                )
         self.err("sh: not emulated: test %s" % " ".join(args))
         return 2
 
@@ -643,8 +669,13 @@ def _run_argv(st, argv):
         except Unsupported as exc:
             return 127, shell.errors + ["not emulated: %s" % exc]
         return int(shell.vars["?"]), shell.errors
-    return 127, ["not emulated: program %s (only /bin/sh -c SCRIPT is interpreted)" % argv[0]
-                 if argv else "not emulated: empty RUN"]
+    return 127, [
+        (
+            "not emulated: program %s (only /bin/sh -c SCRIPT is interpreted)" % argv[0]
+            if argv
+            else "not emulated: empty RUN"
+        )
+    ]
 
 
 def substitute_event(value, kernel, devpath):
@@ -684,5 +715,4 @@ def log(st, line):
     del entries[:-LOG_KEEP]
 
 
-__all__ = ["run", "run_subsystem", "substitute", "substitute_event", "parse", "Shell", "StateFS",
-           "Unsupported", "log"]
+__all__ = ["run", "run_subsystem", "substitute", "substitute_event", "parse", "Shell", "StateFS", "Unsupported", "log"]

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The emulated file trees (sysfs, /proc/sys/net, /proc/modules, osrelease) as nodes.
 
 Tree paths (what the FUSE daemon serves under its mount point):
@@ -33,8 +35,8 @@ class Dir(Node):
 
     def __init__(self, entries=None, real=None, hide=None):
         self.entries = entries if entries is not None else {}
-        self.real = real      # absolute host path merged below the emulated entries, or None
-        self.hide = hide      # callable(name) -> bool for real entries to hide
+        self.real = real  # absolute host path merged below the emulated entries, or None
+        self.hide = hide  # callable(name) -> bool for real entries to hide
 
     def _hidden(self, name):
         return bool(self.hide and self.hide(name))
@@ -65,8 +67,11 @@ class Dir(Node):
         links, DT_DIR for directories, DT_REG for attributes)."""
         out = [(n, node_type(e)) for n, e in self.entries.items()]
         if self.real:
-            out.extend((n, t) for n, t in real_typed_names(self.real, quiet=True)
-                       if n not in self.entries and not self._hidden(n))
+            out.extend(
+                (n, t)
+                for n, t in real_typed_names(self.real, quiet=True)
+                if n not in self.entries and not self._hidden(n)
+            )
         return out
 
 
@@ -75,8 +80,8 @@ class File(Node):
 
     def __init__(self, mode, show=None, store=None, size=ATTR_SIZE):
         self.mode = mode
-        self.show = show      # callable(st) -> bytes/str
-        self.store = store    # callable(st, data: bytes) -> None, raises OSError
+        self.show = show  # callable(st) -> bytes/str
+        self.store = store  # callable(st, data: bytes) -> None, raises OSError
         self.size = size
 
     def render(self, st):
@@ -115,8 +120,7 @@ class SelfLink(Link):
         """'<tgid>' or '<tgid>/task/<tid>' of the thread ``tid`` (a pid of the host's pid
         namespace, as FUSE reports the caller)."""
         try:
-            with open(os.path.join(self.raw, str(int(tid)), "status"), encoding="ascii",
-                      errors="replace") as f:
+            with open(os.path.join(self.raw, str(int(tid)), "status"), encoding="ascii", errors="replace") as f:
                 for line in f:
                     if line.startswith("Tgid:"):
                         tgid = int(line.split()[1])
@@ -170,8 +174,7 @@ class ProcRoot(Dir):
         out = [(n, node_type(e)) for n, e in self.entries.items()]
         if self.raw:
             try:
-                out.extend((n, stat.S_IFLNK) for n in os.listdir(self.raw)
-                           if n not in self.entries)
+                out.extend((n, stat.S_IFLNK) for n in os.listdir(self.raw) if n not in self.entries)
             except OSError:
                 pass
         return out
@@ -229,8 +232,7 @@ def wo(store):
 
 
 def const(text, mode=0o444):
-    return File(mode, show=lambda st: text,
-                store=(lambda st, d: None) if mode & 0o200 else None)
+    return File(mode, show=lambda st: text, store=(lambda st, d: None) if mode & 0o200 else None)
 
 
 def _eio(*_args):
@@ -250,7 +252,7 @@ def tree_path(host_path):
     if p == "/sys" or p.startswith("/sys/"):
         return p
     if p == "/proc/sys/net" or p.startswith("/proc/sys/net/"):
-        return "/proc_sys_net" + p[len("/proc/sys/net"):]
+        return "/proc_sys_net" + p[len("/proc/sys/net") :]
     if p == "/proc/modules":
         return "/proc_modules"
     if p == "/proc/sys/kernel/osrelease":
@@ -275,27 +277,29 @@ class Builder:
         return os.path.join(self.real_sys, rel) if rel else self.real_sys
 
     def build(self):
-        root = Dir({
-            "sys": self.sys_root(),
-            "proc_sys_net": self.proc_sys_net(),
-            "proc_modules": ro(self.show_proc_modules),
-            "osrelease": ro(lambda st: core.profile_of(st)["osrelease"] + "\n"),
-            "proc": self.proc_root(),
-        })
+        root = Dir(
+            {
+                "sys": self.sys_root(),
+                "proc_sys_net": self.proc_sys_net(),
+                "proc_modules": ro(self.show_proc_modules),
+                "osrelease": ro(lambda st: core.profile_of(st)["osrelease"] + "\n"),
+                "proc": self.proc_root(),
+            }
+        )
         return root
 
     # ---- /proc (the top level: the files an s390 kernel has and this machine's lacks) -------
     def proc_root(self):
         entries = {
             "sysinfo": proc_file(0o444, show=self.show_sysinfo),
-            "cio_ignore": proc_file(0o644, show=lambda st: cio.render(st.get("cio_ignore")),
-                                    store=core.cio_ignore_store),
+            "cio_ignore": proc_file(
+                0o644, show=lambda st: cio.render(st.get("cio_ignore")), store=core.cio_ignore_store
+            ),
             "cio_settle": proc_file(0o200, store=core.cio_settle_store),
             "cmdline": proc_file(0o444, show=self.show_cmdline),
             "modules": proc_file(0o444, show=self.show_proc_modules),
         }
-        return ProcRoot(entries, getattr(self.view, "real_proc", None),
-                        getattr(self.view, "proc_links", None))
+        return ProcRoot(entries, getattr(self.view, "real_proc", None), getattr(self.view, "proc_links", None))
 
     def show_sysinfo(self, st):
         cpus = None
@@ -330,15 +334,18 @@ class Builder:
     def sys_root(self):
         st = self.st
         catalog = set(core.profile_of(st)["modules"])
-        return Dir({
-            "bus": Dir({"ccw": self.bus_ccw(), "ccwgroup": self.bus_ccwgroup(),
-                        "pci": self.bus_pci()}, real=self.R("bus")),
-            "devices": Dir(self.devices(), real=self.R("devices"),
-                           hide=lambda n: n.startswith("pci")),
-            "module": Dir(self.modules(), real=self.R("module"), hide=lambda n: n in catalog),
-            "kernel": Dir({"iommu_groups": self.iommu_groups()}, real=self.R("kernel")),
-            "class": Dir({"net": self.class_net()}, real=self.R("class")),
-        }, real=self.R(""))
+        return Dir(
+            {
+                "bus": Dir(
+                    {"ccw": self.bus_ccw(), "ccwgroup": self.bus_ccwgroup(), "pci": self.bus_pci()}, real=self.R("bus")
+                ),
+                "devices": Dir(self.devices(), real=self.R("devices"), hide=lambda n: n.startswith("pci")),
+                "module": Dir(self.modules(), real=self.R("module"), hide=lambda n: n in catalog),
+                "kernel": Dir({"iommu_groups": self.iommu_groups()}, real=self.R("kernel")),
+                "class": Dir({"net": self.class_net()}, real=self.R("class")),
+            },
+            real=self.R(""),
+        )
 
     def _ccw_path(self, busid):
         return "css0/%s/%s" % (self.st["ccw"][busid]["schid"], busid)
@@ -349,30 +356,50 @@ class Builder:
         devs = {b: Link("../../../devices/" + self._ccw_path(b)) for b in present}
         drivers = {}
         if core.module_present(st, "qeth"):
-            ent = {"bind": wo(_enodev), "unbind": wo(_enodev), "uevent": wo(_noop),
-                   "module": Link("../../../../module/qeth")}
+            ent = {
+                "bind": wo(_enodev),
+                "unbind": wo(_enodev),
+                "uevent": wo(_noop),
+                "module": Link("../../../../module/qeth"),
+            }
             for b, d in present.items():
                 if d.get("driver") == "qeth":
                     ent[b] = Link("../../../../devices/" + self._ccw_path(b))
             drivers["qeth"] = Dir(ent)
-        return Dir({"devices": Dir(devs), "drivers": Dir(drivers),
-                    "drivers_autoprobe": const("1\n", 0o644), "drivers_probe": wo(_noop),
-                    "uevent": wo(_noop)})
+        return Dir(
+            {
+                "devices": Dir(devs),
+                "drivers": Dir(drivers),
+                "drivers_autoprobe": const("1\n", 0o644),
+                "drivers_probe": wo(_noop),
+                "uevent": wo(_noop),
+            }
+        )
 
     def bus_ccwgroup(self):
         st = self.st
         devs = {g: Link("../../../devices/qeth/" + g) for g in st["qeth"]}
         drivers = {}
         if core.module_present(st, "qeth"):
-            ent = {"group": wo(lambda s, d: core.qeth_group(s, d)),
-                   "bind": wo(_enodev), "unbind": wo(_enodev), "uevent": wo(_noop),
-                   "module": Link("../../../../module/qeth")}
+            ent = {
+                "group": wo(lambda s, d: core.qeth_group(s, d)),
+                "bind": wo(_enodev),
+                "unbind": wo(_enodev),
+                "uevent": wo(_noop),
+                "module": Link("../../../../module/qeth"),
+            }
             for g in st["qeth"]:
                 ent[g] = Link("../../../../devices/qeth/" + g)
             drivers["qeth"] = Dir(ent)
-        return Dir({"devices": Dir(devs), "drivers": Dir(drivers),
-                    "drivers_autoprobe": const("1\n", 0o644), "drivers_probe": wo(_noop),
-                    "uevent": wo(_noop)})
+        return Dir(
+            {
+                "devices": Dir(devs),
+                "drivers": Dir(drivers),
+                "drivers_autoprobe": const("1\n", 0o644),
+                "drivers_probe": wo(_noop),
+                "uevent": wo(_noop),
+            }
+        )
 
     def bus_pci(self):
         st = self.st
@@ -399,25 +426,34 @@ class Builder:
         slots = {}
         for key, ent in st["pci"].items():
             fid = int(key)
-            slots["%08x" % fid] = Dir({
-                "power": rw(lambda s, fid=fid: "%d\n" % (1 if s["pci"][str(fid)]["configured"] else 0),
-                            lambda s, data, fid=fid: core.pci_store_power(s, fid, data)),
-                "address": ro(lambda s, fid=fid: _slot_address(s, fid)),
-            })
-        return Dir({"devices": Dir(devs), "drivers": Dir(drivers), "slots": Dir(slots),
-                    "drivers_autoprobe": const("1\n", 0o644),
-                    "drivers_probe": wo(lambda s, d: core.pci_drivers_probe(s, d)),
-                    "rescan": wo(lambda s, d: core.pci_rescan(s, d)),
-                    "resource_alignment": const("\n", 0o644),
-                    "uevent": wo(_noop)})
+            slots["%08x" % fid] = Dir(
+                {
+                    "power": rw(
+                        lambda s, fid=fid: "%d\n" % (1 if s["pci"][str(fid)]["configured"] else 0),
+                        lambda s, data, fid=fid: core.pci_store_power(s, fid, data),
+                    ),
+                    "address": ro(lambda s, fid=fid: _slot_address(s, fid)),
+                }
+            )
+        return Dir(
+            {
+                "devices": Dir(devs),
+                "drivers": Dir(drivers),
+                "slots": Dir(slots),
+                "drivers_autoprobe": const("1\n", 0o644),
+                "drivers_probe": wo(lambda s, d: core.pci_drivers_probe(s, d)),
+                "rescan": wo(lambda s, d: core.pci_rescan(s, d)),
+                "resource_alignment": const("\n", 0o644),
+                "uevent": wo(_noop),
+            }
+        )
 
     def devices(self):
         st = self.st
         out = {"css0": self.css0(), "qeth": self.qeth_root()}
         for ent in st["pci"].values():
             if ent["configured"] and not ent["removed"]:
-                out[_root_bus(ent)] = Dir({ent["addr"]: self.pci_device(ent),
-                                           "uevent": const("", 0o644)})
+                out[_root_bus(ent)] = Dir({ent["addr"]: self.pci_device(ent), "uevent": const("", 0o644)})
         return out
 
     def css0(self):
@@ -427,26 +463,31 @@ class Builder:
         for busid, d in st["ccw"].items():
             chps[d["chpid"]] = d["chpid_type"]
         for chpid, ctype in chps.items():
-            out["chp0.%s" % chpid.lower()] = Dir({
-                "type": const("%s\n" % core.CHP_TYPE_CODE.get(ctype, "0")),
-                "status": const("online\n", 0o644),
-                "configure": const("1\n", 0o644),
-                "shared": const("1\n"),
-                "cmg": const("unknown\n"),
-                "chid": const("%04x\n" % int(chpid, 16)),
-                "chid_external": const("0\n"),
-                "uevent": const("", 0o644),
-            })
+            out["chp0.%s" % chpid.lower()] = Dir(
+                {
+                    "type": const("%s\n" % core.CHP_TYPE_CODE.get(ctype, "0")),
+                    "status": const("online\n", 0o644),
+                    "configure": const("1\n", 0o644),
+                    "shared": const("1\n"),
+                    "cmg": const("unknown\n"),
+                    "chid": const("%04x\n" % int(chpid, 16)),
+                    "chid_external": const("0\n"),
+                    "uevent": const("", 0o644),
+                }
+            )
         for busid, d in core.ccw_registered(st).items():
             cu, dt = core.CU_BY_TYPE[d["chpid_type"]]
             dev = {
-                "online": rw(lambda s, b=busid: "%d\n" % s["ccw"][b]["online"],
-                             lambda s, data, b=busid: _ccw_online_store(s, b, data)),
+                "online": rw(
+                    lambda s, b=busid: "%d\n" % s["ccw"][b]["online"],
+                    lambda s, data, b=busid: _ccw_online_store(s, b, data),
+                ),
                 "cutype": const(cu + "\n"),
                 "devtype": const(dt + "\n"),
                 "availability": const("good\n", 0o644),
-                "modalias": const("ccw:t%sm%sdt%sdm%s\n" % (cu[:4].upper(), cu[5:].upper(),
-                                                           dt[:4].upper(), dt[5:].upper())),
+                "modalias": const(
+                    "ccw:t%sm%sdt%sdm%s\n" % (cu[:4].upper(), cu[5:].upper(), dt[:4].upper(), dt[5:].upper())
+                ),
                 "cmb_enable": const("0\n", 0o644),
                 "uevent": const("CCW_DEVTYPE=%s\n" % dt, 0o644),
                 "subsystem": Link("../../../../bus/ccw"),
@@ -456,15 +497,17 @@ class Builder:
             if d["group"]:
                 dev["group_device"] = Link("../../../qeth/" + d["group"])
             devno = busid
-            out[d["schid"]] = Dir({
-                busid: Dir(dev),
-                "chpids": const("%s 00 00 00 00 00 00 00\n" % d["chpid"].lower()),
-                "pimpampom": const("80 80 ff\n"),
-                "type": const("0\n"),
-                "modalias": const("css:t0\n"),
-                "dev_busid": const(devno + "\n"),
-                "uevent": const("", 0o644),
-            })
+            out[d["schid"]] = Dir(
+                {
+                    busid: Dir(dev),
+                    "chpids": const("%s 00 00 00 00 00 00 00\n" % d["chpid"].lower()),
+                    "pimpampom": const("80 80 ff\n"),
+                    "type": const("0\n"),
+                    "modalias": const("css:t0\n"),
+                    "dev_busid": const(devno + "\n"),
+                    "uevent": const("", 0o644),
+                }
+            )
         return Dir(out)
 
     def qeth_root(self):
@@ -497,8 +540,12 @@ class Builder:
             "portname": attr("portname", lambda s: "no portname required\n"),
             "priority_queueing": attr("priority_queueing", lambda s: c(s)["prio"] + "\n"),
             "isolation": attr("isolation", lambda s: c(s)["isolation"] + "\n"),
-            "inbuf_size": ro(lambda s: (core.INBUF_BY_FRAME[s["ccw"][gid]["frame_size"]]
-                                        if s["ccw"][gid]["chpid_type"] == "IQD" else "64k") + "\n"),
+            "inbuf_size": ro(
+                lambda s: (
+                    core.INBUF_BY_FRAME[s["ccw"][gid]["frame_size"]] if s["ccw"][gid]["chpid_type"] == "IQD" else "64k"
+                )
+                + "\n"
+            ),
             "hw_trap": attr("hw_trap", lambda s: c(s)["hw_trap"] + "\n"),
             "performance_stats": attr("performance_stats", lambda s: "1\n"),
             "recover": wo(lambda s, data: core.qeth_store(s, gid, "recover", data)),
@@ -507,25 +554,33 @@ class Builder:
             "uevent": const("DRIVER=qeth\n", 0o644),
             "subsystem": Link("../../../bus/ccwgroup"),
             "driver": Link("../../../bus/ccwgroup/drivers/qeth"),
-            "blkt": Dir({k: attr("blkt/" + k, lambda s, k=k: "%d\n" % c(s)["blkt"][k])
-                         for k in ("total", "inter", "inter_jumbo")}),
+            "blkt": Dir(
+                {
+                    k: attr("blkt/" + k, lambda s, k=k: "%d\n" % c(s)["blkt"][k])
+                    for k in ("total", "inter", "inter_jumbo")
+                }
+            ),
         }
         for i, b in enumerate(card["cdevs"]):
             e["cdev%d" % i] = Link("../../css0/%s/%s" % (st["ccw"][b]["schid"], b))
         if card["layer2"] == 1:
+
             def bstate(s):
                 role = c(s)["bridge_role"]
                 if role == "none" or not c(s)["online"]:
                     return "inactive\n"
                 return ("active" if role == "primary" else "standby") + "\n"
-            e.update({
-                "bridge_role": attr("bridge_role", lambda s: c(s)["bridge_role"] + "\n"),
-                "bridge_state": ro(bstate),
-                "bridge_hostnotify": attr("bridge_hostnotify",
-                                          lambda s: "%d\n" % c(s)["bridge_hostnotify"]),
-                "bridge_reflect_promisc": attr("bridge_reflect_promisc",
-                                               lambda s: c(s)["bridge_reflect_promisc"] + "\n"),
-            })
+
+            e.update(
+                {
+                    "bridge_role": attr("bridge_role", lambda s: c(s)["bridge_role"] + "\n"),
+                    "bridge_state": ro(bstate),
+                    "bridge_hostnotify": attr("bridge_hostnotify", lambda s: "%d\n" % c(s)["bridge_hostnotify"]),
+                    "bridge_reflect_promisc": attr(
+                        "bridge_reflect_promisc", lambda s: c(s)["bridge_reflect_promisc"] + "\n"
+                    ),
+                }
+            )
 
             def vshow(s, k):
                 if s["ccw"][gid]["chpid_type"] != "IQD":
@@ -533,14 +588,16 @@ class Builder:
                 if c(s)["bridge_role"] != "none":
                     return "n/a (BridgePort)\n"
                 return "%d\n" % c(s)["vnicc"][k]
-            e["vnicc"] = Dir({k: attr("vnicc/" + k, lambda s, k=k: vshow(s, k))
-                              for k in core.VNICC_DEFAULTS})
+
+            e["vnicc"] = Dir({k: attr("vnicc/" + k, lambda s, k=k: vshow(s, k)) for k in core.VNICC_DEFAULTS})
         elif card["layer2"] == 0:
-            e.update({
-                "route4": attr("route4", lambda s: c(s)["route4"] + "\n"),
-                "route6": attr("route6", lambda s: c(s)["route6"] + "\n"),
-                "fake_broadcast": const("0\n", 0o644),
-            })
+            e.update(
+                {
+                    "route4": attr("route4", lambda s: c(s)["route4"] + "\n"),
+                    "route6": attr("route6", lambda s: c(s)["route6"] + "\n"),
+                    "fake_broadcast": const("0\n", 0o644),
+                }
+            )
             if dev["chpid_type"] == "IQD":
                 e["sniffer"] = attr("sniffer", lambda s: "%d\n" % c(s)["sniffer"])
                 e["hsuid"] = attr("hsuid", lambda s: c(s)["hsuid"] + "\n")
@@ -558,18 +615,23 @@ class Builder:
         dev = st["ccw"][gid]
         mtu = core.MTU_BY_FRAME[dev["frame_size"]] if dev["chpid_type"] == "IQD" else 1500
         devno = int(gid.split(".")[2], 16)
-        mac = ("02:00:00:%02x:%02x:%02x" % ((devno >> 16) & 0xFF, (devno >> 8) & 0xFF, devno & 0xFF)
-               if card["layer2"] == 1 else "00:00:00:00:00:00")
-        return Dir({
-            "device": Link("../../../" + gid),
-            "mtu": const("%d\n" % mtu, 0o644),
-            "address": const(mac + "\n"),
-            "operstate": const("down\n"),
-            "flags": const("0x1002\n" if card["layer2"] == 1 else "0x1082\n", 0o644),
-            "type": const("1\n"),
-            "dev_port": const("%d\n" % card["portno"]),
-            "subsystem": Link("../../../../../class/net"),
-        })
+        mac = (
+            "02:00:00:%02x:%02x:%02x" % ((devno >> 16) & 0xFF, (devno >> 8) & 0xFF, devno & 0xFF)
+            if card["layer2"] == 1
+            else "00:00:00:00:00:00"
+        )
+        return Dir(
+            {
+                "device": Link("../../../" + gid),
+                "mtu": const("%d\n" % mtu, 0o644),
+                "address": const(mac + "\n"),
+                "operstate": const("down\n"),
+                "flags": const("0x1002\n" if card["layer2"] == 1 else "0x1082\n", 0o644),
+                "type": const("1\n"),
+                "dev_port": const("%d\n" % card["portno"]),
+                "subsystem": Link("../../../../../class/net"),
+            }
+        )
 
     def class_net(self):
         out = {}
@@ -602,22 +664,33 @@ class Builder:
             "msi_bus": const("1\n", 0o644),
             # pci_enable_device: by the host drivers at probe; by vfio-pci only while a user
             # (QEMU) has the device open (vfio_pci_core_enable/disable)
-            "enable": rw(lambda st: "%d\n" % (1 if E(st)["driver"] in ("ism", "mlx5_core", "mlx4_core") or
-                                               (E(st)["driver"] == "vfio-pci" and E(st).get("held_by"))
-                                               else 0),
-                         lambda st, d: None),
-            "modalias": const("pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X\n" % (
-                s["vendor"], s["device"], s["vendor"], s["device"], cls >> 16, (cls >> 8) & 0xFF,
-                cls & 0xFF)),
+            "enable": rw(
+                lambda st: "%d\n"
+                % (
+                    1
+                    if E(st)["driver"] in ("ism", "mlx5_core", "mlx4_core")
+                    or (E(st)["driver"] == "vfio-pci" and E(st).get("held_by"))
+                    else 0
+                ),
+                lambda st, d: None,
+            ),
+            "modalias": const(
+                "pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X\n"
+                % (s["vendor"], s["device"], s["vendor"], s["device"], cls >> 16, (cls >> 8) & 0xFF, cls & 0xFF)
+            ),
             "resource": const("0x0000000000000000 0x0000000000000000 0x0000000000000000\n"),
-            "config": File(0o644, show=lambda st: _config_space(s, cls),
-                           store=lambda st, d: None, size=256),
-            "driver_override": rw(lambda st: "%s\n" % (E(st)["driver_override"] or "(null)"),
-                                  lambda st, d: core.pci_store_override(st, E(st), d)),
+            "config": File(0o644, show=lambda st: _config_space(s, cls), store=lambda st, d: None, size=256),
+            "driver_override": rw(
+                lambda st: "%s\n" % (E(st)["driver_override"] or "(null)"),
+                lambda st, d: core.pci_store_override(st, E(st), d),
+            ),
             "remove": wo(lambda st, d: core.pci_remove(st, E(st), d)),
             "rescan": wo(lambda st, d: core.pci_rescan(st, d)),
-            "uevent": const("DRIVER=%s\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n" % (
-                ent["driver"] or "", cls, s["vendor"], s["device"], ent["addr"]), 0o644),
+            "uevent": const(
+                "DRIVER=%s\nPCI_CLASS=%X\nPCI_ID=%04X:%04X\nPCI_SLOT_NAME=%s\n"
+                % (ent["driver"] or "", cls, s["vendor"], s["device"], ent["addr"]),
+                0o644,
+            ),
             "function_id": const("0x%08x\n" % fid),
             "function_handle": ro(lambda st: "0x%08x\n" % E(st)["fh"]),
             "pchid": const("0x%04x\n" % s["pchid"]),
@@ -626,14 +699,17 @@ class Builder:
             "pft": const("0x%02x\n" % s["pft"]),
             "port": const("%d\n" % s["port"]),
             "uid": const("0x%x\n" % s["uid"]),
-            "uid_is_unique": ro(lambda st: "%d\n" % (1 if st["spec"].get("uid_checking") or
-                                                   st["spec"].get("role") == "guest" else 0)),
+            "uid_is_unique": ro(
+                lambda st: "%d\n" % (1 if st["spec"].get("uid_checking") or st["spec"].get("role") == "guest" else 0)
+            ),
             "mio_enabled": const("%d\n" % (0 if s["type"] == "ism" else 1)),
             "util_string": File(0o444, show=lambda st: util, size=64),
             "recover": wo(_noop),
             "report_error": wo(_noop),
-            "segment0": const("0x00\n"), "segment1": const("0x00\n"),
-            "segment2": const("0x00\n"), "segment3": const("0x00\n"),
+            "segment0": const("0x00\n"),
+            "segment1": const("0x00\n"),
+            "segment2": const("0x00\n"),
+            "segment3": const("0x00\n"),
             "subsystem": Link("../../../bus/pci"),
             "iommu_group": Link("../../../kernel/iommu_groups/%d" % ent["iommu_group"]),
         }
@@ -645,12 +721,15 @@ class Builder:
         out = {}
         for ent in self.st["pci"].values():
             if ent["configured"] and not ent["removed"] and ent["iommu_group"] is not None:
-                out[str(ent["iommu_group"])] = Dir({
-                    "devices": Dir({ent["addr"]: Link("../../../../devices/%s/%s" % (
-                        _root_bus(ent), ent["addr"]))}),
-                    "type": const("DMA\n"),
-                    "reserved_regions": const(""),
-                })
+                out[str(ent["iommu_group"])] = Dir(
+                    {
+                        "devices": Dir(
+                            {ent["addr"]: Link("../../../../devices/%s/%s" % (_root_bus(ent), ent["addr"]))}
+                        ),
+                        "type": const("DMA\n"),
+                        "reserved_regions": const(""),
+                    }
+                )
         return Dir(out)
 
     def modules(self):
@@ -666,13 +745,15 @@ class Builder:
             if name in loaded:
                 params.update(loaded[name].get("params") or {})
                 holders = [m for m in loaded if name in cat[m]["deps"]]
-                e.update({
-                    "initstate": const("live\n"),
-                    "refcnt": const("%d\n" % len(holders)),
-                    "coresize": const("%d\n" % loaded[name].get("size", 0)),
-                    "taint": const("\n"),
-                    "holders": Dir({h: Link("../../" + h) for h in holders}),
-                })
+                e.update(
+                    {
+                        "initstate": const("live\n"),
+                        "refcnt": const("%d\n" % len(holders)),
+                        "coresize": const("%d\n" % loaded[name].get("size", 0)),
+                        "taint": const("\n"),
+                        "holders": Dir({h: Link("../../" + h) for h in holders}),
+                    }
+                )
             if params:
                 e["parameters"] = Dir({k: const("%s\n" % v) for k, v in params.items()})
             drivers = {}
@@ -694,24 +775,30 @@ class Builder:
         entries = {}
         keys = core.profile_of(st)["smc_sysctls"]
         if st.get("smc_sysctl") is not None and keys:
-            entries["smc"] = Dir({
-                k: rw(lambda s, k=k: _sysctl_show(s, k),
-                      lambda s, data, k=k: smc_sysctl_store(s, k, data))
-                for k in keys})
+            entries["smc"] = Dir(
+                {
+                    k: rw(lambda s, k=k: _sysctl_show(s, k), lambda s, data, k=k: smc_sysctl_store(s, k, data))
+                    for k in keys
+                }
+            )
         # net.core.{r,w}mem_max are global sysctls of the LPAR's kernel (a child netns has a
         # read-only copy of the build machine's)
-        entries["core"] = Dir({
-            k: rw(lambda s, k=k: "%d\n" % core_sysctl_value(s, k),
-                  lambda s, data, k=k: core_sysctl_store(s, k, data))
-            for k in CORE_SYSCTL_MIN}, real=self.real_net and os.path.join(self.real_net, "core"))
+        entries["core"] = Dir(
+            {
+                k: rw(
+                    lambda s, k=k: "%d\n" % core_sysctl_value(s, k), lambda s, data, k=k: core_sysctl_store(s, k, data)
+                )
+                for k in CORE_SYSCTL_MIN
+            },
+            real=self.real_net and os.path.join(self.real_net, "core"),
+        )
         return Dir(entries, real=self.real_net, hide=lambda n: n == "smc")
 
     def show_proc_modules(self, st):
         lines = []
         for m in core.modules_loaded(st):
             holders = "".join(h + "," for h in m["holders"]) or "-"
-            lines.append("%s %d %d %s Live 0x0000000000000000\n" % (
-                m["name"], m["size"], m["refcnt"], holders))
+            lines.append("%s %d %d %s Live 0x0000000000000000\n" % (m["name"], m["size"], m["refcnt"], holders))
         return "".join(lines)
 
 
@@ -723,8 +810,7 @@ def _slot_address(st, fid):
     ent = st["pci"][str(fid)]
     if ent["configured"]:
         return "%04x:00:00\n" % ent["domain"]
-    dom = ent["spec"]["uid"] if (st["spec"].get("uid_checking") or
-                                 st["spec"].get("role") == "guest") else 0
+    dom = ent["spec"]["uid"] if (st["spec"].get("uid_checking") or st["spec"].get("role") == "guest") else 0
     return "%04x:00:00\n" % dom
 
 
@@ -757,6 +843,7 @@ def _ccw_online_store(st, busid, data):
 
 
 # ---- net.smc sysctls (proc_do*vec semantics) --------------------------------------------------
+
 
 def _sysctl_show(st, key):
     if st.get("smc_sysctl") is None or key not in st["smc_sysctl"]:

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """KernelView: path-level access to the emulated trees of one host from snapshots of its state
 (used by the FUSE daemon, the pure-Python API and the conformance tests).
 
@@ -18,11 +20,16 @@ from .paths import PathAccess
 
 
 class KernelView(PathAccess):
-    def __init__(self, state_dir, real_sys=None, real_proc_sys_net=None, log=None,
-                 real_proc=None, proc_links=None):
-        PathAccess.__init__(self, state_dir, real_sys=real_sys,
-                            real_proc_sys_net=real_proc_sys_net, log=log, real_proc=real_proc,
-                            proc_links=proc_links)
+    def __init__(self, state_dir, real_sys=None, real_proc_sys_net=None, log=None, real_proc=None, proc_links=None):
+        PathAccess.__init__(
+            self,
+            state_dir,
+            real_sys=real_sys,
+            real_proc_sys_net=real_proc_sys_net,
+            log=log,
+            real_proc=real_proc,
+            proc_links=proc_links,
+        )
         self._lock = threading.RLock()
         self._token = None
         self._state = None
@@ -109,13 +116,23 @@ class KernelView(PathAccess):
 
     def node_stat(self, node):
         now = self.boot_time
-        base = {"st_uid": 0, "st_gid": 0, "st_atime": now, "st_mtime": now, "st_ctime": now,
-                "st_nlink": 1}
+        base = {"st_uid": 0, "st_gid": 0, "st_atime": now, "st_mtime": now, "st_ctime": now, "st_nlink": 1}
         if isinstance(node, vfs.Real):
             s = os.lstat(node.path)
-            return {k: getattr(s, k) for k in ("st_mode", "st_uid", "st_gid", "st_size",
-                                                "st_nlink", "st_atime", "st_mtime", "st_ctime",
-                                                "st_ino")}
+            return {
+                k: getattr(s, k)
+                for k in (
+                    "st_mode",
+                    "st_uid",
+                    "st_gid",
+                    "st_size",
+                    "st_nlink",
+                    "st_atime",
+                    "st_mtime",
+                    "st_ctime",
+                    "st_ino",
+                )
+            }
         if isinstance(node, vfs.Dir):
             base.update(st_mode=statmod.S_IFDIR | 0o755, st_nlink=2, st_size=0)
         elif isinstance(node, vfs.Link):

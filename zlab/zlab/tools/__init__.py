@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Emulated s390 userspace tools of a zlab host.
 
 Each ``zlab/zlab/tools/<name>.py`` has ``main(argv=None) -> int`` and behaves like the upstream tool
@@ -20,9 +22,18 @@ Rules kept by every tool:
 # Where the real packages install each tool (the lab's wrappers go there; s390-tools and kmod use
 # sbin, smc-tools, pciutils use bin).  Debian's merged /usr makes /sbin and /bin links.
 TOOLS = {
-    "smc_rnics": "/usr/bin/smc_rnics", "smcd": "/usr/bin/smcd",
-    "smcr": "/usr/bin/smcr", "smc_pnet": "/usr/bin/smc_pnet", "smcss": "/usr/bin/smcss",
-    "smc_run": "/usr/bin/smc_run", "lspci": "/usr/bin/lspci", "modprobe": "/usr/sbin/modprobe",
-    "lsmod": "/usr/sbin/lsmod", "modinfo": "/usr/sbin/modinfo", "driverctl": "/usr/sbin/driverctl",
-    "rmmod": "/usr/sbin/rmmod", "insmod": "/usr/sbin/insmod", "depmod": "/usr/sbin/depmod",
+    "smc_rnics": "/usr/bin/smc_rnics",
+    "smcd": "/usr/bin/smcd",
+    "smcr": "/usr/bin/smcr",
+    "smc_pnet": "/usr/bin/smc_pnet",
+    "smcss": "/usr/bin/smcss",
+    "smc_run": "/usr/bin/smc_run",
+    "lspci": "/usr/bin/lspci",
+    "modprobe": "/usr/sbin/modprobe",
+    "lsmod": "/usr/sbin/lsmod",
+    "modinfo": "/usr/sbin/modinfo",
+    "driverctl": "/usr/sbin/driverctl",
+    "rmmod": "/usr/sbin/rmmod",
+    "insmod": "/usr/sbin/insmod",
+    "depmod": "/usr/sbin/depmod",
 }

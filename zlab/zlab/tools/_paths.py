@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Path, fault and kernel-state helpers shared by every emulated tool.
 
 All absolute paths a tool touches go through :func:`path`, which prefixes env ``ZLAB_ROOT`` (empty
@@ -19,8 +21,11 @@ def root():
 
 # Where the FUSE daemon serves the /proc pieces at its mount root; used when
 # ZLAB_ROOT is such a mount point rather than a full host tree.
-_FUSE_ALIASES = (("/proc/sys/net", "/proc_sys_net"), ("/proc/modules", "/proc_modules"),
-                 ("/proc/sys/kernel/osrelease", "/osrelease"))
+_FUSE_ALIASES = (
+    ("/proc/sys/net", "/proc_sys_net"),
+    ("/proc/modules", "/proc_modules"),
+    ("/proc/sys/kernel/osrelease", "/osrelease"),
+)
 
 
 def path(p):
@@ -30,9 +35,8 @@ def path(p):
     r = root()
     if r:
         for host, alias in _FUSE_ALIASES:
-            if (p == host or p.startswith(host + "/")) and not os.path.exists(r + host) and \
-                    os.path.exists(r + alias):
-                return r + alias + p[len(host):]
+            if (p == host or p.startswith(host + "/")) and not os.path.exists(r + host) and os.path.exists(r + alias):
+                return r + alias + p[len(host) :]
     return r + p
 
 
@@ -40,7 +44,7 @@ def host_path(p):
     """Inverse of :func:`path`: the path as the host sees it (for messages)."""
     r = root()
     if r and p.startswith(r + "/"):
-        return p[len(r):]
+        return p[len(r) :]
     return p
 
 

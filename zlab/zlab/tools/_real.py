@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Wrapper of a real s390-tools program in a lab host (``/usr/sbin/chzdev`` and the other
 ``zlab.s390tools.FAULTABLE`` tools): an injected fault first, then the real program.
 
@@ -15,8 +17,20 @@ import sys
 from . import _paths
 
 # chzdev options that take the next argument as their value (so it is no device ID or setting)
-_CHZDEV_VALUE_OPTS = {"-r", "--remove", "--site", "--export", "--import", "--base", "--by-path",
-                      "--by-node", "--by-interface", "--by-attrib", "-H", "--help-attribute"}
+_CHZDEV_VALUE_OPTS = {
+    "-r",
+    "--remove",
+    "--site",
+    "--export",
+    "--import",
+    "--base",
+    "--by-path",
+    "--by-node",
+    "--by-interface",
+    "--by-attrib",
+    "-H",
+    "--help-attribute",
+}
 _CHZDEV_SCOPE_OPTS = {"-a", "--active", "-p", "--persistent"}
 
 
@@ -52,7 +66,7 @@ def chzdev_half(args):
         if "=" in arg:
             settings.append(i)
     if len(settings) >= 2:
-        drop = set(settings[math.ceil(len(settings) / 2):])
+        drop = set(settings[math.ceil(len(settings) / 2) :])
         return [a for i, a in enumerate(args) if i not in drop]
     if not scoped:
         return ["-a"] + list(args)

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Shared parts of the emulated smc-tools (smcd, smcr, smc_pnet, smcss, smc_rnics).
 
 The smc-tools version decides a few layouts (``smc_rnics`` PFT/VF columns and ``smcd stats``
@@ -70,7 +72,7 @@ def abbreviated(num, max_digs=6):
     full, places = digs(leading)
     m, factor = mag(leading)
     tmp = num / factor
-    if tmp + 5 * 10 ** (-1 - places) >= 10 ** full:
+    if tmp + 5 * 10 ** (-1 - places) >= 10**full:
         if places > 0:
             places -= 1
         else:
@@ -82,6 +84,7 @@ def abbreviated(num, max_digs=6):
 
 
 # ---- kernel state access ------------------------------------------------------------------------
+
 
 def kernel_available():
     return _paths.kernel() is not None and os.path.isdir(_paths.state_dir())
@@ -95,13 +98,15 @@ def smc_loaded():
     for fn in ("smc_loaded", "module_present"):
         if hasattr(k, fn):
             try:
-                return bool(getattr(k, fn)(_paths.state_dir(), "smc") if fn == "module_present"
-                            else getattr(k, fn)(_paths.state_dir()))
+                return bool(
+                    getattr(k, fn)(_paths.state_dir(), "smc")
+                    if fn == "module_present"
+                    else getattr(k, fn)(_paths.state_dir())
+                )
             except (OSError, ValueError, KeyError):
                 return False
     try:
-        names = [m["name"] if isinstance(m, dict) else m for m in
-                 _paths.kcall("modules_loaded")]
+        names = [m["name"] if isinstance(m, dict) else m for m in _paths.kcall("modules_loaded")]
     except (OSError, AttributeError, RuntimeError):
         return False
     return "smc" in names
@@ -112,13 +117,33 @@ for _pfx in ("SMC_INT_TX_BUF_", "SMC_INT_RX_BUF_", "SMC_USR_TX_BUF_", "SMC_USR_R
     for _sz in ("8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "G_1024K"):
         TECH_KEYS.append(_pfx + _sz)
 for _d in ("TX", "RX"):
-    for _k in ("BUF_SIZE_SM_PEER_CNT", "BUF_SIZE_SM_CNT", "BUF_FULL_PEER_CNT", "BUF_FULL_CNT",
-               "BUF_REUSE_CNT", "BUF_ALLOC_CNT", "BUF_DGRADE_CNT"):
+    for _k in (
+        "BUF_SIZE_SM_PEER_CNT",
+        "BUF_SIZE_SM_CNT",
+        "BUF_FULL_PEER_CNT",
+        "BUF_FULL_CNT",
+        "BUF_REUSE_CNT",
+        "BUF_ALLOC_CNT",
+        "BUF_DGRADE_CNT",
+    ):
         TECH_KEYS.append("SMC_INT_%s_%s" % (_d, _k))
-TECH_KEYS += ["SMC_CLNT_V1_SUCC_CNT", "SMC_CLNT_V2_SUCC_CNT", "SMC_SRV_V1_SUCC_CNT",
-              "SMC_SRV_V2_SUCC_CNT", "SMC_SENDPAGE_CNT", "SMC_URG_DATA_CNT", "SMC_SPLICE_CNT",
-              "SMC_CORK_CNT", "SMC_NDLY_CNT", "SMC_RX_BYTES", "SMC_TX_BYTES", "SMC_RX_CNT",
-              "SMC_TX_CNT", "SMC_RX_RMB_USAGE", "SMC_TX_RMB_USAGE"]
+TECH_KEYS += [
+    "SMC_CLNT_V1_SUCC_CNT",
+    "SMC_CLNT_V2_SUCC_CNT",
+    "SMC_SRV_V1_SUCC_CNT",
+    "SMC_SRV_V2_SUCC_CNT",
+    "SMC_SENDPAGE_CNT",
+    "SMC_URG_DATA_CNT",
+    "SMC_SPLICE_CNT",
+    "SMC_CORK_CNT",
+    "SMC_NDLY_CNT",
+    "SMC_RX_BYTES",
+    "SMC_TX_BYTES",
+    "SMC_RX_CNT",
+    "SMC_TX_CNT",
+    "SMC_RX_RMB_USAGE",
+    "SMC_TX_RMB_USAGE",
+]
 OLD_TECH_KEYS = TECH_KEYS[:-2]  # before smc-tools 1.8.4 (no RMB usage)
 MAX_FBACK = 30
 
@@ -128,8 +153,15 @@ def tech_keys():
 
 
 def empty_stats():
-    return {"tech": {k: 0 for k in TECH_KEYS}, "clnt_hs_err": 0, "srv_hs_err": 0,
-            "clnt_fback": 0, "srv_fback": 0, "rsn_srv": [], "rsn_clnt": []}
+    return {
+        "tech": {k: 0 for k in TECH_KEYS},
+        "clnt_hs_err": 0,
+        "srv_hs_err": 0,
+        "clnt_fback": 0,
+        "srv_fback": 0,
+        "rsn_srv": [],
+        "rsn_clnt": [],
+    }
 
 
 def _rsn_list(x):
@@ -153,8 +185,12 @@ def normalize_stats(raw, proto):
     st = empty_stats()
     if not raw:
         return st
-    if proto in raw and isinstance(raw[proto], dict) and proto not in raw[proto] and \
-            any(k in raw[proto] for k in ("CLNT_HS_ERR_CNT", "FBACK_RSN")):
+    if (
+        proto in raw
+        and isinstance(raw[proto], dict)
+        and proto not in raw[proto]
+        and any(k in raw[proto] for k in ("CLNT_HS_ERR_CNT", "FBACK_RSN"))
+    ):
         raw = raw[proto]
     counters = raw.get(proto) if isinstance(raw.get(proto), dict) else raw
     for k in TECH_KEYS:

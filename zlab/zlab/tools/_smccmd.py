@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smcd / smcr (smc-tools smc.c, stats.c, dev.c, linkgroup.c) over the zlab kernel state.
 
 ``smcd [ -v | -d | -dd | -a | -ad ] OBJECT {COMMAND | help}``, OBJECT := info | linkgroup |
@@ -18,15 +20,32 @@ from . import _paths, _smc
 DETAIL_V, DETAIL_VV, OPT_ABS, OPT_DETAIL_ABS = 1, 2, 3, 4
 
 FBACK_NAMES = {
-    0x03010000: "PEER_NO_SMC", 0x01010000: "MEMORY", 0x02010000: "TIMEOUT_CL",
-    0x02020000: "TIMEOUT_AL", 0x03000000: "CNF_ERR", 0x03020000: "IPSEC",
-    0x03030000: "NOSMCDEV", 0x03030001: "NOSMCDDEV", 0x03030002: "NOSMCRDEV",
-    0x03030003: "NOISM2SUPP", 0x03030004: "NOV2EXT", 0x05000000: "PEERDECL",
-    0x04000000: "SYNCERR", 0x030d0000: "MAX_DMB", 0x030c0000: "VERSMISMAT",
-    0x030b0000: "NOSRVLINK", 0x03030006: "NOSEID", 0x03030007: "NOSMCD2DEV",
-    0x03040000: "MODEUNSUPP", 0x03050000: "RMBE_EC", 0x03060000: "OPTUNSUPP",
-    0x03070000: "DIFFPREFIX", 0x03080000: "GETVLANERR", 0x03090000: "ISMVLANERR",
-    0x030a0000: "NOACTLINK", 0x03030005: "NOV2DEXT",
+    0x03010000: "PEER_NO_SMC",
+    0x01010000: "MEMORY",
+    0x02010000: "TIMEOUT_CL",
+    0x02020000: "TIMEOUT_AL",
+    0x03000000: "CNF_ERR",
+    0x03020000: "IPSEC",
+    0x03030000: "NOSMCDEV",
+    0x03030001: "NOSMCDDEV",
+    0x03030002: "NOSMCRDEV",
+    0x03030003: "NOISM2SUPP",
+    0x03030004: "NOV2EXT",
+    0x05000000: "PEERDECL",
+    0x04000000: "SYNCERR",
+    0x030D0000: "MAX_DMB",
+    0x030C0000: "VERSMISMAT",
+    0x030B0000: "NOSRVLINK",
+    0x03030006: "NOSEID",
+    0x03030007: "NOSMCD2DEV",
+    0x03040000: "MODEUNSUPP",
+    0x03050000: "RMBE_EC",
+    0x03060000: "OPTUNSUPP",
+    0x03070000: "DIFFPREFIX",
+    0x03080000: "GETVLANERR",
+    0x03090000: "ISMVLANERR",
+    0x030A0000: "NOACTLINK",
+    0x03030005: "NOV2DEXT",
 }
 SIZES = ("8K", "16K", "32K", "64K", "128K", "256K", "512K")
 
@@ -51,15 +70,18 @@ class Tool:
 
     def usage(self):
         if self.is_smcd:
-            sys.stderr.write("Usage: %s  [ OPTIONS ] OBJECT {COMMAND | help}\n"
-                             "where  OBJECT := {info | linkgroup | device | stats | ueid | seid}\n"
-                             "       OPTIONS := {-v[ersion] | -d[etails] | -a[bsolute]}\n"
-                             % self.myname)
+            sys.stderr.write(
+                "Usage: %s  [ OPTIONS ] OBJECT {COMMAND | help}\n"
+                "where  OBJECT := {info | linkgroup | device | stats | ueid | seid}\n"
+                "       OPTIONS := {-v[ersion] | -d[etails] | -a[bsolute]}\n" % self.myname
+            )
         else:
-            sys.stderr.write("Usage: %s  [ OPTIONS ] OBJECT {COMMAND | help}\n"
-                             "where  OBJECT := {info | linkgroup | device | stats | ueid}\n"
-                             "       OPTIONS := {-v[ersion] | -d[etails] | -dd[etails] | "
-                             "-a[bsolute]}\n" % self.myname)
+            sys.stderr.write(
+                "Usage: %s  [ OPTIONS ] OBJECT {COMMAND | help}\n"
+                "where  OBJECT := {info | linkgroup | device | stats | ueid}\n"
+                "       OPTIONS := {-v[ersion] | -d[etails] | -dd[etails] | "
+                "-a[bsolute]}\n" % self.myname
+            )
 
     def main(self, argv):
         args = list(argv)
@@ -87,8 +109,7 @@ class Tool:
                 self.usage()
                 return 0
             else:
-                sys.stderr.write("Error: Option \"%s\" is unknown, try \"%s help\".\n"
-                                 % (opt, self.myname))
+                sys.stderr.write("Error: Option \"%s\" is unknown, try \"%s help\".\n" % (opt, self.myname))
                 return 255
             args.pop(0)
         if not _smc.smc_loaded():
@@ -98,8 +119,13 @@ class Tool:
             self.usage()
             return 0
         obj, rest = args[0], args[1:]
-        cmds = [("device", self.devices), ("linkgroup", self.linkgroups), ("info", self.info),
-                ("stats", self.stats), ("ueid", self.ueid)]
+        cmds = [
+            ("device", self.devices),
+            ("linkgroup", self.linkgroups),
+            ("info", self.info),
+            ("stats", self.stats),
+            ("ueid", self.ueid),
+        ]
         if self.is_smcd:
             cmds.append(("seid", self.seid))
         cmds.append(("help", None))
@@ -113,11 +139,9 @@ class Tool:
                 except Usage:
                     return 255
         if not self.is_smcd and _smc.contains(obj, "seid"):
-            sys.stderr.write("Error: Object \"%s\" is valid for SMC-D only, try \"%s help\".\n"
-                             % (obj, self.myname))
+            sys.stderr.write("Error: Object \"%s\" is valid for SMC-D only, try \"%s help\".\n" % (obj, self.myname))
             return 1
-        sys.stderr.write("Error: Object \"%s\" is unknown, try \"%s help\".\n"
-                         % (obj, self.myname))
+        sys.stderr.write("Error: Object \"%s\" is unknown, try \"%s help\".\n" % (obj, self.myname))
         return 1
 
     # ---- info / ueid / seid -------------------------------------------------------------------
@@ -163,10 +187,18 @@ class Tool:
             pnet = d.get("pnet_id") or ""
             if d.get("pnet_user_set") and pnet:
                 pnet = "*" + pnet
-            sys.stdout.write("%04x %-4s  %-12s  %04x   %-4s  %5d  %-16s \n" % (
-                int(d.get("fid", 0)), d.get("type", "ISM"), d.get("pci_id", ""),
-                int(d.get("pchid", 0)), "Yes" if d.get("in_use") else "No",
-                int(d.get("lgs", 0)), pnet.strip()))
+            sys.stdout.write(
+                "%04x %-4s  %-12s  %04x   %-4s  %5d  %-16s \n"
+                % (
+                    int(d.get("fid", 0)),
+                    d.get("type", "ISM"),
+                    d.get("pci_id", ""),
+                    int(d.get("pchid", 0)),
+                    "Yes" if d.get("in_use") else "No",
+                    int(d.get("lgs", 0)),
+                    pnet.strip(),
+                )
+            )
         return 0
 
     def _sub_usage(self, smcd_text, smcr_text):
@@ -175,18 +207,22 @@ class Tool:
         raise Usage()
 
     def _dev_usage(self):
-        self._sub_usage("Usage: smcd device [show] [all]\n",
-                        "Usage: smcr device [show] [all]\n"
-                        "                   [ibdev <dev>]\n"
-                        "                   [netdev <dev>]\n")
+        self._sub_usage(
+            "Usage: smcd device [show] [all]\n",
+            "Usage: smcr device [show] [all]\n"
+            "                   [ibdev <dev>]\n"
+            "                   [netdev <dev>]\n",
+        )
 
     # ---- linkgroup -----------------------------------------------------------------------------
 
     def _lg_usage(self):
-        self._sub_usage("Usage: smcd linkgroup [show] [all | LG-ID]\n",
-                        "Usage: smcr linkgroup [show | link-show] [all | LG-ID]\n"
-                        "                                         [ibdev <dev>]\n"
-                        "                                         [netdev <dev>]\n")
+        self._sub_usage(
+            "Usage: smcd linkgroup [show] [all | LG-ID]\n",
+            "Usage: smcr linkgroup [show | link-show] [all | LG-ID]\n"
+            "                                         [ibdev <dev>]\n"
+            "                                         [netdev <dev>]\n",
+        )
 
     def linkgroups(self, args):
         if (len(args) == 1 and _smc.contains(args[0], "help")) or len(args) > 4:
@@ -232,8 +268,7 @@ class Tool:
                 header = True
                 if self.is_smcd and self.detail not in (DETAIL_V, DETAIL_VV, OPT_DETAIL_ABS):
                     sys.stdout.write("LG-ID    VLAN  #Conns  PNET-ID \n")
-                elif not self.is_smcd and not show_links and \
-                        self.detail not in (DETAIL_V, DETAIL_VV, OPT_DETAIL_ABS):
+                elif not self.is_smcd and not show_links and self.detail not in (DETAIL_V, DETAIL_VV, OPT_DETAIL_ABS):
                     sys.stdout.write("LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID \n")
             vlan = int(_pick(lg, ("vlan", "vlan_id"), 0))
             conns = int(_pick(lg, ("conns", "conns_num", "nconns"), 0))
@@ -248,17 +283,17 @@ class Tool:
                 sys.stdout.write("%08x %s  %6d  %-16s \n" % (lid, _hash4x(vlan), conns, pnet))
             else:
                 role = "SERV" if _pick(lg, ("role",), "CLNT") in ("SERV", 1, "1") else "CLNT"
-                sys.stdout.write("%08x %-8s %-8s %s  %6d  %-16s \n" % (
-                    lid, role, _pick(lg, ("type", "lgr_type"), "SINGLE"), _hash4x(vlan),
-                    conns, pnet))
+                sys.stdout.write(
+                    "%08x %-8s %-8s %s  %6d  %-16s \n"
+                    % (lid, role, _pick(lg, ("type", "lgr_type"), "SINGLE"), _hash4x(vlan), conns, pnet)
+                )
         return 0
 
     def _lg_details(self, lg, lid, vlan, conns, pnet):
         w = sys.stdout.write
         w("LG-ID    : %08x\n" % lid)
         if not self.is_smcd:
-            w("LG-Role  : %s\n" % ("SERV" if _pick(lg, ("role",), "CLNT") in ("SERV", 1, "1")
-                                   else "CLNT"))
+            w("LG-Role  : %s\n" % ("SERV" if _pick(lg, ("role",), "CLNT") in ("SERV", 1, "1") else "CLNT"))
             w("LG-Type  : %s\n" % _pick(lg, ("type", "lgr_type"), "SINGLE"))
         w("VLAN     : %x\n" % vlan)
         w("PNET-ID  : %s\n" % pnet)
@@ -268,12 +303,10 @@ class Tool:
             w("Peer-Rel : %d\n" % int(_pick(lg, ("peer_rel", "peer_smc_release"), 0)))
             w("Peer-Host: %s\n" % (_pick(lg, ("peer_host", "peer_hostname"), "") or "").strip())
             os_code = _pick(lg, ("peer_os",), 2)
-            os_name = {1: "ZOS", 2: "LINUX", 3: "AIX"}.get(os_code, os_code) \
-                if isinstance(os_code, int) else os_code
+            os_name = {1: "ZOS", 2: "LINUX", 3: "AIX"}.get(os_code, os_code) if isinstance(os_code, int) else os_code
             w("Peer-OS  : %s\n" % os_name)
             if not self.is_smcd:
-                w("Direct   : %s\n" % ("Yes" if _pick(lg, ("direct", "smcr_direct"), False)
-                                       else "No"))
+                w("Direct   : %s\n" % ("Yes" if _pick(lg, ("direct", "smcr_direct"), False) else "No"))
             w("EID      : %s\n" % (_pick(lg, ("eid", "negotiated_eid"), "") or ""))
         w("#Conns   : %d\n" % conns)
         w("Sndbuf   : %d B\n" % int(_pick(lg, ("sndbuf", "sndbuf_alloc"), 0)))
@@ -357,8 +390,9 @@ class Tool:
         total = smc_conn + hs + fb
         rx_cnt, tx_cnt = t["SMC_RX_CNT"], t["SMC_TX_CNT"]
         avg = f32((rx_cnt + tx_cnt) / float(smc_conn)) if smc_conn else 0.0
-        special = (t["SMC_CORK_CNT"] + t["SMC_NDLY_CNT"] + t["SMC_SENDPAGE_CNT"] +
-                   t["SMC_SPLICE_CNT"] + t["SMC_URG_DATA_CNT"])
+        special = (
+            t["SMC_CORK_CNT"] + t["SMC_NDLY_CNT"] + t["SMC_SENDPAGE_CNT"] + t["SMC_SPLICE_CNT"] + t["SMC_URG_DATA_CNT"]
+        )
         buf_full = buf_full_r = buf_small = buf_small_r = buf_rx_full = 0.0
         if tx_cnt:
             buf_full = f32(t["SMC_INT_TX_BUF_FULL_CNT"] / float(tx_cnt) * 100)
@@ -371,21 +405,18 @@ class Tool:
 
         w("  Total connections handled  %12d\n" % total)
         if d:
-            w("  SMC connections            %12d (client %d, server %d)\n"
-              % (smc_conn, c_v1 + c_v2, s_v1 + s_v2))
+            w("  SMC connections            %12d (client %d, server %d)\n" % (smc_conn, c_v1 + c_v2, s_v1 + s_v2))
             w("    v1                       %12d\n" % (c_v1 + s_v1))
             w("    v2                       %12d\n" % (c_v2 + s_v2))
         else:
             w("  SMC connections            %12d\n" % smc_conn)
         if d:
-            w("  Handshake errors           %12d (client %d, server %d)\n"
-              % (hs, s["clnt_hs_err"], s["srv_hs_err"]))
+            w("  Handshake errors           %12d (client %d, server %d)\n" % (hs, s["clnt_hs_err"], s["srv_hs_err"]))
         else:
             w("  Handshake errors           %12d\n" % hs)
         w("  Avg requests per SMC conn  %14.1f\n" % avg)
         if d:
-            w("  TCP fallback               %12d (client %d, server %d)\n"
-              % (fb, s["clnt_fback"], s["srv_fback"]))
+            w("  TCP fallback               %12d (client %d, server %d)\n" % (fb, s["clnt_fback"], s["srv_fback"]))
             _fback_details(s["rsn_srv"], "Server")
             _fback_details(s["rsn_clnt"], "Client")
         else:
@@ -401,22 +432,17 @@ class Tool:
                 w("  Buffer usage (Bytes)       %12d (%s)\n" % (use, _smc.abbreviated(use)))
             pfx = "SMC_INT_%s_BUF_" % direction
             if direction == "RX":
-                w("  Buffer full                %12d (%.2f%%)\n"
-                  % (t[pfx + "FULL_CNT"], buf_rx_full))
+                w("  Buffer full                %12d (%.2f%%)\n" % (t[pfx + "FULL_CNT"], buf_rx_full))
             else:
                 w("  Buffer full                %12d (%.2f%%)\n" % (t[pfx + "FULL_CNT"], buf_full))
-                w("  Buffer full (remote)       %12d (%.2f%%)\n"
-                  % (t[pfx + "FULL_PEER_CNT"], buf_full_r))
-                w("  Buffer too small           %12d (%.2f%%)\n"
-                  % (t[pfx + "SIZE_SM_CNT"], buf_small))
-                w("  Buffer too small (remote)  %12d (%.2f%%)\n"
-                  % (t[pfx + "SIZE_SM_PEER_CNT"], buf_small_r))
+                w("  Buffer full (remote)       %12d (%.2f%%)\n" % (t[pfx + "FULL_PEER_CNT"], buf_full_r))
+                w("  Buffer too small           %12d (%.2f%%)\n" % (t[pfx + "SIZE_SM_CNT"], buf_small))
+                w("  Buffer too small (remote)  %12d (%.2f%%)\n" % (t[pfx + "SIZE_SM_PEER_CNT"], buf_small_r))
             if d:
                 w("  Buffer downgrades          %12d\n" % t[pfx + "DGRADE_CNT"])
                 w("  Buffer reuses              %12d\n" % t[pfx + "REUSE_CNT"])
             w("            8KB    16KB    32KB    64KB   128KB   256KB   512KB  >512KB\n")
-            for label, p in (("Bufs", "SMC_INT_%s_BUF_" % direction),
-                             ("Reqs", "SMC_USR_%s_BUF_" % direction)):
+            for label, p in (("Bufs", "SMC_INT_%s_BUF_" % direction), ("Reqs", "SMC_USR_%s_BUF_" % direction)):
                 cells = [_smc.abbreviated(t[p + sz]) for sz in SIZES]
                 cells.append(_smc.abbreviated(t[p + "1024K"] + t[p + "G_1024K"]))
                 w("  %s   %s\n" % (label, "  ".join("%6s" % c for c in cells)))
@@ -451,11 +477,11 @@ def _fback_details(rsn, caption):
         return
     sys.stdout.write("    %s\n" % caption)
     for code, cnt in items[:3]:
-        sys.stdout.write("     %-12s            %12d\n" % (FBACK_NAMES.get(code, "[unknown]"),
-                                                          cnt))
+        sys.stdout.write("     %-12s            %12d\n" % (FBACK_NAMES.get(code, "[unknown]"), cnt))
 
 
 # ---- cache file -------------------------------------------------------------------------------
+
 
 def _flatten(kern, keys, own):
     """Cache layout: SMC-R counters, SMC-D counters, handshake errors, fallback reasons, totals.
@@ -468,10 +494,16 @@ def _flatten(kern, keys, own):
     d = kern[own]
     vals.append(d["clnt_hs_err"])
     vals.append(d["srv_hs_err"])
-    srv = (d["rsn_srv"] + [[0, 0]] * _smc.MAX_FBACK)[:_smc.MAX_FBACK]
-    clnt = (d["rsn_clnt"] + [[0, 0]] * _smc.MAX_FBACK)[:_smc.MAX_FBACK]
-    return {"vals": vals, "srv": [list(x) for x in srv], "clnt": [list(x) for x in clnt],
-            "srv_cnt": d["srv_fback"], "clnt_cnt": d["clnt_fback"], "kern": kern}
+    srv = (d["rsn_srv"] + [[0, 0]] * _smc.MAX_FBACK)[: _smc.MAX_FBACK]
+    clnt = (d["rsn_clnt"] + [[0, 0]] * _smc.MAX_FBACK)[: _smc.MAX_FBACK]
+    return {
+        "vals": vals,
+        "srv": [list(x) for x in srv],
+        "clnt": [list(x) for x in clnt],
+        "srv_cnt": d["srv_fback"],
+        "clnt_cnt": d["clnt_fback"],
+        "kern": kern,
+    }
 
 
 def _unflatten(cur, keys, proto):
@@ -479,9 +511,15 @@ def _unflatten(cur, keys, proto):
     off = 0 if proto == "SMCR" else n
     tech = dict.fromkeys(_smc.TECH_KEYS, 0)
     tech.update({k: cur["vals"][off + i] for i, k in enumerate(keys)})
-    return {"tech": tech, "clnt_hs_err": cur["vals"][2 * n], "srv_hs_err": cur["vals"][2 * n + 1],
-            "clnt_fback": cur["clnt_cnt"], "srv_fback": cur["srv_cnt"],
-            "rsn_srv": cur["srv"], "rsn_clnt": cur["clnt"]}
+    return {
+        "tech": tech,
+        "clnt_hs_err": cur["vals"][2 * n],
+        "srv_hs_err": cur["vals"][2 * n + 1],
+        "clnt_fback": cur["clnt_cnt"],
+        "srv_fback": cur["srv_cnt"],
+        "rsn_srv": cur["srv"],
+        "rsn_clnt": cur["clnt"],
+    }
 
 
 def _open_cache(path):

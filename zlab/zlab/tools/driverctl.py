@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """driverctl: persistent PCI driver overrides (the upstream bash script's behaviour).
 
 ``driverctl [--nosave] [--noprobe] [-v] [-b BUS] set-override DEV DRIVER | unset-override DEV |
@@ -16,9 +18,21 @@ from . import _paths
 
 TOOL = "driverctl"
 CONFDIR = "/etc/driverctl.d"
-DEVCLASSES = {"all": "", "storage": "01", "network": "02", "display": "03", "multimedia": "04",
-              "memory": "05", "bridge": "06", "communication": "07", "system": "08",
-              "input": "09", "docking": "0a", "processor": "0b", "serial": "0c"}
+DEVCLASSES = {
+    "all": "",
+    "storage": "01",
+    "network": "02",
+    "display": "03",
+    "multimedia": "04",
+    "memory": "05",
+    "bridge": "06",
+    "communication": "07",
+    "system": "08",
+    "input": "09",
+    "docking": "0a",
+    "processor": "0b",
+    "serial": "0c",
+}
 
 USAGE = """Usage: driverctl [OPTIONS...] {COMMAND}...
 
@@ -148,8 +162,7 @@ def _echo(path, value):
         _paths.write(path, value)
         return True
     except OSError as exc:
-        sys.stderr.write("/usr/sbin/driverctl: line 1: echo: write error: %s\n"
-                         % _paths.strerror(exc))
+        sys.stderr.write("/usr/sbin/driverctl: line 1: echo: write error: %s\n" % _paths.strerror(exc))
         return False
 
 
@@ -166,6 +179,7 @@ def _set_override(ctx, dev, drv, probe):
         if not _module_loaded(drv):
             _debug(ctx, "loading driver %s" % drv)
             from . import modprobe
+
             if modprobe.main(["-q", drv]) != 0:
                 raise Fail("no such module: %s" % drv)
     else:

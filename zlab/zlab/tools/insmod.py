@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """insmod (kmod): insert one module file (no dependency resolution).
 
 ``insmod PATH [PARAM=VALUE...]``: the module is named by the file name (``.../vfio-pci.ko.xz``
@@ -21,8 +23,7 @@ def _main(args):
     name = _kmod.name_of(path)
     cat = _kmod.catalog()
     if name not in cat:
-        sys.stderr.write("insmod: ERROR: could not load module %s: No such file or directory\n"
-                         % path)
+        sys.stderr.write("insmod: ERROR: could not load module %s: No such file or directory\n" % path)
         return 1
     info = cat[name]
     if info.get("builtin") or _kmod.is_loaded(name):
@@ -30,14 +31,12 @@ def _main(args):
         return 1
     loaded = {m[0] for m in _kmod.loaded()}
     if any(not cat.get(d, {}).get("builtin") and d not in loaded for d in info.get("deps", [])):
-        sys.stderr.write("insmod: ERROR: could not insert module %s: Unknown symbol in module\n"
-                         % path)
+        sys.stderr.write("insmod: ERROR: could not insert module %s: Unknown symbol in module\n" % path)
         return 1
     try:
         _paths.kcall("load_module", name, params=params or None)
     except OSError as exc:
-        sys.stderr.write("insmod: ERROR: could not insert module %s: %s\n"
-                         % (path, _paths.strerror(exc)))
+        sys.stderr.write("insmod: ERROR: could not insert module %s: %s\n" % (path, _paths.strerror(exc)))
         return 1
     return 0
 

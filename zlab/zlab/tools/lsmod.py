@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """lsmod (kmod): ``Module                  Size  Used by`` then ``%-19s %8lu  %d[ holders]`` per module,
 from ``/proc/modules`` (emulated by the zlab FUSE daemon), most recently loaded first."""
 

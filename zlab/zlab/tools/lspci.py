@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """lspci (pciutils) for the emulated zPCI functions of a zlab host.
 
 Reads ``/sys/bus/pci/devices`` (only emulated functions appear there).  Default line
@@ -17,22 +19,32 @@ from . import _paths
 TOOL = "lspci"
 DEVICES = "/sys/bus/pci/devices"
 
-CLASSES = {0x0000: "Non-VGA unclassified device", 0x0200: "Ethernet controller",
-           0x0280: "Network controller", 0x0207: "Infiniband controller",
-           0x0108: "Non-Volatile memory controller"}
-VENDORS = {0x1014: "IBM", 0x15b3: "Mellanox Technologies"}
-DEVNAMES = {
-    (0x1014, 0x04ed): "Internal Shared Memory (ISM) virtual PCI device",
-    (0x15b3, 0x1003): "MT27500 Family [ConnectX-3]",
-    (0x15b3, 0x1004): "MT27500/MT27520 Family [ConnectX-3/ConnectX-3 Pro Virtual Function]",
-    (0x15b3, 0x1016): "MT27710 Family [ConnectX-4 Lx Virtual Function]",
-    (0x15b3, 0x1018): "MT27800 Family [ConnectX-5 Virtual Function]",
-    (0x15b3, 0x101e): "ConnectX Family mlx5Gen Virtual Function",
-    (0x15b3, 0x101f): "MT2894 Family [ConnectX-6 Lx]",
+CLASSES = {
+    0x0000: "Non-VGA unclassified device",
+    0x0200: "Ethernet controller",
+    0x0280: "Network controller",
+    0x0207: "Infiniband controller",
+    0x0108: "Non-Volatile memory controller",
 }
-MODULES = {(0x1014, 0x04ed): "ism", (0x15b3, 0x1003): "mlx4_core", (0x15b3, 0x1004): "mlx4_core",
-           (0x15b3, 0x1016): "mlx5_core", (0x15b3, 0x1018): "mlx5_core",
-           (0x15b3, 0x101e): "mlx5_core", (0x15b3, 0x101f): "mlx5_core"}
+VENDORS = {0x1014: "IBM", 0x15B3: "Mellanox Technologies"}
+DEVNAMES = {
+    (0x1014, 0x04ED): "Internal Shared Memory (ISM) virtual PCI device",
+    (0x15B3, 0x1003): "MT27500 Family [ConnectX-3]",
+    (0x15B3, 0x1004): "MT27500/MT27520 Family [ConnectX-3/ConnectX-3 Pro Virtual Function]",
+    (0x15B3, 0x1016): "MT27710 Family [ConnectX-4 Lx Virtual Function]",
+    (0x15B3, 0x1018): "MT27800 Family [ConnectX-5 Virtual Function]",
+    (0x15B3, 0x101E): "ConnectX Family mlx5Gen Virtual Function",
+    (0x15B3, 0x101F): "MT2894 Family [ConnectX-6 Lx]",
+}
+MODULES = {
+    (0x1014, 0x04ED): "ism",
+    (0x15B3, 0x1003): "mlx4_core",
+    (0x15B3, 0x1004): "mlx4_core",
+    (0x15B3, 0x1016): "mlx5_core",
+    (0x15B3, 0x1018): "mlx5_core",
+    (0x15B3, 0x101E): "mlx5_core",
+    (0x15B3, 0x101F): "mlx5_core",
+}
 
 USAGE = """Usage: lspci [<switches>]
 
@@ -64,8 +76,7 @@ class Dev:
         d = DEVICES + "/" + addr
         dom, bus, rest = addr.split(":")
         slot, func = rest.split(".")
-        self.domain, self.bus, self.slot, self.func = (int(dom, 16), int(bus, 16),
-                                                        int(slot, 16), int(func, 16))
+        self.domain, self.bus, self.slot, self.func = (int(dom, 16), int(bus, 16), int(slot, 16), int(func, 16))
         self.vendor = int(_paths.read(d + "/vendor", "0xffff"), 16)
         self.device = int(_paths.read(d + "/device", "0xffff"), 16)
         cls = int(_paths.read(d + "/class", "0x000000"), 16)
@@ -132,12 +143,12 @@ def _parse_slot_filter(text):
     if len(parts) == 2:
         if parts[0] not in ("", "*"):
             bus = int(parts[0], 16)
-            if bus > 0xff:
+            if bus > 0xFF:
                 raise ValueError("Invalid bus number")
         parts = parts[1:]
     if parts and parts[0] not in ("", "*"):
         slot = int(parts[0], 16)
-        if slot > 0x1f:
+        if slot > 0x1F:
             raise ValueError("Invalid slot number")
     return dom, bus, slot, func
 
@@ -148,8 +159,7 @@ def main(argv=None):
 
 def _main(argv):
     try:
-        opts, args = getopt.gnu_getopt(argv, "nvbxs:tPi:mgp:qkMDQd:AO:F:H:?",
-                                       ["version", "help"])
+        opts, args = getopt.gnu_getopt(argv, "nvbxs:tPi:mgp:qkMDQd:AO:F:H:?", ["version", "help"])
     except getopt.GetoptError as exc:
         sys.stderr.write("lspci: invalid option -- '%s'\n" % (exc.opt or ""))
         sys.stderr.write(USAGE)
@@ -173,15 +183,15 @@ def _main(argv):
             try:
                 slot_filter = _parse_slot_filter(v)
             except ValueError as exc:
-                sys.stderr.write("lspci: -s: %s\n" % (exc if "Invalid" in str(exc)
-                                                      else "Invalid slot number"))
+                sys.stderr.write("lspci: -s: %s\n" % (exc if "Invalid" in str(exc) else "Invalid slot number"))
                 return 1
         elif o == "-d":
             parts = v.split(":")
             try:
-                id_filter = (int(parts[0], 16) if parts[0] not in ("", "*") else None,
-                             int(parts[1], 16) if len(parts) > 1 and parts[1] not in ("", "*")
-                             else None)
+                id_filter = (
+                    int(parts[0], 16) if parts[0] not in ("", "*") else None,
+                    int(parts[1], 16) if len(parts) > 1 and parts[1] not in ("", "*") else None,
+                )
             except ValueError:
                 sys.stderr.write("lspci: -d: Invalid vendor ID\n")
                 return 1
@@ -208,18 +218,22 @@ def _main(argv):
     for d in devs:
         if slot_filter:
             fd, fb, fs, ff = slot_filter
-            if (fd is not None and fd != d.domain) or (fb is not None and fb != d.bus) or \
-                    (fs is not None and fs != d.slot) or (ff is not None and ff != d.func):
+            if (
+                (fd is not None and fd != d.domain)
+                or (fb is not None and fb != d.bus)
+                or (fs is not None and fs != d.slot)
+                or (ff is not None and ff != d.func)
+            ):
                 continue
         if id_filter:
-            if (id_filter[0] is not None and id_filter[0] != d.vendor) or \
-                    (id_filter[1] is not None and id_filter[1] != d.device):
+            if (id_filter[0] is not None and id_filter[0] != d.vendor) or (
+                id_filter[1] is not None and id_filter[1] != d.device
+            ):
                 continue
         if machine:
             _machine(d, machine, numeric, verbose, bool(d.domain) or force_domain)
             continue
-        line = "%s %s: %s" % (_slot_name(d, show_domain), _class_name(d, numeric),
-                              _dev_name(d, numeric))
+        line = "%s %s: %s" % (_slot_name(d, show_domain), _class_name(d, numeric), _dev_name(d, numeric))
         if d.rev:
             line += " (rev %02x)" % d.rev
         sys.stdout.write(line + "\n")
@@ -252,11 +266,10 @@ def _verbose(d):
         flags.append("IOMMU group %s" % d.iommu)
     w("\tFlags: %s\n" % ", ".join(flags))
     base = 0x4000000000000000 + ((2 * d.idx) << 48)
-    if (d.vendor, d.device) == (0x1014, 0x04ed):
+    if (d.vendor, d.device) == (0x1014, 0x04ED):
         w("\tMemory at %016x (64-bit, prefetchable) [virtual] [size=256T]\n" % base)
         w("\tMemory at %016x (64-bit, prefetchable) [virtual] [size=256]\n" % (base + (1 << 48)))
-        w("\tCapabilities: [40] MSI: Enable%s Count=1/32 Maskable- 64bit+\n"
-          % ("+" if active else "-"))
+        w("\tCapabilities: [40] MSI: Enable%s Count=1/32 Maskable- 64bit+\n" % ("+" if active else "-"))
     else:
         w("\tMemory at %016x (64-bit, prefetchable) [virtual] [size=1M]\n" % base)
         w("\tCapabilities: [60] Express Endpoint, MSI 00\n")
@@ -267,19 +280,23 @@ def _verbose(d):
 
 def _machine(d, level, numeric, verbose, show_domain):
     if verbose:
-        sys.stdout.write("%s\t%s\n" % ("Slot:" if level >= 2 else "Device:",
-                                       _slot_name(d, show_domain)))
+        sys.stdout.write("%s\t%s\n" % ("Slot:" if level >= 2 else "Device:", _slot_name(d, show_domain)))
         sys.stdout.write("Class:\t%s\n" % _class_name(d, numeric))
-        sys.stdout.write("Vendor:\t%s\n" % (("%04x" % d.vendor) if numeric == 1 else
-                                            VENDORS.get(d.vendor, "Vendor %04x" % d.vendor)))
-        sys.stdout.write("Device:\t%s\n" % (("%04x" % d.device) if numeric == 1 else
-                                            DEVNAMES.get((d.vendor, d.device),
-                                                         "Device %04x" % d.device)))
-        sys.stdout.write("SVendor:\t%s\n" % (("%04x" % d.vendor) if numeric == 1 else
-                                             VENDORS.get(d.vendor, "Vendor %04x" % d.vendor)))
-        sys.stdout.write("SDevice:\t%s\n" % (("%04x" % d.device) if numeric == 1 else
-                                             DEVNAMES.get((d.vendor, d.device),
-                                                          "Device %04x" % d.device)))
+        sys.stdout.write(
+            "Vendor:\t%s\n" % (("%04x" % d.vendor) if numeric == 1 else VENDORS.get(d.vendor, "Vendor %04x" % d.vendor))
+        )
+        sys.stdout.write(
+            "Device:\t%s\n"
+            % (("%04x" % d.device) if numeric == 1 else DEVNAMES.get((d.vendor, d.device), "Device %04x" % d.device))
+        )
+        sys.stdout.write(
+            "SVendor:\t%s\n"
+            % (("%04x" % d.vendor) if numeric == 1 else VENDORS.get(d.vendor, "Vendor %04x" % d.vendor))
+        )
+        sys.stdout.write(
+            "SDevice:\t%s\n"
+            % (("%04x" % d.device) if numeric == 1 else DEVNAMES.get((d.vendor, d.device), "Device %04x" % d.device))
+        )
         if d.phys_slot:
             sys.stdout.write("PhySlot:\t%s\n" % d.phys_slot)
         sys.stdout.write("ProgIf:\t%02x\n" % d.progif)
@@ -288,11 +305,11 @@ def _machine(d, level, numeric, verbose, show_domain):
         sys.stdout.write("\n")
         return
     vend = ("%04x" % d.vendor) if numeric == 1 else VENDORS.get(d.vendor, "Vendor %04x" % d.vendor)
-    dev = ("%04x" % d.device) if numeric == 1 else DEVNAMES.get((d.vendor, d.device),
-                                                              "Device %04x" % d.device)
-    sys.stdout.write('%s "%s" "%s" "%s" -p%02x "%s" "%s"\n' % (
-        _slot_name(d, show_domain), _class_name(d, numeric), vend, dev, d.progif,
-        vend, dev))
+    dev = ("%04x" % d.device) if numeric == 1 else DEVNAMES.get((d.vendor, d.device), "Device %04x" % d.device)
+    sys.stdout.write(
+        '%s "%s" "%s" "%s" -p%02x "%s" "%s"\n'
+        % (_slot_name(d, show_domain), _class_name(d, numeric), vend, dev, d.progif, vend, dev)
+    )
 
 
 if __name__ == "__main__":

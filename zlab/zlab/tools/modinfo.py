@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """modinfo (kmod) for the emulated module catalogue.
 
 ``modinfo [-F FIELD] [-n] [-0] [-k RELEASE] MODULE...``: ``%-16s%s`` lines (``filename:``,
@@ -43,10 +45,23 @@ def _fields(name, info):
 
 def _main(argv):
     try:
-        opts, args = getopt.gnu_getopt(argv, "adlpF:n0k:b:Vh",
-                                       ["author", "description", "license", "parameters",
-                                        "field=", "filename", "null", "set-version=",
-                                        "basedir=", "version", "help"])
+        opts, args = getopt.gnu_getopt(
+            argv,
+            "adlpF:n0k:b:Vh",
+            [
+                "author",
+                "description",
+                "license",
+                "parameters",
+                "field=",
+                "filename",
+                "null",
+                "set-version=",
+                "basedir=",
+                "version",
+                "help",
+            ],
+        )
     except getopt.GetoptError as exc:
         sys.stderr.write("modinfo: ERROR: unexpected getopt_long() value '%s'.\n" % (exc.opt,))
         return 1

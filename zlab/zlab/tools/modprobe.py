@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """modprobe (kmod) for the emulated module catalogue of a zlab host.
 
 ``modprobe [-n] [-q] [-v] [-r] [-a] [--first-time] MODULE [PARAM=VALUE ...]``; ``-r`` removes
@@ -52,13 +54,35 @@ def _fatal(msg, quiet):
 
 def _main(argv):
     try:
-        opts, args = getopt.getopt(argv, "arRibfDcnqvVsC:d:S:h",
-                                   ["all", "remove", "remove-dependencies", "ignore-install",
-                                    "ignore-remove", "use-blacklist", "force", "force-modversion",
-                                    "force-vermagic", "show-depends", "showconfig",
-                                    "show-config", "dry-run", "show", "quiet", "verbose",
-                                    "version", "syslog", "config=", "dirname=", "set-version=",
-                                    "first-time", "help"])
+        opts, args = getopt.getopt(
+            argv,
+            "arRibfDcnqvVsC:d:S:h",
+            [
+                "all",
+                "remove",
+                "remove-dependencies",
+                "ignore-install",
+                "ignore-remove",
+                "use-blacklist",
+                "force",
+                "force-modversion",
+                "force-vermagic",
+                "show-depends",
+                "showconfig",
+                "show-config",
+                "dry-run",
+                "show",
+                "quiet",
+                "verbose",
+                "version",
+                "syslog",
+                "config=",
+                "dirname=",
+                "set-version=",
+                "first-time",
+                "help",
+            ],
+        )
     except getopt.GetoptError as exc:
         sys.stderr.write("modprobe: ERROR: unexpected getopt_long() value '%s'.\n" % (exc.opt,))
         return 1
@@ -112,8 +136,7 @@ def _insert(raw, name, params, cat, dry, quiet, verbose, first):
     if info.get("builtin") or _kmod.is_loaded(name):
         if first:
             if not quiet:
-                sys.stderr.write("modprobe: ERROR: could not insert '%s': Module already in "
-                                 "kernel\n" % name)
+                sys.stderr.write("modprobe: ERROR: could not insert '%s': Module already in " "kernel\n" % name)
             return 1
         if verbose and info.get("builtin"):
             sys.stdout.write("builtin %s\n" % name)
@@ -121,8 +144,7 @@ def _insert(raw, name, params, cat, dry, quiet, verbose, first):
     if verbose:
         for dep in _dep_order(name, cat):
             if not (cat[dep].get("builtin") or _kmod.is_loaded(dep)):
-                sys.stdout.write("insmod %s %s\n" % (_kmod.module_file(dep),
-                                                     params if dep == name else ""))
+                sys.stdout.write("insmod %s %s\n" % (_kmod.module_file(dep), params if dep == name else ""))
     if dry:
         return 0
     try:
@@ -130,11 +152,9 @@ def _insert(raw, name, params, cat, dry, quiet, verbose, first):
     except OSError as exc:
         reason = getattr(exc, "reason", "")
         if reason == "not_found":
-            _fatal("Module %s not found in directory /lib/modules/%s" % (raw, _kmod.release()),
-                   quiet)
+            _fatal("Module %s not found in directory /lib/modules/%s" % (raw, _kmod.release()), quiet)
         else:
-            sys.stderr.write("modprobe: ERROR: could not insert '%s': %s\n"
-                             % (name, _paths.strerror(exc)))
+            sys.stderr.write("modprobe: ERROR: could not insert '%s': %s\n" % (name, _paths.strerror(exc)))
         return 1
     return 0
 
@@ -153,8 +173,7 @@ def _show_depends(raw):
     cat = _kmod.catalog()
     name = _kmod.norm(raw)
     if name not in cat:
-        sys.stderr.write("modprobe: FATAL: Module %s not found in directory /lib/modules/%s\n"
-                         % (raw, _kmod.release()))
+        sys.stderr.write("modprobe: FATAL: Module %s not found in directory /lib/modules/%s\n" % (raw, _kmod.release()))
         return 1
     for dep in _dep_order(name, cat):
         if cat[dep].get("builtin"):

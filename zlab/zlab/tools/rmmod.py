@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """rmmod (kmod): remove one or more modules without touching their dependencies.
 
 Messages as kmod's rmmod: ``rmmod: ERROR: Module X is not currently loaded``, ``... is builtin.``,
@@ -30,8 +32,7 @@ def _main(names):
             rc = 1
             continue
         if mods[name][3]:
-            sys.stderr.write("rmmod: ERROR: Module %s is in use by: %s\n"
-                             % (name, " ".join(mods[name][3])))
+            sys.stderr.write("rmmod: ERROR: Module %s is in use by: %s\n" % (name, " ".join(mods[name][3])))
             rc = 1
             continue
         try:
@@ -40,8 +41,7 @@ def _main(names):
             if getattr(exc, "reason", "") == "in_use":
                 sys.stderr.write("rmmod: ERROR: Module %s is in use\n" % name)
             else:
-                sys.stderr.write("rmmod: ERROR: could not remove module %s: %s\n"
-                                 % (name, _paths.strerror(exc)))
+                sys.stderr.write("rmmod: ERROR: could not remove module %s: %s\n" % (name, _paths.strerror(exc)))
             rc = 1
     return rc
 

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc_pnet (smc-tools smc_pnet.c): create, delete, show and flush the SMC PNET table.
 
 ``smc_pnet [ -a | -d | -s | -f ] [PNETID] [-I IFACE] [-D DEVICE] [-P PORT]``; bare: show the
@@ -14,27 +16,36 @@ from . import _paths, _smc
 
 TOOL = "smc_pnet"
 
-USAGE = ("Usage: %s [ OPTIONS ] [pnetid]\n"
-         "\t-h, --help            this message\n"
-         "\t-v, --version         show version information\n"
-         "\t-a, --add             add a pnetid entry, requires interface or ib/ism device\n"
-         "\t-d, --delete          delete a pnetid entry\n"
-         "\t-s, --show            show a pnetid entry\n"
-         "\t-f, --flush           flush the complete pnet table\n"
-         "\t-I, --interface       Ethernet interface name of a pnetid entry\n"
-         "\t-D, --ibdevice        Infiniband/ISM device name of a pnetid entry\n"
-         "\t-P, --ibport          Infiniband device port (default: 1)\n"
-         "\t\n"
-         "\tno OPTIONS            show complete pnet table\n")
+USAGE = (
+    "Usage: %s [ OPTIONS ] [pnetid]\n"
+    "\t-h, --help            this message\n"
+    "\t-v, --version         show version information\n"
+    "\t-a, --add             add a pnetid entry, requires interface or ib/ism device\n"
+    "\t-d, --delete          delete a pnetid entry\n"
+    "\t-s, --show            show a pnetid entry\n"
+    "\t-f, --flush           flush the complete pnet table\n"
+    "\t-I, --interface       Ethernet interface name of a pnetid entry\n"
+    "\t-D, --ibdevice        Infiniband/ISM device name of a pnetid entry\n"
+    "\t-P, --ibport          Infiniband device port (default: 1)\n"
+    "\t\n"
+    "\tno OPTIONS            show complete pnet table\n"
+)
 
 # libnl nl_syserr2nlerr + nl_geterror texts.
 NL_ERR = {
-    errno.EEXIST: "Object exists", errno.EADDRINUSE: "Object exists",
-    errno.ENOENT: "Object not found", errno.ESRCH: "Object not found",
-    errno.EINVAL: "Invalid input data or parameter", errno.EFAULT: "Invalid input data or parameter",
-    errno.ENODEV: "No such device", errno.EPERM: "Operation not permitted",
-    errno.EBUSY: "Device or resource busy", errno.EOPNOTSUPP: "Operation not supported",
-    errno.EACCES: "No Access", errno.ENOMEM: "Out of memory", errno.ERANGE: "Out of range",
+    errno.EEXIST: "Object exists",
+    errno.EADDRINUSE: "Object exists",
+    errno.ENOENT: "Object not found",
+    errno.ESRCH: "Object not found",
+    errno.EINVAL: "Invalid input data or parameter",
+    errno.EFAULT: "Invalid input data or parameter",
+    errno.ENODEV: "No such device",
+    errno.EPERM: "Operation not permitted",
+    errno.EBUSY: "Device or resource busy",
+    errno.EOPNOTSUPP: "Operation not supported",
+    errno.EACCES: "No Access",
+    errno.ENOMEM: "Out of memory",
+    errno.ERANGE: "Out of range",
 }
 
 
@@ -57,9 +68,11 @@ def _nl_perror(exc):
 
 def _main(argv):
     try:
-        opts, args = getopt.gnu_getopt(argv, "I:D:P:fasdhv",
-                                       ["interface=", "ibdevice=", "ibport=", "flush", "add",
-                                        "show", "delete", "version", "help"])
+        opts, args = getopt.gnu_getopt(
+            argv,
+            "I:D:P:fasdhv",
+            ["interface=", "ibdevice=", "ibport=", "flush", "add", "show", "delete", "version", "help"],
+        )
     except getopt.GetoptError as exc:
         if exc.opt and len(exc.opt) == 1:
             if "requires argument" in exc.msg:
@@ -78,8 +91,16 @@ def _main(argv):
             if cmd:
                 _usage()
                 return 1
-            cmd = {"-f": "flush", "--flush": "flush", "-s": "get", "--show": "get",
-                   "-d": "del", "--delete": "del", "-a": "add", "--add": "add"}[o]
+            cmd = {
+                "-f": "flush",
+                "--flush": "flush",
+                "-s": "get",
+                "--show": "get",
+                "-d": "del",
+                "--delete": "del",
+                "-a": "add",
+                "--add": "add",
+            }[o]
         elif o in ("-I", "--interface"):
             eth = v
         elif o in ("-D", "--ibdevice"):
@@ -157,10 +178,15 @@ def _main(argv):
                 if not entries:
                     raise OSError(errno.ENOENT, pnetid)
             for e in entries:
-                sys.stdout.write("%s %s %s %d\n" % (e.get("pnet_id"), e.get("eth") or "n/a",
-                                                    e.get("ib") or "n/a",
-                                                    int(e.get("port") if e.get("port")
-                                                        is not None else 255)))
+                sys.stdout.write(
+                    "%s %s %s %d\n"
+                    % (
+                        e.get("pnet_id"),
+                        e.get("eth") or "n/a",
+                        e.get("ib") or "n/a",
+                        int(e.get("port") if e.get("port") is not None else 255),
+                    )
+                )
     except OSError as exc:
         _nl_perror(exc)
         return 1

@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc_rnics (smc-tools): list RoCE Express / ISM PCI functions and enable/disable their slots.
 
 v1.8.5 layout (default): header ``FID   Power  PCI_ID        PCHID  Type             PFT   VF
@@ -23,14 +25,16 @@ DEVICES = "/sys/bus/pci/devices"
 
 
 def _usage():
-    sys.stdout.write("\nUsage: smc_rnics [ OPTIONS ] [ FID ]\n\nList RNICs\n\n"
-                     "   -a, --all            include disabled devices in output\n"
-                     "   -d, --disable <FID>  disable the specified FID\n"
-                     "   -e, --enable <FID>   enable the specified FID\n"
-                     "   -h, --help           display this message\n"
-                     "   -I, --IB-dev         display IB-dev instead of netdev attributes\n"
-                     "   -r, --rawids         display 'type' as raw vendor/device IDs\n"
-                     "   -v, --version        display version info\n\n")
+    sys.stdout.write(
+        "\nUsage: smc_rnics [ OPTIONS ] [ FID ]\n\nList RNICs\n\n"
+        "   -a, --all            include disabled devices in output\n"
+        "   -d, --disable <FID>  disable the specified FID\n"
+        "   -e, --enable <FID>   enable the specified FID\n"
+        "   -h, --help           display this message\n"
+        "   -I, --IB-dev         display IB-dev instead of netdev attributes\n"
+        "   -r, --rawids         display 'type' as raw vendor/device IDs\n"
+        "   -v, --version        display version info\n\n"
+    )
 
 
 def _format_fid(text):
@@ -52,7 +56,7 @@ def _ebcdic_to_ascii(data):
 
 def _pnet_from_util(util, port_index):
     text = _ebcdic_to_ascii(util or b"")
-    return text[16 * port_index:16 * port_index + 16].replace(" ", "")
+    return text[16 * port_index : 16 * port_index + 16].replace(" ", "")
 
 
 def _softset_pnet(int_name, addr, iport):
@@ -81,8 +85,9 @@ def main(argv=None):
 
 def _main(argv):
     try:
-        opts, args = getopt.gnu_getopt(argv, "hIrvae:d:", ["all", "enable=", "disable=", "help",
-                                                          "IB-dev", "rawids", "version"])
+        opts, args = getopt.gnu_getopt(
+            argv, "hIrvae:d:", ["all", "enable=", "disable=", "help", "IB-dev", "rawids", "version"]
+        )
     except getopt.GetoptError as exc:
         if exc.opt and len(exc.opt) == 1:
             sys.stderr.write("getopt: invalid option -- '%s'\n" % exc.opt)
@@ -150,25 +155,31 @@ def _header(new, ib, raw):
     if new:
         vf = "VFN" if raw else "VF "
         prt, dev = ("IPrt", "IB-Dev") if ib else ("PPrt", "Net-Dev")
-        w("FID   Power  PCI_ID        PCHID  Type             PFT   %s  %s  PNET_ID            %s\n"
-          % (vf, prt, dev))
+        w("FID   Power  PCI_ID        PCHID  Type             PFT   %s  %s  PNET_ID            %s\n" % (vf, prt, dev))
         w("-" * 100 + "\n")
     else:
         if ib:
-            w("     FID  Power  PCI_ID        PCHID  Type           IPrt  PNET_ID            "
-              "IB-Dev\n")
+            w("     FID  Power  PCI_ID        PCHID  Type           IPrt  PNET_ID            " "IB-Dev\n")
         else:
-            w("     FID  Power  PCI_ID        PCHID  Type           PPrt  PNET_ID            "
-              "Net-Dev\n")
+            w("     FID  Power  PCI_ID        PCHID  Type           PPrt  PNET_ID            " "Net-Dev\n")
         w("-" * 90 + "\n")
 
 
 def _fmt(new, fid, power, addr, pchid, dev_type, pft, vfn, port, pnet, int_name):
     if new:
         return "%4x  %-5s  %-12s  %-4s   %-15s  %-4s  %-3s  %-4s  %-17s  %s" % (
-            fid, power, addr, pchid, dev_type, pft, vfn, port, pnet, int_name)
-    return "%8x  %-5s  %-12s  %-4s   %-14s %-4s  %-17s  %s" % (
-        fid, power, addr, pchid, dev_type, port, pnet, int_name)
+            fid,
+            power,
+            addr,
+            pchid,
+            dev_type,
+            pft,
+            vfn,
+            port,
+            pnet,
+            int_name,
+        )
+    return "%8x  %-5s  %-12s  %-4s   %-14s %-4s  %-17s  %s" % (fid, power, addr, pchid, dev_type, port, pnet, int_name)
 
 
 def _rows(target, all_, ib, raw, new):
@@ -213,15 +224,13 @@ def _rows(target, all_, ib, raw, new):
             vfn = str(int(vfn_raw, 16))
         else:
             if new:
-                pft_name = {"0x02": "ROC", "0x05": "ISM", "0x0a": "ROC2", "0x0c": "NETH",
-                            "0x0f": "NETD"}.get(pft_raw)
+                pft_name = {"0x02": "ROC", "0x05": "ISM", "0x0a": "ROC2", "0x0c": "NETH", "0x0f": "NETD"}.get(pft_raw)
                 if pft_raw == "0x05":
                     dev_type = "ISM"
                 elif pft_raw == "0x02":
                     dev_type = "RoCE_Express"
                 elif pft_raw == "0x0a":
-                    dev_type = {"0x1016": "RoCE_Express2", "0x101e": "RoCE_Express3"}.get(
-                        dev_id, "")
+                    dev_type = {"0x1016": "RoCE_Express2", "0x101e": "RoCE_Express3"}.get(dev_id, "")
                     port = roce_port()
                 elif pft_raw in ("0x0c", "0x0f"):
                     dev_type = "Network_Express"
@@ -249,8 +258,7 @@ def _rows(target, all_, ib, raw, new):
                         dev_type = "RoCE_Express2"
                         port = roce_port()
                     else:
-                        dev_type = ("RoCE_Express3" if dev_id == "0x101e"
-                                    else "Mlx_%s" % dev_id)
+                        dev_type = "RoCE_Express3" if dev_id == "0x101e" else "Mlx_%s" % dev_id
                         port = roce_port()
                 elif not all_:
                     continue
@@ -270,8 +278,9 @@ def _rows(target, all_, ib, raw, new):
             return res
 
         def emit(port_value, ifname):
-            rows.append(_fmt(new, fid, power, addr, pchid, dev_type, pft, vfn, port_value,
-                             pnet_for(port_value, ifname), ifname))
+            rows.append(
+                _fmt(new, fid, power, addr, pchid, dev_type, pft, vfn, port_value, pnet_for(port_value, ifname), ifname)
+            )
 
         sub = "infiniband" if ib else "net"
         names = _paths.listdir(d + "/" + sub)

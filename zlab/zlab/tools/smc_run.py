@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc_run (smc-tools): run a TCP program with the SMC preload library.
 
 ``smc_run [-d] [-r SIZE] [-t SIZE] [-v] [-h] COMMAND [ARGS...]``: exports ``SMC_DEBUG`` (0/1),
@@ -18,13 +20,15 @@ SIZE_RE = re.compile(r"^[0-9]+[k|K|m|M]?$")
 
 
 def _usage():
-    sys.stdout.write("\nUsage: smc_run [ OPTIONS ] COMMAND\n\n"
-                     "Run COMMAND using SMC for TCP sockets\n\n"
-                     "   -d         enable debug mode\n"
-                     "   -h         display this message\n"
-                     "   -r <SIZE>  request receive buffer size in Bytes\n"
-                     "   -t <SIZE>  request transmit buffer size in Bytes\n"
-                     "   -v         display version info\n")
+    sys.stdout.write(
+        "\nUsage: smc_run [ OPTIONS ] COMMAND\n\n"
+        "Run COMMAND using SMC for TCP sockets\n\n"
+        "   -d         enable debug mode\n"
+        "   -h         display this message\n"
+        "   -r <SIZE>  request receive buffer size in Bytes\n"
+        "   -t <SIZE>  request transmit buffer size in Bytes\n"
+        "   -v         display version info\n"
+    )
 
 
 def _bytes(size):
@@ -44,8 +48,9 @@ def _raise_core_max(which, size):
         if cur is not None and int(cur.split()[0]) < _bytes(size):
             _paths.write(path, str(_bytes(size)))
     except (OSError, ValueError) as exc:
-        sys.stderr.write("sysctl: permission denied on key \"net.core.%s_max\"\n" % which
-                         if isinstance(exc, PermissionError) else "")
+        sys.stderr.write(
+            "sysctl: permission denied on key \"net.core.%s_max\"\n" % which if isinstance(exc, PermissionError) else ""
+        )
 
 
 def main(argv=None):
@@ -77,12 +82,11 @@ def _main(argv):
                 return 0
             elif c in "rt":
                 if j + 1 < len(a):
-                    val = a[j + 1:]
+                    val = a[j + 1 :]
                 else:
                     i += 1
                     if i >= len(argv):
-                        sys.stderr.write("%s: option requires an argument -- %s\n" % (
-                            "/usr/bin/smc_run", c))
+                        sys.stderr.write("%s: option requires an argument -- %s\n" % ("/usr/bin/smc_run", c))
                         sys.stdout.write("smc_run: Error: Invalid option: -\n")
                         return 1
                     val = argv[i]

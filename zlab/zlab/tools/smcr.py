@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smcr (smc-tools): SMC-R link groups, devices and statistics.  See ``_smccmd``."""
 
 import sys

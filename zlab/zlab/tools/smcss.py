@@ -1,3 +1,5 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smcss (smc-tools smcss.c): list SMC sockets.
 
 Header ``State          UID   Inode   Local Address           Peer Address            Intf Mode ``;
@@ -19,22 +21,34 @@ from . import _paths, _smc
 
 TOOL = "smcss"
 ADDR_LEN_SHORT = 23
-STATES = {1: "ACTIVE", 2: "INIT", 7: "CLOSED", 10: "LISTEN", 20: "PEERCLOSEWAIT1",
-          21: "PEERCLOSEWAIT2", 22: "APPCLOSEWAIT1", 23: "APPCLOSEWAIT2",
-          24: "APPFINCLOSEWAIT1", 25: "PEERFINCLOSEWAIT", 26: "PEERABORTWAIT",
-          27: "PROCESSABORT"}
+STATES = {
+    1: "ACTIVE",
+    2: "INIT",
+    7: "CLOSED",
+    10: "LISTEN",
+    20: "PEERCLOSEWAIT1",
+    21: "PEERCLOSEWAIT2",
+    22: "APPCLOSEWAIT1",
+    23: "APPCLOSEWAIT2",
+    24: "APPFINCLOSEWAIT1",
+    25: "PEERFINCLOSEWAIT",
+    26: "PEERABORTWAIT",
+    27: "PROCESSABORT",
+}
 STATE_NUM = {v: k for k, v in STATES.items()}
 
-USAGE = ("Usage: %s [ OPTIONS ]\n"
-         "\t-h, --help          this message\n"
-         "\t-v, --version       show version information\n"
-         "\t-a, --all           show all sockets\n"
-         "\t-l, --listening     show listening sockets\n"
-         "\t-d, --debug         show debug socket information\n"
-         "\t-W, --wide          do not truncate IP addresses\n"
-         "\t-D, --smcd          show detailed SMC-D information (shows only SMC-D sockets)\n"
-         "\t-R, --smcr          show detailed SMC-R information (shows only SMC-R sockets)\n"
-         "\tno OPTIONS          show all connected sockets\n")
+USAGE = (
+    "Usage: %s [ OPTIONS ]\n"
+    "\t-h, --help          this message\n"
+    "\t-v, --version       show version information\n"
+    "\t-a, --all           show all sockets\n"
+    "\t-l, --listening     show listening sockets\n"
+    "\t-d, --debug         show debug socket information\n"
+    "\t-W, --wide          do not truncate IP addresses\n"
+    "\t-D, --smcd          show detailed SMC-D information (shows only SMC-D sockets)\n"
+    "\t-R, --smcr          show detailed SMC-R information (shows only SMC-R sockets)\n"
+    "\tno OPTIONS          show all connected sockets\n"
+)
 
 
 def main(argv=None):
@@ -63,8 +77,9 @@ def _state_num(s):
 
 def _main(argv):
     try:
-        opts, args = getopt.gnu_getopt(argv, "aldDRhvW", ["all", "debug", "listening", "smcd",
-                                                         "smcr", "version", "wide", "help"])
+        opts, args = getopt.gnu_getopt(
+            argv, "aldDRhvW", ["all", "debug", "listening", "smcd", "smcr", "version", "wide", "help"]
+        )
     except getopt.GetoptError as exc:
         if exc.opt and len(exc.opt) == 1:
             sys.stderr.write("%s: invalid option -- '%s'\n" % (TOOL, exc.opt))
@@ -73,8 +88,7 @@ def _main(argv):
         sys.stderr.write(USAGE % TOOL)
         return 1
     f = {"a": 0, "l": 0, "d": 0, "D": 0, "R": 0, "W": 0}
-    longmap = {"--all": "a", "--listening": "l", "--debug": "d", "--smcd": "D", "--smcr": "R",
-               "--wide": "W"}
+    longmap = {"--all": "a", "--listening": "l", "--debug": "d", "--smcd": "D", "--smcr": "R", "--wide": "W"}
     for o, _ in opts:
         if o in ("-v", "--version"):
             sys.stdout.write("smcss utility, smc-tools-%s\n" % _smc.version())
@@ -83,21 +97,24 @@ def _main(argv):
             sys.stdout.write(USAGE % TOOL)
             return 0
         f[longmap.get(o, o[1:])] += 1
-    for a, b, text in (("R", "D", "--smcd together with --smcr is not supported"),
-                       ("l", "d", "--listening together with --debug is not supported"),
-                       ("l", "a", "--listening together with --all is not supported"),
-                       ("l", "R", "--listening together with --smcr is not supported"),
-                       ("l", "D", "--listening together with --smcd is not supported")):
+    for a, b, text in (
+        ("R", "D", "--smcd together with --smcr is not supported"),
+        ("l", "d", "--listening together with --debug is not supported"),
+        ("l", "a", "--listening together with --all is not supported"),
+        ("l", "R", "--listening together with --smcr is not supported"),
+        ("l", "D", "--listening together with --smcd is not supported"),
+    ):
         if f[a] and f[b]:
             sys.stderr.write(text + "\n")
             sys.stderr.write(USAGE % TOOL)
             return 1
     w = sys.stdout.write
-    head = ("State          UID   Inode   Local Address           Peer Address            "
-            "Intf Mode ")
+    head = "State          UID   Inode   Local Address           Peer Address            " "Intf Mode "
     if f["d"]:
-        head += ("Shutd Token    Sndbuf   Rcvbuf   Peerbuf  rxprod-Cursor rxcons-Cursor rxFlags "
-                 "txprod-Cursor txcons-Cursor txFlags txprep-Cursor txsent-Cursor txfin-Cursor  ")
+        head += (
+            "Shutd Token    Sndbuf   Rcvbuf   Peerbuf  rxprod-Cursor rxcons-Cursor rxFlags "
+            "txprod-Cursor txcons-Cursor txFlags txprep-Cursor txsent-Cursor txfin-Cursor  "
+        )
     if f["R"]:
         head += "Role IB-device       Port Linkid GID                                      Peer-GID"
     if f["D"]:
@@ -121,8 +138,7 @@ def _main(argv):
             continue
         if f["D"] and mode != "SMCD":
             continue
-        line = "%-14s %05d %07d " % (STATES.get(state, "%#x?" % state), int(s.get("uid", 0)),
-                                      int(s.get("inode", 0)))
+        line = "%-14s %05d %07d " % (STATES.get(state, "%#x?" % state), int(s.get("uid", 0)), int(s.get("inode", 0)))
         if state != 2:
             a = _addr(s.get("local"), f["W"])
             line += "%-*s " % (max(ADDR_LEN_SHORT, len(a)), a)
@@ -141,9 +157,12 @@ def _main(argv):
                         line += "%4s " % ("SMCD" if mode == "SMCD" else "SMCR")
                         if f["D"] and mode == "SMCD":
                             line += "%016x %016x %016x %016x %08x " % (
-                                int(s.get("gid", 0)), int(s.get("token", 0)),
-                                int(s.get("peer_gid", 0)), int(s.get("peer_token", 0)),
-                                int(s.get("linkid", 0)))
+                                int(s.get("gid", 0)),
+                                int(s.get("token", 0)),
+                                int(s.get("peer_gid", 0)),
+                                int(s.get("peer_token", 0)),
+                                int(s.get("linkid", 0)),
+                            )
         w(line + "\n")
     return 0
 

@@ -1,11 +1,19 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 from __future__ import annotations
 
 from ansible_collections.s390x.network.plugins.filter.drift_rows import drift_rows as drift_rows_filter
 from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import drift_rows, result_drift
 
 # which kind each result name of the old tests is
-KINDS = {"smc_sysctl_result": "sysctl", "ism_passthrough_result": "zpci", "smc_ism_result": "zpci",
-         "kvm_guest_network_result": "guest", "smc_pnet_result": "pnet", "qeth_result": "qeth"}
+KINDS = {
+    "smc_sysctl_result": "sysctl",
+    "ism_passthrough_result": "zpci",
+    "smc_ism_result": "zpci",
+    "kvm_guest_network_result": "guest",
+    "smc_pnet_result": "pnet",
+    "qeth_result": "qeth",
+}
 
 
 def reported(hostvars):
@@ -30,8 +38,12 @@ def test_unchanged_or_skipped_results_give_no_rows():
 def test_a_missing_result_is_an_error_row_never_silence():
     # what a role reports when its register was renamed: result | default(none)
     assert result_drift(None, "qeth") == [
-        {"object": "qeth", "scope": "error",
-         "difference": "no result: the role registered none under the name it reports"}]
+        {
+            "object": "qeth",
+            "scope": "error",
+            "difference": "no result: the role registered none under the name it reports",
+        }
+    ]
 
 
 def test_module_drift_rows_are_taken_as_they_are():
@@ -44,15 +56,21 @@ def test_module_drift_rows_are_taken_as_they_are():
 def test_unknown_kind_is_refused():
     import pytest
     from ansible.errors import AnsibleFilterError
+
     with pytest.raises(AnsibleFilterError, match="kind must be one of"):
         result_drift({}, "qeht")
 
 
 def test_reports_are_concatenated_per_host_in_host_order():
-    hv = {"b": {"drift_expected": ["smc"], "smc_drift": [{"object": "x", "scope": "active", "difference": "1 -> 2"}]},
-          "a": {"drift_expected": ["qeth", "smc"], "qeth_drift": [],
-                "smc_drift": [{"object": "y", "scope": "persistent", "difference": "d"}],
-                "other_drift": [{"object": "not expected", "scope": "active", "difference": "-"}]}}
+    hv = {
+        "b": {"drift_expected": ["smc"], "smc_drift": [{"object": "x", "scope": "active", "difference": "1 -> 2"}]},
+        "a": {
+            "drift_expected": ["qeth", "smc"],
+            "qeth_drift": [],
+            "smc_drift": [{"object": "y", "scope": "persistent", "difference": "d"}],
+            "other_drift": [{"object": "not expected", "scope": "active", "difference": "-"}],
+        },
+    }
     assert drift_rows(hv, ["b", "a", "zz"]) == [
         {"host": "b", "object": "x", "scope": "active", "difference": "1 -> 2"},
         {"host": "a", "object": "y", "scope": "persistent", "difference": "d"},
@@ -60,26 +78,44 @@ def test_reports_are_concatenated_per_host_in_host_order():
 
 
 def test_an_expected_report_that_is_missing_is_an_error_row():
-    hv = {"g1": {"drift_expected": ["qeth", "smc"], "qeth_drift": []},
-          "g2": {"drift_expected": ["smc"], "smc_drift": []},
-          "g3": {"drift_expected": ["qeth"]},
-          "g4": {"qeth_drift": [{"object": "x", "scope": "active", "difference": "-"}]}}
+    hv = {
+        "g1": {"drift_expected": ["qeth", "smc"], "qeth_drift": []},
+        "g2": {"drift_expected": ["smc"], "smc_drift": []},
+        "g3": {"drift_expected": ["qeth"]},
+        "g4": {"qeth_drift": [{"object": "x", "scope": "active", "difference": "-"}]},
+    }
     assert drift_rows(hv) == [
-        {"host": "g1", "object": "role smc", "scope": "error",
-         "difference": "reported nothing: host unreachable or the role did not finish (see the log above)"},
-        {"host": "g3", "object": "role qeth", "scope": "error",
-         "difference": "reported nothing: host unreachable or the role did not finish (see the log above)"},
+        {
+            "host": "g1",
+            "object": "role smc",
+            "scope": "error",
+            "difference": "reported nothing: host unreachable or the role did not finish (see the log above)",
+        },
+        {
+            "host": "g3",
+            "object": "role qeth",
+            "scope": "error",
+            "difference": "reported nothing: host unreachable or the role did not finish (see the log above)",
+        },
     ]
 
 
 def test_loop_results_concatenate_the_rows_of_each_item():
-    res = {"changed": True, "results": [
-        {"item": {"name": "g1"}, "changed": True, "drift": [
-            {"object": "guest g1 hostdev fid 0x605", "scope": "persistent", "difference": "attach"},
-            {"object": "guest g1 interface enc8200", "scope": "both", "difference": "update (mode)"}]},
-        {"item": {"name": "g2"}, "changed": False, "drift": []},
-        {"item": {"name": "g3"}, "skipped": True},
-    ]}
+    res = {
+        "changed": True,
+        "results": [
+            {
+                "item": {"name": "g1"},
+                "changed": True,
+                "drift": [
+                    {"object": "guest g1 hostdev fid 0x605", "scope": "persistent", "difference": "attach"},
+                    {"object": "guest g1 interface enc8200", "scope": "both", "difference": "update (mode)"},
+                ],
+            },
+            {"item": {"name": "g2"}, "changed": False, "drift": []},
+            {"item": {"name": "g3"}, "skipped": True},
+        ],
+    }
     rows = drift_rows(reported({"kvm": {"kvm_guest_network_result": res}}), ["kvm"])
     assert rows == [
         {"host": "kvm", "object": "guest g1 hostdev fid 0x605", "difference": "attach", "scope": "persistent"},
@@ -94,21 +130,30 @@ def test_a_changed_item_without_rows_is_an_error_row():
 
 
 def test_failed_checks_are_error_rows_per_loop_item():
-    res = {"changed": False, "failed": True, "msg": "One or more items failed", "results": [
-        {"item": {"name": "g1"}, "failed": True, "msg": "enc8200 is offline"},
-        {"item": {"name": "g2"}, "changed": False},
-    ]}
+    res = {
+        "changed": False,
+        "failed": True,
+        "msg": "One or more items failed",
+        "results": [
+            {"item": {"name": "g1"}, "failed": True, "msg": "enc8200 is offline"},
+            {"item": {"name": "g2"}, "changed": False},
+        ],
+    }
     rows = drift_rows(reported({"kvm": {"kvm_guest_network_result": res}}))
-    assert rows == [{"host": "kvm", "object": "guest g1",
-                     "difference": "check failed: enc8200 is offline", "scope": "error"}]
+    assert rows == [
+        {"host": "kvm", "object": "guest g1", "difference": "check failed: enc8200 is offline", "scope": "error"}
+    ]
 
 
 def test_drift_table_aligns_columns_under_a_heading():
     from ansible_collections.s390x.network.plugins.filter.drift_table import drift_table
-    lines = drift_table([
-        {"host": "lpar-a", "object": "qeth 0.0.8200", "scope": "active", "difference": "layer2=1"},
-        {"host": "b", "object": "net.smc.rmem", "scope": "persistent", "difference": "1 -> 2"},
-    ])
+
+    lines = drift_table(
+        [
+            {"host": "lpar-a", "object": "qeth 0.0.8200", "scope": "active", "difference": "layer2=1"},
+            {"host": "b", "object": "net.smc.rmem", "scope": "persistent", "difference": "1 -> 2"},
+        ]
+    )
     assert lines == [
         "HOST    OBJECT         SCOPE       DIFFERENCE",
         "lpar-a  qeth 0.0.8200  active      layer2=1",

@@ -38,7 +38,9 @@ def test_backport_hint_and_forced_method():
 
 def test_smcr_cap_depends_on_buffer_type():
     assert smc_buffer_sysctls("8M", kernel="6.12.0", protocol="smcr")["effective_rmem"] == 4 * 1024 * 1024
-    assert smc_buffer_sysctls("8M", kernel="6.12.0", protocol="smcr", smcr_buf_type=1)["effective_rmem"] == 8 * 1024 * 1024
+    assert (
+        smc_buffer_sysctls("8M", kernel="6.12.0", protocol="smcr", smcr_buf_type=1)["effective_rmem"] == 8 * 1024 * 1024
+    )
     assert smc_buffer_sysctls("8M", kernel="6.6.0", protocol="smcr")["effective_rmem"] == 512 * 1024
 
 

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Normalisation and field validation of the ``cpc`` data model."""
 
@@ -37,16 +37,26 @@ def test_lab_normalises_without_findings(lab):
         {"name": "LPARA", "mif_id": 1, "host": "lpar-a"},
         {"name": "LPARB", "mif_id": 2, "host": "lpar-b"},
     ]
-    assert model["hipersockets"] == [{
-        "chpid": "F0", "frame_size": "40K", "vchid": None, "pnet_id": None,
-        "partitions": ["LPARA", "LPARB"],
-        "control_units": [{"number": "F000", "devices": {"first": "8200", "count": 16}}],
-    }]
+    assert model["hipersockets"] == [
+        {
+            "chpid": "F0",
+            "frame_size": "40K",
+            "vchid": None,
+            "pnet_id": None,
+            "partitions": ["LPARA", "LPARB"],
+            "control_units": [{"number": "F000", "devices": {"first": "8200", "count": 16}}],
+        }
+    ]
     ism = model["ism"][0]
     assert ism["vchid"] == 0x7C8 and ism["pnet_id"] is None
     assert ism["functions"][0] == {
-        "fid": 0x605, "uid": 0x605, "vf": 1, "partition": "LPARA", "candidates": ["LPARA"],
-        "pnet_id": None, "guest": "g1",
+        "fid": 0x605,
+        "uid": 0x605,
+        "vf": 1,
+        "partition": "LPARA",
+        "candidates": ["LPARA"],
+        "pnet_id": None,
+        "guest": "g1",
     }
     assert model["smcd_peers"] == [["g1", "LPARB"]]
 
@@ -57,9 +67,16 @@ def test_input_is_not_modified(lab):
     assert lab == before
 
 
-@pytest.mark.parametrize("raw, expected", [
-    (0x605, 0x605), ("605", 0x605), ("0x605", 0x605), ("0X605", 0x605), (" 7c8 ", 0x7C8),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        (0x605, 0x605),
+        ("605", 0x605),
+        ("0x605", 0x605),
+        ("0X605", 0x605),
+        (" 7c8 ", 0x7C8),
+    ],
+)
 def test_fid_uid_vchid_accept_int_or_hex_string(lab, raw, expected):
     lab["ism"][0]["vchid"] = raw
     lab["ism"][0]["functions"][0]["fid"] = raw
@@ -79,9 +96,14 @@ def test_bad_fid_is_an_error_naming_the_field(lab, raw):
     assert any("function 0: fid" in e and "is not a number" in e for e in errors), errors
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("f0", "F0"), ("0xF0", "F0"), ("5", "05"),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("f0", "F0"),
+        ("0xF0", "F0"),
+        ("5", "05"),
+    ],
+)
 def test_chpid_is_upper_case_two_digit_hex(lab, raw, expected):
     lab["hipersockets"][0]["chpid"] = raw
     model, errors, _w = normalize_cpc(lab)
@@ -97,12 +119,15 @@ def test_integer_chpid_is_read_as_its_value_with_a_warning(lab):
     assert any("chpid was given as the integer 10" in w for w in warnings)
 
 
-@pytest.mark.parametrize("devices, expected", [
-    ({"first": "8200", "count": 16}, {"first": "8200", "count": 16}),
-    ({"first": "0.0.8200", "count": "3"}, {"first": "8200", "count": 3}),
-    ({"first": "c0"}, {"first": "00C0", "count": 1}),
-    ("8200-820F", {"first": "8200", "count": 16}),
-])
+@pytest.mark.parametrize(
+    "devices, expected",
+    [
+        ({"first": "8200", "count": 16}, {"first": "8200", "count": 16}),
+        ({"first": "0.0.8200", "count": "3"}, {"first": "8200", "count": 3}),
+        ({"first": "c0"}, {"first": "00C0", "count": 1}),
+        ("8200-820F", {"first": "8200", "count": 16}),
+    ],
+)
 def test_device_forms(lab, devices, expected):
     lab["hipersockets"][0]["devices"] = devices
     model, errors, _w = normalize_cpc(lab)
@@ -110,22 +135,33 @@ def test_device_forms(lab, devices, expected):
     assert model["hipersockets"][0]["control_units"][0]["devices"] == expected
 
 
-@pytest.mark.parametrize("devices, message", [
-    ({"first": "8200", "count": 257}, "devices.count 257 is outside 1-256"),
-    ({"first": "8200", "count": 0}, "devices.count 0 is outside 1-256"),
-    ({"first": "FFF0", "count": 32}, "runs past device number FFFF"),
-    ("820F-8200", "ends before it starts"),
-    (None, "devices is required"),
-])
+@pytest.mark.parametrize(
+    "devices, message",
+    [
+        ({"first": "8200", "count": 257}, "devices.count 257 is outside 1-256"),
+        ({"first": "8200", "count": 0}, "devices.count 0 is outside 1-256"),
+        ({"first": "FFF0", "count": 32}, "runs past device number FFFF"),
+        ("820F-8200", "ends before it starts"),
+        (None, "devices is required"),
+    ],
+)
 def test_device_errors(lab, devices, message):
     lab["hipersockets"][0]["devices"] = devices
     _m, errors, _w = normalize_cpc(lab)
     assert any(message in e and "HiperSockets CHPID F0 control unit F000" in e for e in errors), errors
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("40K", "40K"), ("40k", "40K"), ("64KB", "64K"), (16, "16K"), ("24 K", "24K"), (None, "16K"),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("40K", "40K"),
+        ("40k", "40K"),
+        ("64KB", "64K"),
+        (16, "16K"),
+        ("24 K", "24K"),
+        (None, "16K"),
+    ],
+)
 def test_frame_size_forms(lab, raw, expected):
     if raw is None:
         del lab["hipersockets"][0]["frame_size"]
@@ -143,10 +179,17 @@ def test_frame_size_not_allowed(lab, raw):
     assert errors == ["HiperSockets CHPID F0: frame_size %r is not one of 16K, 24K, 40K, 64K" % raw]
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("*", ["LPARA", "LPARB"]), (True, ["LPARA", "LPARB"]), (False, []), ([], []),
-    (["lparb", "LPARA"], ["LPARA", "LPARB"]), ("LPARB", ["LPARB"]),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("*", ["LPARA", "LPARB"]),
+        (True, ["LPARA", "LPARB"]),
+        (False, []),
+        ([], []),
+        (["lparb", "LPARA"], ["LPARA", "LPARB"]),
+        ("LPARB", ["LPARB"]),
+    ],
+)
 def test_uid_checking_forms(lab, raw, expected):
     lab["uid_checking"] = raw
     model, errors, _w = normalize_cpc(lab)
@@ -170,16 +213,19 @@ def test_partition_names_are_upper_cased_everywhere(lab):
     assert model["ism"][0]["functions"][0]["partition"] == "LPARA"
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("name", "1ABC", "cpc: name '1ABC' is not a CPC name"),
-    ("name", "TOOLONGNAME", "is not a CPC name"),
-    ("machine", "z14", "cpc: machine 'z14' is not one of z15, z16, z17"),
-    ("css", 6, "cpc: css 6 is outside 0-5"),
-    ("css", "x", "cpc: css 'x' is not a decimal number"),
-    ("partitions", None, "cpc: partitions is required"),
-    ("partitions", "LPARA", "cpc: partitions must be a list"),
-    ("hipersockets", {"chpid": "F0"}, "cpc: hipersockets must be a list"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("name", "1ABC", "cpc: name '1ABC' is not a CPC name"),
+        ("name", "TOOLONGNAME", "is not a CPC name"),
+        ("machine", "z14", "cpc: machine 'z14' is not one of z15, z16, z17"),
+        ("css", 6, "cpc: css 6 is outside 0-5"),
+        ("css", "x", "cpc: css 'x' is not a decimal number"),
+        ("partitions", None, "cpc: partitions is required"),
+        ("partitions", "LPARA", "cpc: partitions must be a list"),
+        ("hipersockets", {"chpid": "F0"}, "cpc: hipersockets must be a list"),
+    ],
+)
 def test_top_level_field_errors(lab, field, value, message):
     lab[field] = value
     _m, errors, _w = normalize_cpc(lab)
@@ -193,12 +239,15 @@ def test_not_a_mapping():
     assert warnings == []
 
 
-@pytest.mark.parametrize("mif, message", [
-    (0, "mif_id 0 is not a MIF image id 1-F"),
-    (16, "mif_id 16 is not a MIF image id 1-F"),
-    ("G", "mif_id 'G' is not a MIF image id 1-F"),
-    (None, "mif_id None is not a MIF image id 1-F"),
-])
+@pytest.mark.parametrize(
+    "mif, message",
+    [
+        (0, "mif_id 0 is not a MIF image id 1-F"),
+        (16, "mif_id 16 is not a MIF image id 1-F"),
+        ("G", "mif_id 'G' is not a MIF image id 1-F"),
+        (None, "mif_id None is not a MIF image id 1-F"),
+    ],
+)
 def test_mif_id_errors(lab, mif, message):
     lab["partitions"][1]["mif_id"] = mif
     _m, errors, _w = normalize_cpc(lab)
@@ -295,8 +344,16 @@ def test_roce_port_range(lab):
 
 
 def test_osa_type(lab):
-    lab["osa"] = [{"chpid": "E0", "pchid": "1C0", "type": "OSX", "control_unit": "E000",
-                   "devices": "1E00-1E02", "partitions": ["LPARA"]}]
+    lab["osa"] = [
+        {
+            "chpid": "E0",
+            "pchid": "1C0",
+            "type": "OSX",
+            "control_unit": "E000",
+            "devices": "1E00-1E02",
+            "partitions": ["LPARA"],
+        }
+    ]
     _m, errors, _w = normalize_cpc(lab)
     assert "OSA CHPID E0: type 'OSX' is not one of OSD" in errors
 
@@ -305,17 +362,21 @@ def test_iqd_devices_helper(lab):
     model, _e, _w = normalize_cpc(lab)
     devices = list(iqd_devices(model))
     assert len(devices) == 16
-    assert devices[0] == {"devno": "8200", "busid": "0.0.8200", "chpid": "F0",
-                          "frame_size": "40K", "control_unit": "F000",
-                          "partitions": ["LPARA", "LPARB"]}
+    assert devices[0] == {
+        "devno": "8200",
+        "busid": "0.0.8200",
+        "chpid": "F0",
+        "frame_size": "40K",
+        "control_unit": "F000",
+        "partitions": ["LPARA", "LPARB"],
+    }
     assert devices[-1]["busid"] == "0.0.820f"
 
 
 def test_partition_functions_helper(lab):
     model, _e, _w = normalize_cpc(lab)
     funcs = partition_functions(model, "LPARA")
-    assert [(f["fid"], f["type"], f["vchid"], f["guest"]) for f in funcs] == [
-        (0x605, "ISM", 0x7C8, "g1")]
+    assert [(f["fid"], f["type"], f["vchid"], f["guest"]) for f in funcs] == [(0x605, "ISM", 0x7C8, "g1")]
     assert partition_functions(model, "LPARX") == []
 
 
@@ -328,15 +389,27 @@ def test_partition_by_host_helper(lab):
 
 
 def _native_guest_cpc(pnet="PNETB"):
-    return {"name": "PRODB", "machine": "z17", "css": 0,
-            "partitions": [{"name": "KVMP2", "mif_id": 1, "host": "kvmp2"}, {"name": "DBP2", "mif_id": 2}],
-            "ism": [{"vchid": "7E1", "pnet_id": pnet, "functions": [
-                {"fid": 0x1017, "uid": 0x17, "vf": 1, "partition": "KVMP2", "guest": "app3"},
-                {"fid": 0x1018, "uid": 0x18, "vf": 2, "partition": "DBP2"}]}]}
+    return {
+        "name": "PRODB",
+        "machine": "z17",
+        "css": 0,
+        "partitions": [{"name": "KVMP2", "mif_id": 1, "host": "kvmp2"}, {"name": "DBP2", "mif_id": 2}],
+        "ism": [
+            {
+                "vchid": "7E1",
+                "pnet_id": pnet,
+                "functions": [
+                    {"fid": 0x1017, "uid": 0x17, "vf": 1, "partition": "KVMP2", "guest": "app3"},
+                    {"fid": 0x1018, "uid": 0x18, "vf": 2, "partition": "DBP2"},
+                ],
+            }
+        ],
+    }
 
 
 def test_a_guest_with_a_native_ism_function_needs_a_software_pnet_entry():
     from ansible_collections.s390x.network.plugins.module_utils.cpc_model import guest_pnet_findings
+
     model, errors, _w = normalize_cpc(_native_guest_cpc())
     assert errors == []
     (finding,) = guest_pnet_findings(model, {"app3": None})
@@ -357,6 +430,7 @@ def test_the_example_inventory_gives_its_native_ism_guest_a_pnet_entry():
     import os
     import yaml
     from ansible_collections.s390x.network.plugins.filter.guest_pnet_findings import guest_pnet_findings
+
     inv = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "inventories", "example")
     with open(os.path.join(inv, "group_vars", "all", "cpcs.yml")) as handle:
         cpcs = yaml.safe_load(handle)

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The host-file layer: the one root, atomic writes (plain and through AnsibleModule.atomic_move),
 the change set that puts files back, the modules-load.d text."""
@@ -84,6 +84,7 @@ def test_a_failing_write_leaves_the_old_file_and_no_temporary_file(host_root, mo
 
     def full(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
+
     monkeypatch.setattr(host_files.os, "fsync", full)
     with pytest.raises(OSError) as info:
         host_files.write_atomic("/etc/x.conf", "new\n")
@@ -103,6 +104,7 @@ def test_file_changes_record_the_old_content_and_put_it_back(host_root, monkeypa
 
     def read_only(path, content, module=None, mode=host_files.FILE_MODE):
         raise OSError(errno.EROFS, "Read-only file system")
+
     monkeypatch.setattr(host_files, "write_atomic", read_only)
     with pytest.raises(OSError):
         files.write("/etc/c.conf", "c\n")
@@ -113,7 +115,9 @@ def test_file_changes_record_the_old_content_and_put_it_back(host_root, monkeypa
         files.restore(path)
     assert host_files.read_text("/etc/a.conf") == "a old\n"
     assert host_files.read_text("/etc/b.conf") is None
-    assert host_files.change_text("/etc/x", "") == "write /etc/x" and host_files.change_text("/etc/x", None) == "rm /etc/x"
+    assert (
+        host_files.change_text("/etc/x", "") == "write /etc/x" and host_files.change_text("/etc/x", None) == "rm /etc/x"
+    )
 
 
 def test_modules_load_text():

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """IOCP rendering: golden fragments and the card-image layout rules."""
 
@@ -27,8 +27,7 @@ def model_of(name):
     return model
 
 
-@pytest.mark.parametrize("cpc, golden", [("lab_cpc.yml", "lab.iocp"),
-                                         ("large_cpc.yml", "large.iocp")])
+@pytest.mark.parametrize("cpc, golden", [("lab_cpc.yml", "lab.iocp"), ("large_cpc.yml", "large.iocp")])
 def test_golden_fragment(cpc, golden):
     assert render_fragment(model_of(cpc)) == fixture_text(golden)
 

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Markdown report and Graphviz topology of a CPC model."""
 
@@ -53,8 +53,7 @@ def test_dot_content():
     assert dot.startswith('digraph "cpc_ZLAB" {\n')
     assert '"vchid_7C8" -> "guest_g1" [label="FID 0x605 UID 0605 VF 1"];' in dot
     assert '"chpid_F0" -> "part_LPARB" [arrowhead=none];' in dot
-    assert '"part_LPARB" -> "guest_g1" [dir=both, constraint=false, color=darkgreen, ' \
-        'label="SMC-D"];' in dot
+    assert '"part_LPARB" -> "guest_g1" [dir=both, constraint=false, color=darkgreen, ' 'label="SMC-D"];' in dot
     for line in dot.splitlines():
         assert line.count('"') % 2 == 0, "label broken over lines: %s" % line
 
@@ -69,8 +68,17 @@ def test_dot_marks_declared_peers_that_cannot_talk():
 def test_dot_summarises_many_fids():
     model, _e, _w = model_of("lab_cpc.yml")
     model["ism"][0]["functions"] = [
-        {"fid": 0x1000 + i, "uid": None, "vf": i + 1, "partition": "LPARB", "candidates": ["LPARB"],
-         "pnet_id": None, "guest": None} for i in range(100)]
+        {
+            "fid": 0x1000 + i,
+            "uid": None,
+            "vf": i + 1,
+            "partition": "LPARB",
+            "candidates": ["LPARB"],
+            "pnet_id": None,
+            "guest": None,
+        }
+        for i in range(100)
+    ]
     dot = render_dot(model)
     assert '"vchid_7C8" -> "part_LPARB" [label="100 FIDs"];' in dot
 
@@ -79,8 +87,9 @@ def test_dot_summarises_many_fids():
 @pytest.mark.parametrize("name", ["lab_cpc.yml", "large_cpc.yml"])
 def test_dot_is_valid_graphviz(name):
     model, _e, _w = model_of(name)
-    proc = subprocess.run(["dot", "-Tsvg"], input=render_dot(model).encode(),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    proc = subprocess.run(
+        ["dot", "-Tsvg"], input=render_dot(model).encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == b""
     assert b"<svg" in proc.stdout

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Property: parsing a rendered fragment gives back the model (hypothesis)."""
 
@@ -23,9 +23,11 @@ PNETS = st.from_regex(r"\A[A-Z0-9]{1,16}\Z")
 @st.composite
 def cpc_models(draw):
     names = draw(st.lists(NAMES, min_size=1, max_size=6, unique=True))
-    mifs = draw(st.permutations(range(1, 16)))[:len(names)]
-    partitions = [{"name": n, "mif_id": m if draw(st.booleans()) else "%X" % m,
-                   "host": draw(st.none() | HOSTS)} for n, m in zip(names, mifs)]
+    mifs = draw(st.permutations(range(1, 16)))[: len(names)]
+    partitions = [
+        {"name": n, "mif_id": m if draw(st.booleans()) else "%X" % m, "host": draw(st.none() | HOSTS)}
+        for n, m in zip(names, mifs)
+    ]
     pick = st.sampled_from(names)
     subset = st.lists(pick, min_size=1, max_size=len(names), unique=True)
     pnet_pool = iter(draw(st.lists(PNETS, min_size=12, max_size=12, unique=True)))
@@ -37,17 +39,19 @@ def cpc_models(draw):
         result = []
         for _i in range(draw(st.integers(1, max_units))):
             count = draw(st.integers(1, 256))
-            result.append({"number": "%04X" % next_cu[0],
-                           "devices": {"first": "%04X" % next_dev[0], "count": count}})
+            result.append({"number": "%04X" % next_cu[0], "devices": {"first": "%04X" % next_dev[0], "count": count}})
             next_cu[0] += 1
             next_dev[0] += count + draw(st.integers(0, 40))
         return result
 
     hipersockets = []
     for _i in range(draw(st.integers(0, 3))):
-        chp = {"chpid": "%02X" % next(chpids),
-               "frame_size": draw(st.sampled_from(["16K", "24K", "40K", "64K"])),
-               "partitions": draw(subset), "control_units": control_units(3)}
+        chp = {
+            "chpid": "%02X" % next(chpids),
+            "frame_size": draw(st.sampled_from(["16K", "24K", "40K", "64K"])),
+            "partitions": draw(subset),
+            "control_units": control_units(3),
+        }
         if draw(st.booleans()):
             chp["pnet_id"] = next(pnet_pool)
         if draw(st.booleans()):
@@ -55,9 +59,15 @@ def cpc_models(draw):
         hipersockets.append(chp)
     osa = []
     if draw(st.booleans()):
-        osa.append({"chpid": "%02X" % next(chpids), "pchid": draw(st.integers(0x100, 0x1FF)),
-                    "partitions": draw(subset), "control_units": control_units(2),
-                    "pnet_id": draw(st.none() | st.just(next(pnet_pool)))})
+        osa.append(
+            {
+                "chpid": "%02X" % next(chpids),
+                "pchid": draw(st.integers(0x100, 0x1FF)),
+                "partitions": draw(subset),
+                "control_units": control_units(2),
+                "pnet_id": draw(st.none() | st.just(next(pnet_pool))),
+            }
+        )
     fids = iter(draw(st.lists(st.integers(1, 0xFFFFFFFF), min_size=40, max_size=40, unique=True)))
     uids = iter(draw(st.lists(st.integers(1, 0xFFFF), min_size=40, max_size=40, unique=True)))
     guests = iter(draw(st.lists(GUESTS, min_size=40, max_size=40, unique=True)))
@@ -88,20 +98,29 @@ def cpc_models(draw):
         rtype = draw(st.sampled_from(["ROCE", "ROC2"]))
         funcs = []
         for vf in draw(st.lists(st.integers(1, 126), min_size=1, max_size=3, unique=True)):
-            func = {"fid": next(fids), "vf": vf, "partition": draw(pick),
-                    "uid": next(uids), "pnet_id": draw(st.none() | PNETS)}
+            func = {
+                "fid": next(fids),
+                "vf": vf,
+                "partition": draw(pick),
+                "uid": next(uids),
+                "pnet_id": draw(st.none() | PNETS),
+            }
             if rtype == "ROC2":
                 func["port"] = draw(st.sampled_from([1, 2]))
             funcs.append(func)
         roce.append({"pchid": draw(st.integers(0x200, 0x2FF)), "type": rtype, "functions": funcs})
     endpoints = list(names) + [f["guest"] for v in ism for f in v["functions"] if "guest" in f]
-    peers = draw(st.lists(st.lists(st.sampled_from(endpoints), min_size=2, max_size=4),
-                          max_size=2))
+    peers = draw(st.lists(st.lists(st.sampled_from(endpoints), min_size=2, max_size=4), max_size=2))
     return {
-        "name": draw(NAMES), "machine": draw(st.sampled_from(["z15", "z16", "z17"])),
-        "css": draw(st.integers(0, 5)), "partitions": partitions,
+        "name": draw(NAMES),
+        "machine": draw(st.sampled_from(["z15", "z16", "z17"])),
+        "css": draw(st.integers(0, 5)),
+        "partitions": partitions,
         "uid_checking": draw(st.lists(pick, unique=True)),
-        "hipersockets": hipersockets, "osa": osa, "ism": ism, "roce": roce,
+        "hipersockets": hipersockets,
+        "osa": osa,
+        "ism": ism,
+        "roce": roce,
         "smcd_peers": peers,
     }
 

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Unit tests of module_utils/libvirt_xml.py against libvirt 9.0's verbatim dumpxml output.
 
@@ -67,29 +67,50 @@ def iface_spec(**kw):
 
 # --- parsing scalars -------------------------------------------------------------------------
 
-@pytest.mark.parametrize('value,expected', [
-    (0x605, 0x605), ('0x605', 0x605), ('605', 0x605), ('0x00000605', 0x605), (' 0X605 ', 0x605),
-    (0, 0), (0xffffffff, 0xffffffff),
-])
+
+@pytest.mark.parametrize(
+    'value,expected',
+    [
+        (0x605, 0x605),
+        ('0x605', 0x605),
+        ('605', 0x605),
+        ('0x00000605', 0x605),
+        (' 0X605 ', 0x605),
+        (0, 0),
+        (0xFFFFFFFF, 0xFFFFFFFF),
+    ],
+)
 def test_parse_number_accepts_int_and_hex(value, expected):
-    assert lx.parse_number(value, 'fid', 0, 0xffffffff) == expected
+    assert lx.parse_number(value, 'fid', 0, 0xFFFFFFFF) == expected
 
 
-@pytest.mark.parametrize('value,fragment', [
-    (True, 'expected an integer'), ('0xzz', 'not an integer'), ('', 'not an integer'),
-    (0x100000000, 'outside'), (-1, 'outside'), (1.5, 'expected an integer'),
-])
+@pytest.mark.parametrize(
+    'value,fragment',
+    [
+        (True, 'expected an integer'),
+        ('0xzz', 'not an integer'),
+        ('', 'not an integer'),
+        (0x100000000, 'outside'),
+        (-1, 'outside'),
+        (1.5, 'expected an integer'),
+    ],
+)
 def test_parse_number_rejects(value, fragment):
     with pytest.raises(lx.DeviceSpecError) as err:
-        lx.parse_number(value, 'hostdevs[0].fid', 0, 0xffffffff)
+        lx.parse_number(value, 'hostdevs[0].fid', 0, 0xFFFFFFFF)
     assert 'hostdevs[0].fid' in str(err.value)
     assert fragment in str(err.value)
 
 
-@pytest.mark.parametrize('text,expected', [
-    ('0605:00:00.0', (0x605, 0, 0, 0)), ('0000:00:01.7', (0, 0, 1, 7)), ('00:1f.0', (0, 0, 0x1f, 0)),
-    ('FFFF:00:00.0', (0xffff, 0, 0, 0)),
-])
+@pytest.mark.parametrize(
+    'text,expected',
+    [
+        ('0605:00:00.0', (0x605, 0, 0, 0)),
+        ('0000:00:01.7', (0, 0, 1, 7)),
+        ('00:1f.0', (0, 0, 0x1F, 0)),
+        ('FFFF:00:00.0', (0xFFFF, 0, 0, 0)),
+    ],
+)
 def test_pci_address_round_trip(text, expected):
     assert lx.parse_pci_address(text, 'a') == expected
     assert lx.parse_pci_address(lx.format_pci_address(expected), 'a') == expected
@@ -108,11 +129,12 @@ def test_mac_normalised_and_validated():
             lx.normalize_mac(bad, 'interfaces[1].mac')
         assert 'interfaces[1].mac' in str(err.value)
     with pytest.raises(lx.DeviceSpecError) as err:
-        lx.normalize_mac('13:34:56:78:9a:bd', 'interfaces[0].mac')   # libvirt: "expected unicast"
+        lx.normalize_mac('13:34:56:78:9a:bd', 'interfaces[0].mac')  # libvirt: "expected unicast"
     assert 'multicast' in str(err.value)
 
 
 # --- desired devices from parameters -----------------------------------------------------------
+
 
 def test_uid_defaults_to_fid_and_is_required_when_fid_does_not_fit():
     assert hostdev_spec()[0]['uid'] == 0x605
@@ -141,8 +163,9 @@ def test_duplicates_in_input_are_rejected():
         lx.hostdevs_from_params([{'fid': 0x605}, {'fid': 0x606, 'uid': 0x605}], 'present')
     assert 'hostdevs[1].uid' in str(err.value)
     with pytest.raises(lx.DeviceSpecError) as err:
-        lx.interfaces_from_params([{'source': 'a', 'mac': '02:00:00:00:00:01'},
-                                   {'source': 'b', 'mac': '02:00:00:00:00:01'}], 'present')
+        lx.interfaces_from_params(
+            [{'source': 'a', 'mac': '02:00:00:00:00:01'}, {'source': 'b', 'mac': '02:00:00:00:00:01'}], 'present'
+        )
     assert 'interfaces[1].mac' in str(err.value)
 
 
@@ -163,6 +186,7 @@ def test_interface_fields_validated():
 
 # --- building: the study's shapes ----------------------------------------------------------------
 
+
 def test_build_hostdev_matches_the_study():
     spec = hostdev_spec(address=None)[0]
     spec['address'] = (0x605, 0, 0, 0)
@@ -181,7 +205,7 @@ def test_build_hostdev_unmanaged():
 def test_build_interface_matches_the_study_minus_invalid_dev_attribute():
     built = lx.build_interface(iface_spec()[0])
     study = ET.fromstring(STUDY_INTERFACE)
-    del study.attrib['dev']           # not part of libvirt's schema; libvirt drops it
+    del study.attrib['dev']  # not part of libvirt's schema; libvirt drops it
     assert shape(built) == shape(study)
 
 
@@ -193,12 +217,19 @@ def test_build_interface_without_mac_lets_libvirt_generate():
 
 # --- normalising libvirt's output ----------------------------------------------------------------
 
+
 def test_describe_libvirt_normalised_hostdev_and_interface():
     root = lx.parse_domain(fixture('g1-inactive-study.xml'))
     found = [desc for element, desc in lx.managed_devices(root)]
     assert found == [
-        {'kind': 'interface', 'source': 'hs32k_0', 'mode': 'bridge', 'mac': '12:34:56:78:9a:bc',
-         'model': 'virtio', 'driver': 'vhost'},
+        {
+            'kind': 'interface',
+            'source': 'hs32k_0',
+            'mode': 'bridge',
+            'mac': '12:34:56:78:9a:bc',
+            'model': 'virtio',
+            'driver': 'vhost',
+        },
         {'kind': 'hostdev', 'fid': 0x605, 'uid': 0x605, 'address': (0x605, 0, 0, 0), 'managed': True},
     ]
 
@@ -228,7 +259,9 @@ def test_plan_attach_on_bare_domain():
     root = lx.parse_domain(fixture('g1-inactive-bare.xml'))
     ops = lx.plan(root, hostdev_spec(), iface_spec(), 'present')
     assert [(op['action'], op['key']) for op in ops] == [
-        ('attach', ('hostdev', 0x605)), ('attach', ('interface', 'hs32k_0', '12:34:56:78:9a:bc'))]
+        ('attach', ('hostdev', 0x605)),
+        ('attach', ('interface', 'hs32k_0', '12:34:56:78:9a:bc')),
+    ]
     assert shape(ET.fromstring(ops[0]['xml'])) == shape(ET.fromstring(STUDY_HOSTDEV))
 
 
@@ -275,7 +308,9 @@ def test_exact_detaches_unlisted_hostdevs_and_direct_interfaces_only():
     root = lx.parse_domain(fixture('g1-inactive-generated-mac.xml'))
     ops = lx.plan(root, [], iface_spec(), 'exact')
     assert [(op['action'], op['key']) for op in ops] == [
-        ('detach', ('interface', 'enc8200', '52:54:00:31:35:5b')), ('detach', ('hostdev', 0x605))]
+        ('detach', ('interface', 'enc8200', '52:54:00:31:35:5b')),
+        ('detach', ('hostdev', 0x605)),
+    ]
     # the detach XML is libvirt's own element (with address, so libvirt finds exactly that one)
     detach = ET.fromstring(ops[0]['xml'])
     assert detach.find('address').get('devno') == '0x0002'
@@ -311,22 +346,24 @@ def test_portable_leaves_out_guest_addresses_but_keeps_zpci():
     assert iface.find('target') is not None and iface.find('alias') is not None
     text = lx.to_text(lx.portable(iface))
     assert [child.tag for child in ET.fromstring(text)] == ['mac', 'source', 'model', 'driver']
-    hostdev = [e for e, d in lx.managed_devices(lx.parse_domain(fixture('g1-inactive-study.xml')))
-               if d['kind'] == 'hostdev'][0]
+    hostdev = [
+        e for e, d in lx.managed_devices(lx.parse_domain(fixture('g1-inactive-study.xml'))) if d['kind'] == 'hostdev'
+    ][0]
     address = lx.portable(hostdev).find('address')
     assert address.attrib == {'type': 'pci'}
     assert [(c.tag, c.attrib) for c in address] == [('zpci', {'uid': '0x0605', 'fid': '0x00000605'})]
-    assert hostdev.find('address').get('slot') == '0x01'          # the input is not modified
+    assert hostdev.find('address').get('slot') == '0x01'  # the input is not modified
 
 
 # --- simulation and uniqueness ---------------------------------------------------------------------
+
 
 def test_simulate_attach_then_plan_is_empty():
     root = lx.parse_domain(fixture('g1-inactive-bare.xml'))
     hostdevs, interfaces = hostdev_spec(), iface_spec()
     after = lx.simulate(root, lx.plan(root, hostdevs, interfaces, 'present'))
     assert lx.plan(after, hostdevs, interfaces, 'present') == []
-    assert lx.managed_devices(root) == []            # the input is not modified
+    assert lx.managed_devices(root) == []  # the input is not modified
 
 
 def test_simulate_replace_and_detach():
@@ -353,7 +390,8 @@ def test_check_unique_finds_uid_fid_address_and_mac_collisions():
         "<panic model='s390'/>",
         "<rng model='virtio'><backend model='random'>/dev/urandom</backend>"
         "<address type='pci' domain='0x0000' bus='0x00' slot='0x02' function='0x0'>"
-        "<zpci uid='0x0605' fid='0x00000001'/></address></rng><panic model='s390'/>")
+        "<zpci uid='0x0605' fid='0x00000001'/></address></rng><panic model='s390'/>",
+    )
     assert any('uid 0x0605' in e and 'rng' in e for e in lx.check_unique(lx.parse_domain(text), 'g1'))
 
 
@@ -362,8 +400,9 @@ def test_foreign_owner_named():
     wanted = hostdev_spec()
     wanted[0]['address'] = (0x605, 0, 0, 0)
     errors = lx.foreign_owners(wanted, [('g2', g2)])
-    assert errors == ['hostdevs[0].fid: FID 0x00000605 is already given to domain g2; a FID can belong to one '
-                      'domain only']
+    assert errors == [
+        'hostdevs[0].fid: FID 0x00000605 is already given to domain g2; a FID can belong to one domain only'
+    ]
     # same host function under another guest fid
     other = lx.hostdevs_from_params([{'fid': 0x777, 'address': '0605:00:00.0'}], 'present')
     other[0]['address'] = (0x605, 0, 0, 0)
@@ -372,6 +411,7 @@ def test_foreign_owner_named():
 
 
 # --- text --------------------------------------------------------------------------------------------
+
 
 def test_to_text_is_canonical_for_libvirt_and_our_layout():
     root = lx.parse_domain(fixture('g1-inactive-study.xml'))

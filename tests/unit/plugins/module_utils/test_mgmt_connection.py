@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Management connection: SSH_CONNECTION, ip output, /proc fallbacks, stacked devices."""
 
@@ -38,7 +38,11 @@ fe800000000000000000000000000001 03 40 20 80  enc8200
 
 def test_parse_ssh_connection():
     assert mc.parse_ssh_connection("10.0.0.1 51234 10.0.0.5 22") == {
-        "client": "10.0.0.1", "client_port": 51234, "server": "10.0.0.5", "server_port": 22}
+        "client": "10.0.0.1",
+        "client_port": 51234,
+        "server": "10.0.0.5",
+        "server_port": 22,
+    }
     assert mc.parse_ssh_connection("fd00::1 40000 fd00:0::5 2222")["server"] == "fd00::5"
     assert mc.parse_ssh_connection("fe80::1%enc8200 40000 fe80::2%enc8200 22")["client"] == "fe80::1"
     for bad in (None, "", "10.0.0.1 22", "a b c d", "10.0.0.1 x 10.0.0.5 22"):
@@ -67,9 +71,9 @@ def test_proc_net_route_longest_prefix():
     routes = mc.parse_proc_net_route(PROC_ROUTE)
     assert routes[0]["gateway"] == "10.0.0.1" and routes[1]["destination"] == "10.0.0.0"
     assert routes[1]["mask"] == "255.255.255.0"
-    assert mc.route_interface(routes, "10.0.0.1") == "encbd00"        # connected /24
-    assert mc.route_interface(routes, "192.168.20.7") == "enc8200"    # enc8300's route is down
-    assert mc.route_interface(routes, "8.8.8.8") == "encbd00"         # default route
+    assert mc.route_interface(routes, "10.0.0.1") == "encbd00"  # connected /24
+    assert mc.route_interface(routes, "192.168.20.7") == "enc8200"  # enc8300's route is down
+    assert mc.route_interface(routes, "8.8.8.8") == "encbd00"  # default route
     assert mc.route_interface(routes, "fd00::1") is None
     assert mc.route_interface([], "10.0.0.1") is None
 
@@ -82,8 +86,11 @@ def test_if_inet6():
 
 def test_environ_of_ancestor(host_root):
     proc = host_root / "proc"
-    for pid, ppid, env in ((300, 200, b"PATH=/usr/bin\0"), (200, 100, b"SSH_CONNECTION=10.0.0.1 5 10.0.0.5 22\0X=1\0"),
-                           (100, 1, b"")):
+    for pid, ppid, env in (
+        (300, 200, b"PATH=/usr/bin\0"),
+        (200, 100, b"SSH_CONNECTION=10.0.0.1 5 10.0.0.5 22\0X=1\0"),
+        (100, 1, b""),
+    ):
         (proc / str(pid)).mkdir(parents=True)
         (proc / str(pid) / "status").write_text("Name:\tx\nPPid:\t%d\n" % ppid)
         (proc / str(pid) / "environ").write_bytes(env)
@@ -125,8 +132,12 @@ class FakeModule(object):
 
 
 def test_management_interfaces_with_ip(host_root):
-    module = FakeModule({("-o", "addr", "show"): (0, IP_ADDR, ""),
-                         ("route", "get", "10.0.0.1"): (0, "10.0.0.1 dev encbd00 src 10.0.0.5\n", "")})
+    module = FakeModule(
+        {
+            ("-o", "addr", "show"): (0, IP_ADDR, ""),
+            ("route", "get", "10.0.0.1"): (0, "10.0.0.1 dev encbd00 src 10.0.0.5\n", ""),
+        }
+    )
     env = {"SSH_CONNECTION": "10.0.0.1 51234 10.0.0.5 22"}
     names = mc.management_interfaces(module, environ=env)
     assert names == {"encbd00"}
@@ -137,8 +148,12 @@ def test_management_interfaces_bond_adds_its_lowers(host_root):
     net = host_root / "sys" / "class" / "net" / "bond0"
     net.mkdir(parents=True)
     os.symlink("../encbd00", str(net / "lower_encbd00"))
-    module = FakeModule({("-o", "addr", "show"): (0, IP_ADDR, ""),
-                         ("route", "get", "172.16.0.1"): (0, "172.16.0.1 dev bond0 src 172.16.0.9\n", "")})
+    module = FakeModule(
+        {
+            ("-o", "addr", "show"): (0, IP_ADDR, ""),
+            ("route", "get", "172.16.0.1"): (0, "172.16.0.1 dev bond0 src 172.16.0.9\n", ""),
+        }
+    )
     env = {"SSH_CONNECTION": "172.16.0.1 40000 172.16.0.9 22"}
     assert mc.management_interfaces(module, env) == {"bond0", "encbd00"}
 
@@ -163,6 +178,10 @@ def test_no_ssh_no_interfaces(host_root):
 
 @pytest.mark.parametrize("client", ["127.0.0.1"])
 def test_loopback_is_never_reported(host_root, client):
-    module = FakeModule({("-o", "addr", "show"): (0, IP_ADDR, ""),
-                         ("route", "get", client): (0, "local %s dev lo table local\n" % client, "")})
+    module = FakeModule(
+        {
+            ("-o", "addr", "show"): (0, IP_ADDR, ""),
+            ("route", "get", client): (0, "local %s dev lo table local\n" % client, ""),
+        }
+    )
     assert mc.management_interfaces(module, {"SSH_CONNECTION": "%s 1 127.0.0.1 22" % client}) == set()

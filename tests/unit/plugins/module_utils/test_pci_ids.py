@@ -13,25 +13,38 @@ from ansible_collections.s390x.network.plugins.module_utils import cpc_model, li
 from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text, parse_fid, parse_hex_id, slot_name
 
 
-@pytest.mark.parametrize('value, expected', [
-    (0x605, 0x605), (1541, 0x605), ('605', 0x605), ('0x605', 0x605), ('0X605', 0x605),
-    ('00000605', 0x605), (0, 0), ('ffffffff', 0xffffffff), (' 1017 ', 0x1017),
-])
+@pytest.mark.parametrize(
+    'value, expected',
+    [
+        (0x605, 0x605),
+        (1541, 0x605),
+        ('605', 0x605),
+        ('0x605', 0x605),
+        ('0X605', 0x605),
+        ('00000605', 0x605),
+        (0, 0),
+        ('ffffffff', 0xFFFFFFFF),
+        (' 1017 ', 0x1017),
+    ],
+)
 def test_parse_fid_forms(value, expected):
     assert parse_fid(value) == expected
 
 
-@pytest.mark.parametrize('value, message', [
-    (-1, '-1 is outside 0x0000..0xffffffff'),
-    (0x100000000, '0x100000000 is outside 0x0000..0xffffffff'),
-    ('1g', "'1g' is not an integer or a hex string such as 0x605"),
-    ('', "'' is not an integer or a hex string such as 0x605"),
-    ('0x', "'0x' is not an integer or a hex string such as 0x605"),
-    ('6 05', "'6 05' is not an integer or a hex string such as 0x605"),
-    (None, 'expected an integer or a hex string such as 0x605, got None'),
-    (True, 'expected an integer or a hex string such as 0x605, got True'),
-    (1.5, 'expected an integer or a hex string such as 0x605, got 1.5'),
-])
+@pytest.mark.parametrize(
+    'value, message',
+    [
+        (-1, '-1 is outside 0x0000..0xffffffff'),
+        (0x100000000, '0x100000000 is outside 0x0000..0xffffffff'),
+        ('1g', "'1g' is not an integer or a hex string such as 0x605"),
+        ('', "'' is not an integer or a hex string such as 0x605"),
+        ('0x', "'0x' is not an integer or a hex string such as 0x605"),
+        ('6 05', "'6 05' is not an integer or a hex string such as 0x605"),
+        (None, 'expected an integer or a hex string such as 0x605, got None'),
+        (True, 'expected an integer or a hex string such as 0x605, got True'),
+        (1.5, 'expected an integer or a hex string such as 0x605, got 1.5'),
+    ],
+)
 def test_parse_fid_rejects_with_the_accepted_forms(value, message):
     with pytest.raises(ValueError) as err:
         parse_fid(value)

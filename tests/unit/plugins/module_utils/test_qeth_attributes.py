@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth attribute rules: validation, value spellings, defaults, order, combinations."""
 
@@ -8,38 +8,59 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import (
-    EXTRA_NAMES, AttrError, canonical, check_combination, default_for, normalize_read, order_settings,
-    to_setting)
+    EXTRA_NAMES,
+    AttrError,
+    canonical,
+    check_combination,
+    default_for,
+    normalize_read,
+    order_settings,
+    to_setting,
+)
 
 
-@pytest.mark.parametrize("name, value, expected", [
-    ("layer2", True, "1"), ("layer2", False, "0"), ("layer2", "yes", "1"), ("layer2", 0, "0"),
-    ("buffer_count", 128, "128"), ("buffer_count", "8", "8"), ("portno", 1, "1"),
-    ("isolation", "forward", "forward"), ("vnicc/learning_timeout", 86400, "86400"),
-    ("vnicc/rx_bcast", False, "0"), ("route4", "primary_connector", "primary_connector"),
-    ("hsuid", "HSUID1", "HSUID1"), ("priority_queueing", "no_prio_queueing:1", "no_prio_queueing:1"),
-])
+@pytest.mark.parametrize(
+    "name, value, expected",
+    [
+        ("layer2", True, "1"),
+        ("layer2", False, "0"),
+        ("layer2", "yes", "1"),
+        ("layer2", 0, "0"),
+        ("buffer_count", 128, "128"),
+        ("buffer_count", "8", "8"),
+        ("portno", 1, "1"),
+        ("isolation", "forward", "forward"),
+        ("vnicc/learning_timeout", 86400, "86400"),
+        ("vnicc/rx_bcast", False, "0"),
+        ("route4", "primary_connector", "primary_connector"),
+        ("hsuid", "HSUID1", "HSUID1"),
+        ("priority_queueing", "no_prio_queueing:1", "no_prio_queueing:1"),
+    ],
+)
 def test_to_setting(name, value, expected):
     assert to_setting(name, value) == expected
 
 
-@pytest.mark.parametrize("name, value, fragment", [
-    ("buffer_count", 129, "between 8 and 128, got 129"),
-    ("buffer_count", 7, "between 8 and 128, got 7"),
-    ("buffer_count", "many", "integer 8..128"),
-    ("buffer_count", True, "integer 8..128"),
-    ("portno", 2, "between 0 and 1"),
-    ("layer2", 2, "must be 0 or 1"),
-    ("isolation", "block", "one of none, drop, forward"),
-    ("vnicc/learning_timeout", 59, "between 60 and 86400"),
-    ("hsuid", "TOOLONGID", "1 to 8 characters"),
-    ("hsuid", "a b", "without blanks"),
-    ("state", "UP", "read-only"),
-    ("online", 1, "use the option 'online'"),
-    ("vipa/add4", "10.0.0.1", "multi-valued"),
-    ("recover", 1, "trigger"),
-    ("nosuch", 1, "not a qeth attribute"),
-])
+@pytest.mark.parametrize(
+    "name, value, fragment",
+    [
+        ("buffer_count", 129, "between 8 and 128, got 129"),
+        ("buffer_count", 7, "between 8 and 128, got 7"),
+        ("buffer_count", "many", "integer 8..128"),
+        ("buffer_count", True, "integer 8..128"),
+        ("portno", 2, "between 0 and 1"),
+        ("layer2", 2, "must be 0 or 1"),
+        ("isolation", "block", "one of none, drop, forward"),
+        ("vnicc/learning_timeout", 59, "between 60 and 86400"),
+        ("hsuid", "TOOLONGID", "1 to 8 characters"),
+        ("hsuid", "a b", "without blanks"),
+        ("state", "UP", "read-only"),
+        ("online", 1, "use the option 'online'"),
+        ("vipa/add4", "10.0.0.1", "multi-valued"),
+        ("recover", 1, "trigger"),
+        ("nosuch", 1, "not a qeth attribute"),
+    ],
+)
 def test_to_setting_errors_name_field_and_allowed_values(name, value, fragment):
     with pytest.raises(AttrError) as err:
         to_setting(name, value, "config[3] (id 0.0.8200)")
@@ -54,19 +75,22 @@ def test_unknown_attribute_lists_the_allowed_ones():
         assert name in str(err.value)
 
 
-@pytest.mark.parametrize("name, raw, expected", [
-    ("portname", "no portname required", ""),
-    ("priority_queueing", "always queue 2", "no_prio_queueing"),
-    ("priority_queueing", "always queue 0", "no_prio_queueing:0"),
-    ("priority_queueing", "by skb-priority", "prio_queueing_skb"),
-    ("route4", "primary connector+", "primary_connector"),
-    ("route6", "no", "no_router"),
-    ("isolation", "N/A", None),
-    ("vnicc/learning", "n/a", None),
-    ("buffer_count", "0128\n", "128"),
-    ("layer2", "-1", "-1"),
-    ("bridge_role", None, None),
-])
+@pytest.mark.parametrize(
+    "name, raw, expected",
+    [
+        ("portname", "no portname required", ""),
+        ("priority_queueing", "always queue 2", "no_prio_queueing"),
+        ("priority_queueing", "always queue 0", "no_prio_queueing:0"),
+        ("priority_queueing", "by skb-priority", "prio_queueing_skb"),
+        ("route4", "primary connector+", "primary_connector"),
+        ("route6", "no", "no_router"),
+        ("isolation", "N/A", None),
+        ("vnicc/learning", "n/a", None),
+        ("buffer_count", "0128\n", "128"),
+        ("layer2", "-1", "-1"),
+        ("bridge_role", None, None),
+    ],
+)
 def test_normalize_read(name, raw, expected):
     assert normalize_read(name, raw) == expected
 
@@ -89,8 +113,15 @@ def test_defaults_depend_on_card():
 
 def test_order_layer2_then_offline_only_then_rest():
     names = ["vnicc/learning", "isolation", "portno", "hw_trap", "buffer_count", "layer2", "priority_queueing"]
-    assert order_settings(names) == ["layer2", "priority_queueing", "buffer_count", "portno", "isolation",
-                                     "hw_trap", "vnicc/learning"]
+    assert order_settings(names) == [
+        "layer2",
+        "priority_queueing",
+        "buffer_count",
+        "portno",
+        "isolation",
+        "hw_trap",
+        "vnicc/learning",
+    ]
 
 
 def test_combinations():
@@ -98,8 +129,9 @@ def test_combinations():
     errors = check_combination({"layer2": "0", "vnicc/learning": "1", "bridge_role": "primary"}, "dev")
     assert any("cannot be configured together" in e for e in errors)
     assert any("vnicc/learning needs layer2: true" in e for e in errors)
-    assert check_combination({"layer2": "1", "route4": "primary_router"}) == \
-        ["config: attributes.route4 needs layer2: false"]
+    assert check_combination({"layer2": "1", "route4": "primary_router"}) == [
+        "config: attributes.route4 needs layer2: false"
+    ]
     assert check_combination({"isolation": "drop"}, "d", "HiperSockets")
     assert check_combination({"isolation": "none"}, "d", "HiperSockets") == []
     assert check_combination({"isolation": "drop"}, "d", "OSD_10GIG") == []

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth IDs: parsing, normalisation and chzdev-style group completion."""
 
@@ -8,14 +8,30 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
-    CcwInfo, QethIdError, auto_groups, complete_group, format_group_id, naive_group,
-    normalize_ccw_id, parse_group_id)
+    CcwInfo,
+    QethIdError,
+    auto_groups,
+    complete_group,
+    format_group_id,
+    naive_group,
+    normalize_ccw_id,
+    parse_group_id,
+)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("0.0.8200", "0.0.8200"), ("8200", "0.0.8200"), ("0.0.BD00", "0.0.bd00"), ("bd00", "0.0.bd00"),
-    ("0.1.0001", "0.1.0001"), ("fe.0.1", "fe.0.0001"), (" 0.0.8200 ", "0.0.8200"), ("820", "0.0.0820"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("0.0.8200", "0.0.8200"),
+        ("8200", "0.0.8200"),
+        ("0.0.BD00", "0.0.bd00"),
+        ("bd00", "0.0.bd00"),
+        ("0.1.0001", "0.1.0001"),
+        ("fe.0.1", "fe.0.0001"),
+        (" 0.0.8200 ", "0.0.8200"),
+        ("820", "0.0.0820"),
+    ],
+)
 def test_normalize(text, expected):
     assert normalize_ccw_id(text) == expected
 
@@ -37,14 +53,17 @@ def test_group_forms():
     assert parse_group_id("0.0.8200:0.0.8201:0.0.81ff")[2] == "0.0.81ff"
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("0.0.8200:0.0.8201", "not enough"),
-    ("0.0.8200:0.0.8201:0.0.8202:0.0.8203", "too many"),
-    ("0.0.8200:0.0.8202:0.0.8201", "plus one"),
-    ("0.0.8200:0.0.8201:0.0.8201", "must differ"),
-    ("0.0.8200:0.0.8201:0.1.8202", "subchannel set"),
-    ("0.0.8200::0.0.8202", "empty"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("0.0.8200:0.0.8201", "not enough"),
+        ("0.0.8200:0.0.8201:0.0.8202:0.0.8203", "too many"),
+        ("0.0.8200:0.0.8202:0.0.8201", "plus one"),
+        ("0.0.8200:0.0.8201:0.0.8201", "must differ"),
+        ("0.0.8200:0.0.8201:0.1.8202", "subchannel set"),
+        ("0.0.8200::0.0.8202", "empty"),
+    ],
+)
 def test_group_errors(text, reason):
     with pytest.raises(QethIdError) as err:
         parse_group_id(text)
@@ -62,11 +81,17 @@ def test_auto_groups_consecutive_triples():
 
 
 def test_auto_groups_separate_chpids_and_types():
-    infos = _infos("0.0.8200", 3) + _infos("0.0.9000", 3, chpid="80/f1") + \
-        _infos("0.0.bd00", 3, chpid="80/85", cu="1731/01", dev="1732/01")
+    infos = (
+        _infos("0.0.8200", 3)
+        + _infos("0.0.9000", 3, chpid="80/f1")
+        + _infos("0.0.bd00", 3, chpid="80/85", cu="1731/01", dev="1732/01")
+    )
     groups = auto_groups(infos)
-    assert sorted(groups) == [("0.0.8200", "0.0.8201", "0.0.8202"), ("0.0.9000", "0.0.9001", "0.0.9002"),
-                              ("0.0.bd00", "0.0.bd01", "0.0.bd02")]
+    assert sorted(groups) == [
+        ("0.0.8200", "0.0.8201", "0.0.8202"),
+        ("0.0.9000", "0.0.9001", "0.0.9002"),
+        ("0.0.bd00", "0.0.bd01", "0.0.bd02"),
+    ]
 
 
 def test_auto_groups_pairs_first_when_not_a_clean_sequence():

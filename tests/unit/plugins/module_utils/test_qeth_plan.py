@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Planning: drift per scope, command order, rollback plans, predictions, and the planning time."""
 
@@ -10,8 +10,16 @@ import itertools
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth_plan import (
-    Desired, PlanError, active_diff, build_desired, persistent_diff, plan_delete, plan_device, plan_rollback,
-    predict)
+    Desired,
+    PlanError,
+    active_diff,
+    build_desired,
+    persistent_diff,
+    plan_delete,
+    plan_device,
+    plan_rollback,
+    predict,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import DeviceState
 
 IDS = ("0.0.8200", "0.0.8201", "0.0.8202")
@@ -59,8 +67,9 @@ def test_offline_only_attribute_never_on_a_device_that_stays_online():
     for current in itertools.product(*choices.values()):
         active = dict(zip(choices, current))
         for rule in (None, {"online": "1", "layer2": "1", "buffer_count": "128", "portno": "0", "isolation": "drop"}):
-            w = Desired("0.0.8200", IDS, settings={"layer2": "1", "buffer_count": "128", "portno": "0",
-                                                   "isolation": "drop"})
+            w = Desired(
+                "0.0.8200", IDS, settings={"layer2": "1", "buffer_count": "128", "portno": "0", "isolation": "drop"}
+            )
             steps = plan_device(dev(active=active, rule=rule), w, "both", "chzdev")
             offline = False
             for step in steps:
@@ -72,8 +81,7 @@ def test_offline_only_attribute_never_on_a_device_that_stays_online():
 
 
 def test_no_drift_no_steps():
-    d = dev(active={"layer2": "1", "buffer_count": "128"},
-            rule={"online": "1", "layer2": "1", "buffer_count": "128"})
+    d = dev(active={"layer2": "1", "buffer_count": "128"}, rule={"online": "1", "layer2": "1", "buffer_count": "128"})
     assert plan_device(d, want(layer2="1", buffer_count="128"), "both", "chzdev") == []
     assert active_diff(d, want(layer2="1")) == {}
     assert persistent_diff(d, want(layer2="1")) == {}
@@ -91,8 +99,9 @@ def test_scopes_are_compared_separately():
 def test_delete_plans():
     assert cmds(plan_delete(dev(rule={"online": "1"}), GID, "both", "chzdev")) == ["chzdev -d -y qeth %s" % GID]
     assert cmds(plan_delete(dev(rule=None), GID, "persistent", "chzdev")) == []
-    assert cmds(plan_delete(dev(exists=False, rule={"online": "1"}), GID, "both", "chzdev")) == \
-        ["chzdev -d -p -y qeth %s" % GID]
+    assert cmds(plan_delete(dev(exists=False, rule={"online": "1"}), GID, "both", "chzdev")) == [
+        "chzdev -d -p -y qeth %s" % GID
+    ]
     assert plan_delete(None, GID, "both", "chzdev") == []
     assert plan_delete(dev(), GID, "both", "chzdev")[0].disruptive is True
 
@@ -110,7 +119,8 @@ def test_rollback_plan_online_with_partial_changes():
     now = dev(active={"layer2": "1", "buffer_count": "64"})
     assert cmds(plan_rollback(before, now, {"layer2", "buffer_count"}, "chzdev")) == [
         "chzdev -a qeth %s online=0" % GID,
-        "chzdev -e -a qeth %s layer2=0" % GID]
+        "chzdev -e -a qeth %s layer2=0" % GID,
+    ]
 
 
 def test_rollback_of_a_device_that_was_not_grouped():
@@ -131,26 +141,44 @@ def test_predict_matches_plan():
 
 
 def test_build_desired_replaced_and_errors():
-    d = dev(active={"layer2": "1", "buffer_count": "64", "hw_trap": "arm"},
-            rule={"online": "1", "layer2": "1", "hw_trap": "arm", "route4": "no_router"})
-    w = build_desired({"id": "0.0.8200", "buffer_count": 128, "online": True}, "0.0.8200", IDS, d, "replaced",
-                      "HiperSockets", "config[0]")
+    d = dev(
+        active={"layer2": "1", "buffer_count": "64", "hw_trap": "arm"},
+        rule={"online": "1", "layer2": "1", "hw_trap": "arm", "route4": "no_router"},
+    )
+    w = build_desired(
+        {"id": "0.0.8200", "buffer_count": 128, "online": True},
+        "0.0.8200",
+        IDS,
+        d,
+        "replaced",
+        "HiperSockets",
+        "config[0]",
+    )
     assert w.settings == {"buffer_count": "128", "layer2": "0", "portno": "0"}
     assert w.defaulted == {"layer2", "portno"}
     assert w.persistent_removes == ["hw_trap", "route4"]
     assert w.active_resets == {"hw_trap": "disarm"}
-    merged = build_desired({"id": "x", "isolation": "none", "online": None}, "0.0.8200", IDS, d, "merged",
-                           "HiperSockets", "c")
+    merged = build_desired(
+        {"id": "x", "isolation": "none", "online": None}, "0.0.8200", IDS, d, "merged", "HiperSockets", "c"
+    )
     assert merged.settings == {} and merged.online is True
     with pytest.raises(PlanError) as err:
-        build_desired({"id": "x", "buffer_count": 1, "portno": 3, "attributes": {"layer2": True}}, "0.0.8200",
-                      IDS, None, "merged", None, "config[2] (id x)")
+        build_desired(
+            {"id": "x", "buffer_count": 1, "portno": 3, "attributes": {"layer2": True}},
+            "0.0.8200",
+            IDS,
+            None,
+            "merged",
+            None,
+            "config[2] (id x)",
+        )
     text = str(err.value)
     assert "buffer_count must be between 8 and 128" in text and "portno must be between 0 and 1" in text
     assert "attributes.layer2: use the option 'layer2' instead" in text
 
 
 # -- cio_ignore ----------------------------------------------------------------------------------
+
 
 def test_hidden_at_boot_is_persistent_drift_fixed_with_force():
     d = dev(active={"layer2": "1"}, rule={"online": "1", "layer2": "1"})
@@ -169,8 +197,7 @@ def test_hidden_at_boot_is_persistent_drift_fixed_with_force():
 def test_hidden_at_boot_with_other_rule_drift_needs_no_force():
     d = dev(active={"layer2": "1"}, rule={"online": "1", "layer2": "0"})
     d.hidden_at_boot = list(IDS)
-    assert cmds(plan_device(d, want(layer2="1"), "persistent", "chzdev")) == \
-        ["chzdev -e -p qeth %s layer2=1" % GID]
+    assert cmds(plan_device(d, want(layer2="1"), "persistent", "chzdev")) == ["chzdev -e -p qeth %s layer2=1" % GID]
 
 
 def test_hidden_device_is_configured_by_full_id_and_predicted_free():

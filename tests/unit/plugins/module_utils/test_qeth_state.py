@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Reading qeth state from a sysfs tree in the kernel's layout plus chzdev rules; ID resolution."""
 
@@ -12,7 +12,13 @@ import pytest
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError
 from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
-    capable_devices, card_type_from_ccw, device_view, read_state, resolve_id, settings_text)
+    capable_devices,
+    card_type_from_ccw,
+    device_view,
+    read_state,
+    resolve_id,
+    settings_text,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
 
 IDS = ("0.0.8200", "0.0.8201", "0.0.8202")
@@ -72,16 +78,22 @@ def test_read_state_merges_active_and_rules(host):
     dev = devices["0.0.8200"]
     assert dev.exists and not dev.online
     assert dev.active["buffer_count"] == "64"
-    assert "layer2" not in dev.active            # -1: undetermined while offline
-    assert dev.active["vnicc/learning"] == "0"   # read because the rule names it
+    assert "layer2" not in dev.active  # -1: undetermined while offline
+    assert dev.active["vnicc/learning"] == "0"  # read because the rule names it
     assert dev.persistent["buffer_count"] == "128"
     assert dev.card_type == "HiperSockets" and dev.info["chpid"] == "F0"
     only_rule = devices["0.0.8203"]
     assert not only_rule.exists and only_rule.group_id == "0.0.8203:0.0.8204:0.0.8205"
     view = device_view(dev, scope="both")
     assert view["buffer_count"] == 64 and view["layer2"] is None and view["online"] is False
-    assert view["persistent"] == {"online": True, "layer2": True, "buffer_count": 128, "portno": None,
-                                  "isolation": None, "attributes": {"vnicc/learning": "1"}}
+    assert view["persistent"] == {
+        "online": True,
+        "layer2": True,
+        "buffer_count": 128,
+        "portno": None,
+        "isolation": None,
+        "attributes": {"vnicc/learning": "1"},
+    }
     assert device_view(dev, scope="persistent").get("buffer_count") is None
     assert settings_text(dev.persistent) == "online=1 layer2=1 buffer_count=128 vnicc/learning=1"
     assert settings_text(None) == "(none)"
@@ -102,8 +114,11 @@ def test_resolve_id(host):
         resolve_id("0.0.9000:0.0.9001:0.0.9002", devices, reader)
     with pytest.raises(QethIdError, match="not an ungrouped qeth device"):
         resolve_id("0.0.9000", devices, reader)
-    assert capable_devices(devices, reader) == ["0.0.8200:0.0.8201:0.0.8202", "0.0.8203:0.0.8204:0.0.8205",
-                                                "0.0.bd00:0.0.bd01:0.0.bd02"]
+    assert capable_devices(devices, reader) == [
+        "0.0.8200:0.0.8201:0.0.8202",
+        "0.0.8203:0.0.8204:0.0.8205",
+        "0.0.bd00:0.0.bd01:0.0.bd02",
+    ]
 
 
 def test_empty_host(host_root):
@@ -113,6 +128,7 @@ def test_empty_host(host_root):
 
 
 # -- devices hidden by cio_ignore ---------------------------------------------------------------
+
 
 def _hidden_host(fake_kernel, rule_free=None):
     """8200-8202 on the blacklist (no CCW device in sysfs), 8203-8205 freed; booted with cio_ignore=all."""
@@ -124,8 +140,10 @@ def _hidden_host(fake_kernel, rule_free=None):
         handle.write("root=/dev/dasda1 cio_ignore=all,!condev\n")
     if rule_free:
         with open(h.path("/etc/udev/rules.d/41-cio-ignore.rules"), "w") as handle:
-            handle.write('ACTION=="add", SUBSYSTEM=="subsystem", KERNEL=="ccw", RUN{program}+="/bin/sh -c '
-                         '\'echo free %s > /proc/cio_ignore\'"\n' % rule_free)
+            handle.write(
+                'ACTION=="add", SUBSYSTEM=="subsystem", KERNEL=="ccw", RUN{program}+="/bin/sh -c '
+                '\'echo free %s > /proc/cio_ignore\'"\n' % rule_free
+            )
     return h
 
 
@@ -133,8 +151,7 @@ def test_hidden_device_by_full_id_resolves(fake_kernel):
     _hidden_host(fake_kernel)
     reader = SysfsReader()
     devices = read_state(reader)
-    assert resolve_id("0.0.8200:0.0.8201:0.0.8202", devices, reader, ccw_blacklist.read()) == \
-        ("0.0.8200", IDS)
+    assert resolve_id("0.0.8200:0.0.8201:0.0.8202", devices, reader, ccw_blacklist.read()) == ("0.0.8200", IDS)
 
 
 def test_hidden_device_by_read_id_asks_for_the_full_id(fake_kernel):
@@ -153,12 +170,15 @@ def test_a_device_that_is_neither_present_nor_hidden_is_still_an_error(fake_kern
         resolve_id("0.0.8200:0.0.8201:0.0.8202", read_state(reader), reader, ccw_blacklist.read())
 
 
-@pytest.mark.parametrize("rule_free, at_boot", [
-    (None, ["0.0.8203", "0.0.8204", "0.0.8205"]),
-    ("8200-8202", ["0.0.8203", "0.0.8204", "0.0.8205"]),
-    ("8203-8205", []),
-    ("0.0.8203,0.0.8205", ["0.0.8204"]),
-])
+@pytest.mark.parametrize(
+    "rule_free, at_boot",
+    [
+        (None, ["0.0.8203", "0.0.8204", "0.0.8205"]),
+        ("8200-8202", ["0.0.8203", "0.0.8204", "0.0.8205"]),
+        ("8203-8205", []),
+        ("0.0.8203,0.0.8205", ["0.0.8204"]),
+    ],
+)
 def test_configured_device_hidden_at_boot(fake_kernel, rule_free, at_boot):
     h = _hidden_host(fake_kernel, rule_free)
     h.write_rule("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"), {"online": "1"})

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The resource engine: order of the hooks, check mode, result shape, failure with rollback."""
 
@@ -47,8 +47,9 @@ class Keys(engine.Resource):
         self.reads = 0
 
     def validate(self):
-        return ["config.%s: value must be a string" % k for k, v in self.params["config"].items()
-                if not isinstance(v, str)]
+        return [
+            "config.%s: value must be a string" % k for k, v in self.params["config"].items() if not isinstance(v, str)
+        ]
 
     def render(self):
         return ["set %s=%s" % kv for kv in sorted(self.params["config"].items())]
@@ -67,13 +68,17 @@ class Keys(engine.Resource):
                 raise OSError(5, "Input/output error")
             if key not in self.stuck:
                 self.host[key] = value
+
         return act
 
     def plan(self, current):
         changes = []
         for key, value in sorted(self.params["config"].items()):
-            steps = [] if current.get(key) == value else [
-                engine.Step(action=self._set(key, value), text="set %s=%s" % (key, value), scope="active")]
+            steps = (
+                []
+                if current.get(key) == value
+                else [engine.Step(action=self._set(key, value), text="set %s=%s" % (key, value), scope="active")]
+            )
             changes.append(engine.Change(key, steps, want=value))
         return changes
 
@@ -99,12 +104,16 @@ class Keys(engine.Resource):
 
     def rollback(self, before, now, change, ran):
         old = before.get(change.subject)
-        return [engine.Step(action=self._restore(change.subject, old), text="restore %s=%s" % (change.subject, old),
-                            kind="rollback")]
+        return [
+            engine.Step(
+                action=self._restore(change.subject, old), text="restore %s=%s" % (change.subject, old), kind="rollback"
+            )
+        ]
 
     def _restore(self, key, value):
         def act():
             self.host[key] = value
+
         return act
 
     def remaining(self, after, change):
@@ -195,9 +204,13 @@ class Prepared(Keys):
     def rollback(self, before, now, change, ran):
         def refuse():
             raise OSError(16, "Device or resource busy")
-        return [engine.Step(action=refuse, text="first way", kind="rollback"),
-                engine.Step(action=self._restore(change.subject, before.get(change.subject)), text="second way",
-                            kind="rollback")]
+
+        return [
+            engine.Step(action=refuse, text="first way", kind="rollback"),
+            engine.Step(
+                action=self._restore(change.subject, before.get(change.subject)), text="second way", kind="rollback"
+            ),
+        ]
 
 
 def test_prepare_runs_first_counts_as_a_change_and_only_pretends_in_check_mode():

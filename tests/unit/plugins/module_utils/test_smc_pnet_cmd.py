@@ -12,7 +12,12 @@ import os
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_cmd import (
-    PnetError, argv_add, normalize_entry, parse_table, plan, to_config,
+    PnetError,
+    argv_add,
+    normalize_entry,
+    parse_table,
+    plan,
+    to_config,
 )
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "smc")
@@ -42,8 +47,11 @@ def simulate(current, commands):
             entries = [e for e in entries if e["pnet_id"] != argv[2]]
         elif argv[1] == "-a":
             new = eth(argv[2], argv[4]) if argv[3] == "-I" else ib(argv[2], argv[4], int(argv[6]))
-            taken = [e for e in entries if (e["interface"], e["ib_device"], e["port"]) ==
-                     (new["interface"], new["ib_device"], new["port"])]
+            taken = [
+                e
+                for e in entries
+                if (e["interface"], e["ib_device"], e["port"]) == (new["interface"], new["ib_device"], new["port"])
+            ]
             assert not taken, "EEXIST: %s" % argv
             entries.append(new)
     return sorted(entries, key=lambda e: (e["pnet_id"], e["interface"] or "", e["ib_device"] or ""))
@@ -90,9 +98,11 @@ def test_merged_adds_only_what_is_missing_and_is_idempotent():
 def test_merged_moves_an_interface_by_rebuilding_its_old_pnet_id():
     current = table()
     commands, after = plan("merged", [eth("NETB", "enc8200")], current)
-    assert commands == [["smc_pnet", "-d", "NETA"],
-                        ["smc_pnet", "-a", "NETA", "-D", "mlx5_0", "-P", "1"],
-                        ["smc_pnet", "-a", "NETB", "-I", "enc8200"]]
+    assert commands == [
+        ["smc_pnet", "-d", "NETA"],
+        ["smc_pnet", "-a", "NETA", "-D", "mlx5_0", "-P", "1"],
+        ["smc_pnet", "-a", "NETB", "-I", "enc8200"],
+    ]
     result = simulate(current, commands)
     assert result == simulate(after, [])
     assert eth("NETB", "enc8200") in result and ib("NETA", "mlx5_0") in result
@@ -117,8 +127,9 @@ def test_deleted_entries_whole_ids_and_flush():
     commands, after = plan("deleted", [ib("NETA", "mlx5_0", 1)], current)
     assert commands == [["smc_pnet", "-d", "NETA"], ["smc_pnet", "-a", "NETA", "-I", "enc8200"]]
     assert simulate(current, commands) == simulate(after, [])
-    commands, after = plan("deleted", [{"pnet_id": "NETR", "interface": None, "ib_device": None, "port": None}],
-                           current)
+    commands, after = plan(
+        "deleted", [{"pnet_id": "NETR", "interface": None, "ib_device": None, "port": None}], current
+    )
     assert commands == [["smc_pnet", "-d", "NETR"]]
     assert plan("deleted", [eth("NETX", "eth9")], current)[0] == []
     assert plan("deleted", [], current)[0] == [["smc_pnet", "-f"]]
@@ -128,6 +139,8 @@ def test_deleted_entries_whole_ids_and_flush():
 def test_gathered_is_read_only():
     commands, after = plan("gathered", [], table())
     assert commands == []
-    assert to_config(after)[:2] == [{"pnet_id": "NETA", "interface": "enc8200"},
-                                    {"pnet_id": "NETA", "ib_device": "mlx5_0", "port": 1}]
+    assert to_config(after)[:2] == [
+        {"pnet_id": "NETA", "interface": "enc8200"},
+        {"pnet_id": "NETA", "ib_device": "mlx5_0", "port": 1},
+    ]
     assert {"pnet_id": "NETB", "interface": "bond0"} in to_config(after)

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc_rnics argv and both output layouts.
 
@@ -46,10 +46,23 @@ def row(functions, fid, port=None):
 def test_study_sample_old_layout():
     layout, functions = parse(load('v1.8.4_study_host.txt'))
     assert layout == 'v1.8.4'
-    assert functions == [{
-        'fid': 0x605, 'power': True, 'pci_id': '0605:00:00.0', 'pchid': '07c8', 'type': 'ISM', 'pft': None,
-        'vf': None, 'vfn': None, 'port': None, 'pnet_id': None, 'pnet_id_user_set': False,
-        'net_device': None, 'ib_device': None}]
+    assert functions == [
+        {
+            'fid': 0x605,
+            'power': True,
+            'pci_id': '0605:00:00.0',
+            'pchid': '07c8',
+            'type': 'ISM',
+            'pft': None,
+            'vf': None,
+            'vfn': None,
+            'port': None,
+            'pnet_id': None,
+            'pnet_id_user_set': False,
+            'net_device': None,
+            'ib_device': None,
+        }
+    ]
 
 
 def test_study_sample_with_collapsed_blanks():
@@ -62,9 +75,9 @@ def test_old_layout_all():
     dummy, functions = parse(load('v1.8.4_all.txt'))
     assert len(functions) == 6
     assert row(functions, 0x605)['pnet_id'] == 'NETA'
-    assert row(functions, 0x10a, 0)['net_device'] == 'ens1'
-    assert row(functions, 0x10a, 1)['pnet_id'] == 'PNETB'
-    soft = row(functions, 0x20e)
+    assert row(functions, 0x10A, 0)['net_device'] == 'ens1'
+    assert row(functions, 0x10A, 1)['pnet_id'] == 'PNETB'
+    soft = row(functions, 0x20E)
     assert soft['pnet_id'] == 'SOFTNETID' and soft['pnet_id_user_set'] is True
     standby = row(functions, 0x3007)
     assert standby['power'] is False and standby['pci_id'] is None and standby['type'] is None
@@ -76,14 +89,14 @@ def test_v185_layout():
     ism = row(functions, 0x605)
     assert (ism['pft'], ism['vf'], ism['port'], ism['pnet_id']) == ('ISM', True, None, None)
     assert row(functions, 0x1017)['pnet_id'] == 'PNETIDLONG123456'
-    long_soft = row(functions, 0x20e)
+    long_soft = row(functions, 0x20E)
     assert long_soft['pnet_id'] == 'SOFTPNETIDLONG16' and long_soft['pnet_id_user_set']
     assert long_soft['net_device'] == 'eno20' and long_soft['type'] == 'RoCE_Express3'
     blank_type = row(functions, 0x311)
     assert blank_type['type'] is None and blank_type['pft'] == 'ROC2' and blank_type['port'] == 0
     netd = row(functions, 0x400)
     assert netd['vf'] is False and netd['net_device'] is None and netd['type'] == 'Network_Express'
-    assert row(functions, 0x10a, 1)['net_device'] == 'ens1d1'
+    assert row(functions, 0x10A, 1)['net_device'] == 'ens1d1'
 
 
 def test_v185_all_with_standby_overflowing_fid_and_unknown_type():
@@ -99,27 +112,40 @@ def test_raw_ids_layout():
     dummy, functions = parse(load('v1.8.5_raw.txt'))
     ism = row(functions, 0x605)
     assert (ism['type'], ism['pft'], ism['vfn'], ism['vf']) == ('1014:04ed', '0x05', 1, True)
-    assert row(functions, 0x20e)['vfn'] == 17
+    assert row(functions, 0x20E)['vfn'] == 17
 
 
 def test_ib_device_layout():
     dummy, functions = parse(load('v1.8.5_ibdev.txt'))
-    assert row(functions, 0x10a, 2)['ib_device'] == 'mlx4_0'
-    assert row(functions, 0x10a, 2)['net_device'] is None
+    assert row(functions, 0x10A, 2)['ib_device'] == 'mlx4_0'
+    assert row(functions, 0x10A, 2)['net_device'] is None
     assert row(functions, 0x605)['ib_device'] is None
 
 
 def test_rows_printed_by_bash_printf_with_unusual_values():
     """Fresh rows from the upstream format string, beyond the fixtures."""
-    rows = [('ffffffff', '1', 'ffff:00:00.0', '0fff', 'Network_Express', 'NETH', 'y', '1', 'ABCDEFGHIJKLMNOP*',
-             'enP65535p0s0'),
-            ('0', '0', '', '', '', '', '', '', '', '')]
+    rows = [
+        (
+            'ffffffff',
+            '1',
+            'ffff:00:00.0',
+            '0fff',
+            'Network_Express',
+            'NETH',
+            'y',
+            '1',
+            'ABCDEFGHIJKLMNOP*',
+            'enP65535p0s0',
+        ),
+        ('0', '0', '', '', '', '', '', '', '', ''),
+    ]
     text = H185 + '\n' + '-' * 100 + '\n'
     for values in rows:
-        text += subprocess.check_output(['bash', '-c', 'printf "$0" "$@"', F185, '0x' + values[0]] +
-                                        list(values[1:])).decode()
+        text += subprocess.check_output(
+            ['bash', '-c', 'printf "$0" "$@"', F185, '0x' + values[0]] + list(values[1:])
+        ).decode()
     dummy, functions = parse(text)
-    first = row(functions, 0xffffffff)
+    first = row(functions, 0xFFFFFFFF)
     assert first['pnet_id'] == 'ABCDEFGHIJKLMNOP' and first['pnet_id_user_set'] and first['port'] == 1
     assert first['net_device'] == 'enP65535p0s0' and first['pci_id'] == 'ffff:00:00.0'
     assert row(functions, 0)['power'] is False
@@ -129,26 +155,43 @@ def _old_release_table(pnet_width, rows):
     """Header and rows as smc-tools before 1.8.5 print them (PNET_ID 16 wide before 1.8.0, then 17)."""
     header = '     FID  Power  PCI_ID        PCHID  Type           PPrt  %-*s  Net-Dev\n' % (pnet_width, 'PNET_ID')
     fmt = '%%8x  %%-5s  %%-12s  %%-4s   %%-14s %%-4s  %%-%ds  %%s\n' % pnet_width
-    return header + '-' * 90 + '\n' + ''.join(
-        subprocess.check_output(['bash', '-c', 'printf "$0" "$@"', fmt] + list(values)).decode() for values in rows)
+    return (
+        header
+        + '-' * 90
+        + '\n'
+        + ''.join(
+            subprocess.check_output(['bash', '-c', 'printf "$0" "$@"', fmt] + list(values)).decode() for values in rows
+        )
+    )
 
 
 def test_v1_3_to_v1_7_layout_pnet_16_wide():
-    text = _old_release_table(16, [('0x8ca', '1', '000a:00:00.0', '01c8', 'RoCE_Express2', '0', 'NET25', 'enP10p0s0'),
-                                   ('0x605', '1', '0605:00:00.0', '07c8', 'ISM', 'n/a', 'n/a', 'n/a')])
+    text = _old_release_table(
+        16,
+        [
+            ('0x8ca', '1', '000a:00:00.0', '01c8', 'RoCE_Express2', '0', 'NET25', 'enP10p0s0'),
+            ('0x605', '1', '0605:00:00.0', '07c8', 'ISM', 'n/a', 'n/a', 'n/a'),
+        ],
+    )
     layout, functions = parse(text)
     assert layout == 'v1.8.4'
-    assert row(functions, 0x8ca)['net_device'] == 'enP10p0s0' and row(functions, 0x8ca)['pnet_id'] == 'NET25'
+    assert row(functions, 0x8CA)['net_device'] == 'enP10p0s0' and row(functions, 0x8CA)['pnet_id'] == 'NET25'
     assert row(functions, 0x605)['net_device'] is None and row(functions, 0x605)['type'] == 'ISM'
 
 
 def test_port_minus_one_of_releases_before_1_8_4_is_no_port():
     """Up to 1.8.3 smc_rnics subtracted one from a RoCE port attribute of 0 and printed -1."""
-    dummy, functions = parse(_old_release_table(17, [
-        ('0x8ca', '1', '000a:00:00.0', '01c8', 'RoCE_Express2', '-1', 'NET25', 'enP10p0s0'),
-        ('0x8cb', '1', '000b:00:00.0', '01c8', 'RoCE_Express2', '1', 'NET25', 'enP11p0s0')]))
-    assert row(functions, 0x8ca)['port'] is None and row(functions, 0x8ca)['net_device'] == 'enP10p0s0'
-    assert row(functions, 0x8cb)['port'] == 1
+    dummy, functions = parse(
+        _old_release_table(
+            17,
+            [
+                ('0x8ca', '1', '000a:00:00.0', '01c8', 'RoCE_Express2', '-1', 'NET25', 'enP10p0s0'),
+                ('0x8cb', '1', '000b:00:00.0', '01c8', 'RoCE_Express2', '1', 'NET25', 'enP11p0s0'),
+            ],
+        )
+    )
+    assert row(functions, 0x8CA)['port'] is None and row(functions, 0x8CA)['net_device'] == 'enP10p0s0'
+    assert row(functions, 0x8CB)['port'] == 1
 
 
 def test_unknown_future_layout_uses_header_positions():
@@ -159,8 +202,9 @@ def test_unknown_future_layout_uses_header_positions():
     assert functions[0]['pci_id'] == '0605:00:00.0' and functions[0]['type'] == 'ISM'
 
 
-@pytest.mark.parametrize('text', ['', 'Error: s390/s390x supported only\n', 'FID Power Bogus\n 605 1 x\n',
-                                  H185 + '\n' + ' 605  7      zz\n'])
+@pytest.mark.parametrize(
+    'text', ['', 'Error: s390/s390x supported only\n', 'FID Power Bogus\n 605 1 x\n', H185 + '\n' + ' 605  7      zz\n']
+)
 def test_garbage_is_an_error(text):
     with pytest.raises(SmcRnicsError):
         parse(text)
@@ -169,7 +213,12 @@ def test_garbage_is_an_error(text):
 def test_argv():
     assert build_argv() == ['smc_rnics']
     assert build_argv('/usr/sbin/smc_rnics', all_functions=True, raw_ids=True, ib_device=True, fid=0x605) == [
-        '/usr/sbin/smc_rnics', '-a', '-r', '-I', '605']
+        '/usr/sbin/smc_rnics',
+        '-a',
+        '-r',
+        '-I',
+        '605',
+    ]
     assert enable_argv(0x605) == ['smc_rnics', '-e', '605']
     assert disable_argv(0x1017, '/sbin/smc_rnics') == ['/sbin/smc_rnics', '-d', '1017']
 

@@ -19,10 +19,21 @@ UBUNTU2304 = "6.2.0-20-generic"
 LINUX612 = "6.12.0"
 
 
-@pytest.mark.parametrize("text,size", [
-    (131072, 131072), ("131072", 131072), ("128K", 131072), ("128k", 131072), ("128KiB", 131072),
-    ("128KB", 131072), ("1M", 1048576), ("1 MiB", 1048576), ("2G", 2147483648), ("16384B", 16384),
-])
+@pytest.mark.parametrize(
+    "text,size",
+    [
+        (131072, 131072),
+        ("131072", 131072),
+        ("128K", 131072),
+        ("128k", 131072),
+        ("128KiB", 131072),
+        ("128KB", 131072),
+        ("1M", 1048576),
+        ("1 MiB", 1048576),
+        ("2G", 2147483648),
+        ("16384B", 16384),
+    ],
+)
 def test_parse_size(text, size):
     assert sz.parse_size(text) == size
 
@@ -50,8 +61,7 @@ def test_the_study_rule_on_rhel_8_8():
     assert sz.effective_buffer(sz.requested_from_tcp(262144), RHEL88)["size"] == 128 * 1024
     plan = sz.plan_buffers(RHEL88, "128K", "128K")
     assert plan["method"] == "tcp"
-    assert plan["sysctls"] == {"net.ipv4.tcp_rmem": "4096 262144 6291456",
-                               "net.ipv4.tcp_wmem": "4096 262144 4194304"}
+    assert plan["sysctls"] == {"net.ipv4.tcp_rmem": "4096 262144 6291456", "net.ipv4.tcp_wmem": "4096 262144 4194304"}
     assert (plan["effective_rmem"], plan["effective_wmem"]) == (131072, 131072)
     assert any("every TCP socket" in w for w in plan["warnings"])
 
@@ -105,8 +115,9 @@ def test_presence_beats_the_release():
     assert sz.decide_method("6.0.19") == "tcp" and sz.decide_method("6.1.0") == "net.smc"
 
 
-@pytest.mark.parametrize("rmem,msg", [("10", "below the SMC minimum"), ("2G", "above the largest value"),
-                                      ("lots", "expected a size")])
+@pytest.mark.parametrize(
+    "rmem,msg", [("10", "below the SMC minimum"), ("2G", "above the largest value"), ("lots", "expected a size")]
+)
 def test_bad_sizes(rmem, msg):
     with pytest.raises(sz.SizingError) as exc:
         sz.plan_buffers(LINUX612, rmem, None)
@@ -117,8 +128,14 @@ def test_settings_ranges():
     assert sz.validate_setting("net.smc.smcr_testlink_time", "10") == ("smcr_testlink_time", 10)
     assert sz.validate_setting("autocorking_size", "64K") == ("autocorking_size", 65536)
     assert sz.validate_setting("limit_smc_hs", 1) == ("limit_smc_hs", 1)
-    for key, value in (("smcr_buf_type", 3), ("smcr_max_links_per_lgr", 0), ("smcr_max_conns_per_lgr", 256),
-                       ("limit_smc_hs", 2), ("smcr_max_send_wr", 1), ("smcr_testlink_time", -1)):
+    for key, value in (
+        ("smcr_buf_type", 3),
+        ("smcr_max_links_per_lgr", 0),
+        ("smcr_max_conns_per_lgr", 256),
+        ("limit_smc_hs", 2),
+        ("smcr_max_send_wr", 1),
+        ("smcr_testlink_time", -1),
+    ):
         with pytest.raises(sz.SizingError) as exc:
             sz.validate_setting(key, value)
         assert key in str(exc.value) and "range" in str(exc.value)
@@ -135,9 +152,12 @@ def test_current_effective_from_live_values():
     assert sz.current_effective(LINUX612, "net.smc", {"net.smc.rmem": "65536"}) == (65536, None)
 
 
-@given(st.integers(min_value=sz.SMC_BUF_MIN_SIZE, max_value=sz.INT_MAX // 2),
-       st.sampled_from([RHEL88, SLES15SP5, "5.16.0", UBUNTU2304, "6.5.0", LINUX612]),
-       st.sampled_from(["smcd", "smcr"]), st.integers(min_value=0, max_value=2))
+@given(
+    st.integers(min_value=sz.SMC_BUF_MIN_SIZE, max_value=sz.INT_MAX // 2),
+    st.sampled_from([RHEL88, SLES15SP5, "5.16.0", UBUNTU2304, "6.5.0", LINUX612]),
+    st.sampled_from(["smcd", "smcr"]),
+    st.integers(min_value=0, max_value=2),
+)
 def test_effective_size_is_16k_power_of_two_within_cap(requested, kernel, protocol, buf_type):
     eff = sz.effective_buffer(requested, kernel, protocol, buf_type)
     size = eff["size"]
@@ -161,11 +181,14 @@ def test_tcp_method_round_trip(buffer_size):
     assert plan["effective_rmem"] == sz.effective_buffer(buffer_size, RHEL88)["size"]
 
 
-@pytest.mark.parametrize("file_value, live_value, expected", [
-    ("4096 262144 33554432", "4096 131072 6291456", "4096 262144 33554432"),
-    (None, "4096 131072 6291456", "4096 131072 6291456"),
-    ("4096 nonsense", "4096 131072 6291456", "4096 131072 6291456"),
-    (None, None, None),
-])
+@pytest.mark.parametrize(
+    "file_value, live_value, expected",
+    [
+        ("4096 262144 33554432", "4096 131072 6291456", "4096 262144 33554432"),
+        (None, "4096 131072 6291456", "4096 131072 6291456"),
+        ("4096 nonsense", "4096 131072 6291456", "4096 131072 6291456"),
+        (None, None, None),
+    ],
+)
 def test_tcp_triplet_basis_prefers_the_owned_file(file_value, live_value, expected):
     assert sz.tcp_triplet_basis(file_value, live_value, "net.ipv4.tcp_rmem") == expected

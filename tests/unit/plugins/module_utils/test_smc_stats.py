@@ -12,8 +12,19 @@ import os
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils.smc_stats import (
-    BUCKETS, StatsError, argv_devices, argv_linkgroups, argv_stats, argv_stats_json, expand, merge_json,
-    parse_devices_smcd, parse_devices_smcr, parse_linkgroups, parse_stats_json, parse_stats_text,
+    BUCKETS,
+    StatsError,
+    argv_devices,
+    argv_linkgroups,
+    argv_stats,
+    argv_stats_json,
+    expand,
+    merge_json,
+    parse_devices_smcd,
+    parse_devices_smcr,
+    parse_linkgroups,
+    parse_stats_json,
+    parse_stats_text,
 )
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "smc")
@@ -24,11 +35,24 @@ def fixture(name):
         return handle.read()
 
 
-@pytest.mark.parametrize("cell,value", [
-    ("0", 0), ("51", 51), ("999", 999), ("358.2M", 358200000), ("1.234K", 1234), ("2.900K", 2900),
-    ("30.00M", 30000000), ("71.64G", 71640000000), ("1.5T", 1500000000000), ("500.0K", 500000),
-    ("", None), ("n/a", None), ("1.2X", None),
-])
+@pytest.mark.parametrize(
+    "cell,value",
+    [
+        ("0", 0),
+        ("51", 51),
+        ("999", 999),
+        ("358.2M", 358200000),
+        ("1.234K", 1234),
+        ("2.900K", 2900),
+        ("30.00M", 30000000),
+        ("71.64G", 71640000000),
+        ("1.5T", 1500000000000),
+        ("500.0K", 500000),
+        ("", None),
+        ("n/a", None),
+        ("1.2X", None),
+    ],
+)
 def test_expand_abbreviations(cell, value):
     assert expand(cell) == value
 
@@ -61,15 +85,29 @@ def test_study_appendix_9_3_details():
     assert rx["buffer_full"] == 0 and rx["buffer_full_pct"] == 0.0
     assert rx["buffer_reuses"] == 51 and rx["buffer_downgrades"] == 0
     assert rx["buffer_usage"] is None  # smc-tools of the study had no such line
-    assert rx["buffers"] == {"8KB": 0, "16KB": 0, "32KB": 0, "64KB": 51, "128KB": 0, "256KB": 0,
-                             "512KB": 0, ">512KB": 0}
+    assert rx["buffers"] == {
+        "8KB": 0,
+        "16KB": 0,
+        "32KB": 0,
+        "64KB": 51,
+        "128KB": 0,
+        "256KB": 0,
+        "512KB": 0,
+        ">512KB": 0,
+    }
     assert rx["request_sizes"]["8KB"] == 358200000
     assert tx["bytes"] == 71638302336
     assert tx["buffers"]["16KB"] == 51
     assert tx["buffer_full_remote"] == 0 and tx["buffer_too_small_remote_pct"] == 0.0
     assert list(tx["request_sizes"]) == list(BUCKETS)
-    assert stats["extras"] == {"special_socket_calls": 50, "cork": 0, "nodelay": 50, "sendpage": 0,
-                               "splice": 0, "urgent_data": 0}
+    assert stats["extras"] == {
+        "special_socket_calls": 50,
+        "cork": 0,
+        "nodelay": 50,
+        "sendpage": 0,
+        "splice": 0,
+        "urgent_data": 0,
+    }
 
 
 def test_study_appendix_json_refines_abbreviations():
@@ -157,7 +195,8 @@ def test_empty_counters_and_partial_snippets():
 
 def test_wider_numbers_than_the_columns_still_parse():
     text = fixture("smcd_d_stats_fallback.txt").replace(
-        "  Total connections handled          3025", "  Total connections handled  12345678901234")
+        "  Total connections handled          3025", "  Total connections handled  12345678901234"
+    )
     assert parse_stats_text(text)["connections"]["total"] == 12345678901234
 
 
@@ -175,12 +214,36 @@ def test_garbage_is_rejected():
 def test_smcd_devices():
     devices = parse_devices_smcd(fixture("smcd_device.txt"))
     assert devices == [
-        {"fid": 0x605, "type": "ISM", "pci_id": "0000:00:00.0", "pchid": 0x7c8, "in_use": True,
-         "linkgroups": 1, "pnet_id": None, "pnet_id_by_user": False},
-        {"fid": 0x606, "type": "ISM", "pci_id": "0001:00:00.0", "pchid": 0x7c8, "in_use": False,
-         "linkgroups": 0, "pnet_id": "NETA", "pnet_id_by_user": True},
-        {"fid": 0x1234, "type": "ISM", "pci_id": "0002:00:00.0", "pchid": 0x7c1, "in_use": True,
-         "linkgroups": 12, "pnet_id": "PNETHS01", "pnet_id_by_user": False},
+        {
+            "fid": 0x605,
+            "type": "ISM",
+            "pci_id": "0000:00:00.0",
+            "pchid": 0x7C8,
+            "in_use": True,
+            "linkgroups": 1,
+            "pnet_id": None,
+            "pnet_id_by_user": False,
+        },
+        {
+            "fid": 0x606,
+            "type": "ISM",
+            "pci_id": "0001:00:00.0",
+            "pchid": 0x7C8,
+            "in_use": False,
+            "linkgroups": 0,
+            "pnet_id": "NETA",
+            "pnet_id_by_user": True,
+        },
+        {
+            "fid": 0x1234,
+            "type": "ISM",
+            "pci_id": "0002:00:00.0",
+            "pchid": 0x7C1,
+            "in_use": True,
+            "linkgroups": 12,
+            "pnet_id": "PNETHS01",
+            "pnet_id_by_user": False,
+        },
     ]
 
 
@@ -188,13 +251,16 @@ def test_smcd_devices():
 def test_smcr_devices(name, details):
     devices = parse_devices_smcr(fixture(name))
     assert [(d["net_dev"], d["ib_dev"], d["port"], d["port_state"]) for d in devices] == [
-        ("ens1", "mlx5_0", 1, "ACTIVE"), ("ens2", "mlx5_1", 1, "INACTIVE"), (None, "mlx5_2", 2, "ACTIVE")]
+        ("ens1", "mlx5_0", 1, "ACTIVE"),
+        ("ens2", "mlx5_1", 1, "INACTIVE"),
+        (None, "mlx5_2", 2, "ACTIVE"),
+    ]
     assert [d["links"] for d in devices] == [2, 0, 0]
     assert [(d["pnet_id"], d["pnet_id_by_user"]) for d in devices] == [("NETR", False), ("NETR", True), (None, False)]
     assert devices[0]["critical"] is True and devices[1]["critical"] is False
     assert devices[0]["type"] == "RoCE_Express2"
     if details:
-        assert (devices[2]["fid"], devices[2]["pci_id"], devices[2]["pchid"]) == (0x103, "0005:00:00.0", 0x1cc)
+        assert (devices[2]["fid"], devices[2]["pci_id"], devices[2]["pchid"]) == (0x103, "0005:00:00.0", 0x1CC)
     else:
         assert devices[0]["fid"] is None
 
@@ -206,7 +272,7 @@ def test_linkgroup_tables_and_details():
     ]
     smcr = parse_linkgroups(fixture("smcr_linkgroup.txt"))
     assert smcr[0] == {"id": "06000100", "role": "CLNT", "type": "SYM", "vlan": 0, "conns": 12, "pnet_id": "NETR"}
-    assert smcr[1]["vlan"] == 0x1f and smcr[1]["pnet_id"] is None
+    assert smcr[1]["vlan"] == 0x1F and smcr[1]["pnet_id"] is None
     details = parse_linkgroups(fixture("smcd_d_linkgroup.txt"))
     assert len(details) == 2
     assert details[0]["id"] == "00000100" and details[0]["peer_host"] == "lpar-b"

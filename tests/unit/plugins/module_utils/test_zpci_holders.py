@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Who holds a function: smcd device, libvirt domains, open VFIO groups, management interfaces."""
 
@@ -27,9 +27,17 @@ def smcd_row(fid, pci, pchid, in_use, lgs, pnet=''):
     return '%04x %-4s  %-12s  %04x   %-4s  %5d  %-16s ' % (fid, 'ISM', pci, pchid, in_use, lgs, pnet)
 
 
-SMCD_OUT = '\n'.join([SMCD_HEADER, smcd_row(0x605, '0605:00:00.0', 0x7c8, 'Yes', 2),
-                      smcd_row(0x1017, '1017:00:00.0', 0x7e1, 'No', 0, '*NETA'),
-                      smcd_row(0x12345, '2345:00:00.0', 0x7e1, 'No', 0, 'PNETLONG12345678')]) + '\n'
+SMCD_OUT = (
+    '\n'.join(
+        [
+            SMCD_HEADER,
+            smcd_row(0x605, '0605:00:00.0', 0x7C8, 'Yes', 2),
+            smcd_row(0x1017, '1017:00:00.0', 0x7E1, 'No', 0, '*NETA'),
+            smcd_row(0x12345, '2345:00:00.0', 0x7E1, 'No', 0, 'PNETLONG12345678'),
+        ]
+    )
+    + '\n'
+)
 
 DOMAIN = """<domain type='qemu'><name>g1</name><devices>
 <hostdev mode='subsystem' type='pci' managed='yes'>
@@ -57,8 +65,14 @@ def test_hostdev_addresses():
 
 
 def test_virsh_argv():
-    assert virsh_list_argv('/usr/bin/virsh') == ['/usr/bin/virsh', '-c', 'qemu:///system', 'list', '--name',
-                                                 '--state-running']
+    assert virsh_list_argv('/usr/bin/virsh') == [
+        '/usr/bin/virsh',
+        '-c',
+        'qemu:///system',
+        'list',
+        '--name',
+        '--state-running',
+    ]
     assert virsh_dumpxml_argv('g1') == ['virsh', '-c', 'qemu:///system', 'dumpxml', 'g1']
 
 
@@ -97,9 +111,10 @@ RECORD = {'fid': 0x605, 'pci_address': '0605:00:00.0', 'driver': 'ism', 'iommu_g
 
 
 def test_holders_smcd_in_use(host_root):
-    probe, calls = make_probe(host_root, commands={
-        'device': (0, SMCD_OUT, ''),
-        '-c qemu:///system list --name --state-running': (0, '\n', '')})
+    probe, calls = make_probe(
+        host_root,
+        commands={'device': (0, SMCD_OUT, ''), '-c qemu:///system list --name --state-running': (0, '\n', '')},
+    )
     reasons = probe.holders(RECORD)
     assert reasons == ['smc-d: the host uses it for SMC-D (smcd device InUse/link groups)']
     probe.holders(RECORD)
@@ -108,9 +123,11 @@ def test_holders_smcd_in_use(host_root):
 
 def test_holders_smc_built_in_is_seen_through_sys_module(host_root):
     # CONFIG_SMC=y: no line in /proc/modules, but /sys/module/smc exists
-    probe, calls = make_probe(host_root, smc_loaded=False, commands={
-        'device': (0, SMCD_OUT, ''),
-        '-c qemu:///system list --name --state-running': (0, '\n', '')})
+    probe, calls = make_probe(
+        host_root,
+        smc_loaded=False,
+        commands={'device': (0, SMCD_OUT, ''), '-c qemu:///system list --name --state-running': (0, '\n', '')},
+    )
     (host_root / 'sys' / 'module' / 'smc').mkdir(parents=True)
     assert probe.holders(RECORD) == ['smc-d: the host uses it for SMC-D (smcd device InUse/link groups)']
     assert ['/usr/bin/smcd', 'device'] in calls
@@ -124,13 +141,19 @@ def test_holders_without_smc_module_does_not_run_smcd(host_root):
 
 def test_holders_running_guest_and_open_vfio_group(host_root):
     _fake_proc(host_root, 999, '/dev/vfio/3')
-    probe, dummy = make_probe(host_root, commands={
-        'device': (0, SMCD_HEADER + '\n', ''),
-        '-c qemu:///system list --name --state-running': (0, 'g1\n\n', ''),
-        '-c qemu:///system dumpxml g1': (0, DOMAIN, '')})
+    probe, dummy = make_probe(
+        host_root,
+        commands={
+            'device': (0, SMCD_HEADER + '\n', ''),
+            '-c qemu:///system list --name --state-running': (0, 'g1\n\n', ''),
+            '-c qemu:///system dumpxml g1': (0, DOMAIN, ''),
+        },
+    )
     record = dict(RECORD, driver='vfio-pci')
-    assert probe.holders(record) == ['libvirt: running guest g1 has it as hostdev',
-                                     'vfio: /dev/vfio/3 is open by pid 999']
+    assert probe.holders(record) == [
+        'libvirt: running guest g1 has it as hostdev',
+        'vfio: /dev/vfio/3 is open by pid 999',
+    ]
 
 
 def test_holders_management_interface(host_root):
@@ -152,6 +175,6 @@ def test_holders_enabled_vfio_device_is_in_use(host_root):
     record = dict(RECORD, driver='vfio-pci', enabled=True)
     assert probe.holders(record) == ['vfio: the device is enabled, a VFIO user (QEMU) has it open']
     assert probe.holders(dict(record, enabled=False)) == []
-    assert probe.holders(dict(record, driver='ism')) == []     # host drivers enable at probe
+    assert probe.holders(dict(record, driver='ism')) == []  # host drivers enable at probe
     _fake_proc(host_root, 42, '/dev/vfio/3')
     assert probe.holders(record) == ['vfio: /dev/vfio/3 is open by pid 42']

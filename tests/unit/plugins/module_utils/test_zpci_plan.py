@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Config validation and the binding plan (pure logic)."""
 
@@ -21,8 +21,15 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci_plan import (
     predict,
 )
 
-ON_ISM = {'fid': 0x605, 'power': 'on', 'pci_address': '0605:00:00.0', 'type': 'ism', 'pft_name': 'ISM',
-          'driver': 'ism', 'driver_override': None}
+ON_ISM = {
+    'fid': 0x605,
+    'power': 'on',
+    'pci_address': '0605:00:00.0',
+    'type': 'ism',
+    'pft_name': 'ISM',
+    'driver': 'ism',
+    'driver_override': None,
+}
 
 
 def entry(**kwargs):
@@ -32,8 +39,9 @@ def entry(**kwargs):
 
 
 def test_normalize_defaults_and_fid_forms():
-    entries = normalize_config([{'fid': '0x605'}, {'fid': 0x606, 'power': True, 'driver': 'vfio-pci'},
-                                {'fid': '607', 'power': False}])
+    entries = normalize_config(
+        [{'fid': '0x605'}, {'fid': 0x606, 'power': True, 'driver': 'vfio-pci'}, {'fid': '607', 'power': False}]
+    )
     assert [e['fid'] for e in entries] == [0x605, 0x606, 0x607]
     assert entries[0]['power'] == 'on' and entries[0]['driver'] is None and entries[0]['expected_type'] == 'any'
     assert entries[1]['power'] == 'on'
@@ -45,18 +53,24 @@ def test_identical_duplicates_merge():
     assert len(entries) == 1
 
 
-@pytest.mark.parametrize('config, field, words', [
-    ([{'fid': 0x605, 'driver': 'vfio-pci'}, {'fid': '0x605', 'driver': 'ism'}], 'config[1].driver',
-     ['also in config[0]', 'vfio-pci', 'ism']),
-    ([{'fid': 'xyz'}], 'config[0].fid', ['hex string']),
-    ([{'fid': 0x1ffffffff}], 'config[0].fid', ['0..0xffffffff']),
-    ([{'fid': 1, 'power': 'maybe'}], 'config[0].power', ['on, off']),
-    ([{'fid': 1, 'driver': 'e1000'}], 'config[0].driver', ['vfio-pci, ism']),
-    ([{'fid': 1, 'expected_type': 'nic'}], 'config[0].expected_type', ['ism, roce, any']),
-    ([{'fid': 1, 'power': 'off', 'driver': 'ism'}], 'config[0].driver', ['power off']),
-    ([{'fid': 1, 'driver': 'mlx5_core', 'expected_type': 'ism'}], 'config[0].driver', ['roce', 'ism']),
-    ([{'fid': 1, 'driver': 'ism', 'expected_type': 'roce'}], 'config[0].driver', ['ism functions']),
-])
+@pytest.mark.parametrize(
+    'config, field, words',
+    [
+        (
+            [{'fid': 0x605, 'driver': 'vfio-pci'}, {'fid': '0x605', 'driver': 'ism'}],
+            'config[1].driver',
+            ['also in config[0]', 'vfio-pci', 'ism'],
+        ),
+        ([{'fid': 'xyz'}], 'config[0].fid', ['hex string']),
+        ([{'fid': 0x1FFFFFFFF}], 'config[0].fid', ['0..0xffffffff']),
+        ([{'fid': 1, 'power': 'maybe'}], 'config[0].power', ['on, off']),
+        ([{'fid': 1, 'driver': 'e1000'}], 'config[0].driver', ['vfio-pci, ism']),
+        ([{'fid': 1, 'expected_type': 'nic'}], 'config[0].expected_type', ['ism, roce, any']),
+        ([{'fid': 1, 'power': 'off', 'driver': 'ism'}], 'config[0].driver', ['power off']),
+        ([{'fid': 1, 'driver': 'mlx5_core', 'expected_type': 'ism'}], 'config[0].driver', ['roce', 'ism']),
+        ([{'fid': 1, 'driver': 'ism', 'expected_type': 'roce'}], 'config[0].driver', ['ism functions']),
+    ],
+)
 def test_normalize_errors_name_the_field(config, field, words):
     with pytest.raises(ZpciConfigError) as err:
         normalize_config(config)
@@ -69,8 +83,10 @@ def test_normalize_errors_name_the_field(config, field, words):
 def test_check_host_lists_the_fids_the_host_has():
     with pytest.raises(ZpciConfigError) as err:
         check_host(normalize_config([{'fid': 0x605}, {'fid': 0x999}]), [0x605, 0x1017])
-    assert str(err.value) == ('config[1].fid: FID 0x999 is not configured to this partition '
-                              '(no /sys/bus/pci/slots/00000999); FIDs of this host: 0x605, 0x1017')
+    assert str(err.value) == (
+        'config[1].fid: FID 0x999 is not configured to this partition '
+        '(no /sys/bus/pci/slots/00000999); FIDs of this host: 0x605, 0x1017'
+    )
     check_host(normalize_config([{'fid': 0x605}]), [0x605])
 
 
@@ -124,8 +140,7 @@ def test_bound_with_override_is_idempotent_and_override_only_when_missing():
 
 def test_driver_none_unbinds_and_keeps_unbound():
     actions = binding_actions(entry(driver='none'), ON_ISM)
-    assert [(a['action'], a['value']) for a in actions] == [('set_override', 'none'),
-                                                            ('unbind', '0605:00:00.0')]
+    assert [(a['action'], a['value']) for a in actions] == [('set_override', 'none'), ('unbind', '0605:00:00.0')]
     after = predict(ON_ISM, actions, entry(driver='none'))
     assert after['driver'] is None and after['driver_override'] == 'none'
 

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zPCI sysfs: FID forms, slot -> PCI address resolution, attribute formats."""
 
@@ -30,9 +30,9 @@ def test_slot_name_is_eight_lowercase_hex_digits():
 
 def test_classify_by_pft_then_ids():
     assert classify(0x05) == 'ism'
-    assert classify(0x0a) == 'roce'
+    assert classify(0x0A) == 'roce'
     assert classify(0x02) == 'roce'
-    assert classify(0x0b) == 'nvme'
+    assert classify(0x0B) == 'nvme'
     assert classify(None, '1014', '04ed') == 'ism'
     assert classify(None, '15b3', '1234') == 'roce'
     assert classify(0x33, '1014', '0999') == 'other'
@@ -54,7 +54,7 @@ def test_standby_function_has_only_fid_and_power(fake_kernel):
 
 
 def test_reads_configured_ism_function(fake_kernel):
-    kernel = fake_kernel([dict(ISM, fid=0x605, power=True, pchid=0x7c8, vfn=1, iommu_group=3)])
+    kernel = fake_kernel([dict(ISM, fid=0x605, power=True, pchid=0x7C8, vfn=1, iommu_group=3)])
     record = kernel.read_function(0x605)
     assert record['pci_address'] == '0605:00:00.0'
     assert record['uid'] == 0x605
@@ -71,9 +71,10 @@ def test_reads_configured_ism_function(fake_kernel):
 
 def test_address_is_found_by_function_id_not_guessed(fake_kernel):
     # Without UID checking the domain is allocated (0000, 0001...), unrelated to the FID.
-    kernel = fake_kernel([dict(ISM, fid=0x605, power=True, uid_is_unique=0),
-                          dict(ISM, fid=0x606, power=True, uid_is_unique=0)],
-                         address_of={0x605: '0001:00:00.0', 0x606: '0000:00:00.0'})
+    kernel = fake_kernel(
+        [dict(ISM, fid=0x605, power=True, uid_is_unique=0), dict(ISM, fid=0x606, power=True, uid_is_unique=0)],
+        address_of={0x605: '0001:00:00.0', 0x606: '0000:00:00.0'},
+    )
     assert kernel.find_address(0x605) == '0001:00:00.0'
     assert kernel.find_address(0x606) == '0000:00:00.0'
     assert kernel.read_function(0x605)['uid_is_unique'] is False
@@ -87,10 +88,9 @@ def test_stale_slot_address_falls_back_to_a_scan(fake_kernel):
 
 
 def test_roce_express_pnet_id_of_its_port(fake_kernel):
-    spec = dict(ROCE2, fid=0x10a, power=True, pft=0x02, port=2, pnet_ids=['NETA', 'NETB'],
-                net=['ens1d1'])
+    spec = dict(ROCE2, fid=0x10A, power=True, pft=0x02, port=2, pnet_ids=['NETA', 'NETB'], net=['ens1d1'])
     kernel = fake_kernel([spec])
-    record = kernel.read_function(0x10a)
+    record = kernel.read_function(0x10A)
     assert record['type'] == 'roce' and record['pft_name'] == 'ROCE'
     assert record['pnet_ids'] == ['NETA', 'NETB', None, None]
     assert record['pnet_id'] == 'NETB'
@@ -99,8 +99,8 @@ def test_roce_express_pnet_id_of_its_port(fake_kernel):
 
 
 def test_roce2_uses_first_field(fake_kernel):
-    kernel = fake_kernel([dict(ROCE2, fid=0x20e, power=True, port=1, pnet_ids=['NETR'])])
-    assert kernel.read_function(0x20e)['pnet_id'] == 'NETR'
+    kernel = fake_kernel([dict(ROCE2, fid=0x20E, power=True, port=1, pnet_ids=['NETR'])])
+    assert kernel.read_function(0x20E)['pnet_id'] == 'NETR'
 
 
 def test_override_reads_null_as_none_and_unbound_device(fake_kernel):
@@ -137,7 +137,7 @@ def test_a_refused_write_names_the_value_and_the_kernel_error(fake_kernel):
 
 def test_enabled_reads_the_enable_count(fake_kernel, set_host_root, tmp_path):
     kernel = fake_kernel([dict(ISM, fid=0x605, power=True)])
-    assert kernel.read_function(0x605)['enabled'] is None      # no enable attribute
+    assert kernel.read_function(0x605)['enabled'] is None  # no enable attribute
     enable = kernel.path('/sys/bus/pci/devices/0605:00:00.0/enable')
     for text, expected in (('0\n', False), ('1\n', True), ('2\n', True)):
         with open(enable, 'w') as handle:

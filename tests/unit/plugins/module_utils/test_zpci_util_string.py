@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """util_string: 64 bytes EBCDIC (cp1047), one 16 character PNET ID field per port."""
 
@@ -96,12 +96,18 @@ def test_cp1047_encode_rejects_unknown_characters():
 def test_cp1047_table_equals_glibc_iconv_when_available():
     import shutil
     import subprocess
+
     iconv = shutil.which('iconv')
     if not iconv:
         pytest.skip('iconv not installed')
     every = bytes(bytearray(range(256)))
-    proc = subprocess.run([iconv, '-f', 'IBM1047', '-t', 'UTF-8'], input=every, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, check=False)
+    proc = subprocess.run(
+        [iconv, '-f', 'IBM1047', '-t', 'UTF-8'],
+        input=every,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
     if proc.returncode != 0:
         pytest.skip('iconv has no IBM1047 here')
     assert cp1047_decode(every) == proc.stdout.decode('utf-8')

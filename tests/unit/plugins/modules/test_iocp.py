@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Module-level tests of s390x.network.iocp: every state, dest changed/unchanged, check/diff."""
 
@@ -30,12 +30,15 @@ def lab():
 def run(run_module):
     """``run(args, failed=False)``: the module's result (an AssertionError when it did not fail or
     succeed as ``failed`` says)."""
+
     def run_iocp(args, failed=False):
         args = dict(args)
-        out = run_module(iocp.main, args, check_mode=args.pop("_ansible_check_mode", False),
-                         diff=args.pop("_ansible_diff", False))
+        out = run_module(
+            iocp.main, args, check_mode=args.pop("_ansible_check_mode", False), diff=args.pop("_ansible_diff", False)
+        )
         assert out.failed is failed, out.result
         return out.result
+
     return run_iocp
 
 
@@ -47,16 +50,16 @@ def test_rendered_returns_golden_fragment(run):
     assert result["model"]["ism"][0]["vchid"] == 0x7C8
     assert "# IOCDS report: CPC ZLAB (z16)" in result["report"]
     assert result["topology_dot"].startswith('digraph "cpc_ZLAB" {')
-    assert result["smcd_pairs"] == [{"a": "LPARB", "b": "g1", "smcd": True,
-                                     "reason": "non-native", "vchid": 0x7C8}]
+    assert result["smcd_pairs"] == [{"a": "LPARB", "b": "g1", "smcd": True, "reason": "non-native", "vchid": 0x7C8}]
 
 
 def test_rendered_with_errors_fails_naming_the_field(run):
     cpc = lab()
     cpc["hipersockets"][0]["frame_size"] = "32K"
     result = run({"cpc": cpc}, failed=True)
-    assert result["msg"] == ("cpc has 1 validation error(s): HiperSockets CHPID F0: frame_size "
-                             "'32K' is not one of 16K, 24K, 40K, 64K")
+    assert result["msg"] == (
+        "cpc has 1 validation error(s): HiperSockets CHPID F0: frame_size " "'32K' is not one of 16K, 24K, 40K, 64K"
+    )
     assert "fragment" not in result
 
 
@@ -123,10 +126,12 @@ def test_validated_returns_errors_and_warnings_without_failing(run):
     result = run({"cpc": cpc, "state": "validated"})
     assert result["changed"] is False and result["valid"] is False
     assert result["errors"] == [
-        "ISM VCHID 7C8 FID 0x605: fid is a duplicate FID, already defined in ISM VCHID 7C8 FID 0x605"]
+        "ISM VCHID 7C8 FID 0x605: fid is a duplicate FID, already defined in ISM VCHID 7C8 FID 0x605"
+    ]
     assert result["validation_warnings"] == [
         "HiperSockets CHPID F0 control unit F000: devices count 2 is below 3; a qeth device needs "
-        "read, write and data subchannels"]
+        "read, write and data subchannels"
+    ]
     assert "fragment" not in result
 
 
@@ -143,8 +148,7 @@ def test_parsed_returns_model_and_unparsed(run):
     assert result["unparsed_count"] == 4
     assert result["model"]["name"] == "CPCX"
     assert [c["chpid"] for c in result["model"]["hipersockets"]] == ["F4", "F5", "F6"]
-    assert "line 5: RESOURCE partitions of CSS 1 are not modelled (model CSS 0)" in \
-        result["validation_warnings"]
+    assert "line 5: RESOURCE partitions of CSS 1 are not modelled (model CSS 0)" in result["validation_warnings"]
 
 
 def test_parsed_golden_gives_back_the_inventory(run):
@@ -167,10 +171,15 @@ def test_compared_in_sync(run):
 
 
 def test_compared_lists_differences(run):
-    deck = fixture_text("lab.iocp").replace("UID=0606", "UID=0616").replace(
-        "CHPARM=80", "CHPARM=C0").replace("(LPARB,2)", "(LPARB,3)")
-    deck = deck.replace(" FUNCTION FID=605,VCHID=7C8,VF=1,PART=((LPARA),(LPARA)),TYPE=ISM,      X\n"
-                        "               UID=0605\n", "")
+    deck = (
+        fixture_text("lab.iocp")
+        .replace("UID=0606", "UID=0616")
+        .replace("CHPARM=80", "CHPARM=C0")
+        .replace("(LPARB,2)", "(LPARB,3)")
+    )
+    deck = deck.replace(
+        " FUNCTION FID=605,VCHID=7C8,VF=1,PART=((LPARA),(LPARA)),TYPE=ISM,      X\n               UID=0605\n", ""
+    )
     cpc = lab()
     result = run({"cpc": cpc, "state": "compared", "deck": deck})
     assert result["in_sync"] is False
@@ -182,8 +191,13 @@ def test_compared_lists_differences(run):
         "FID 0x606: uid is 0606 in the inventory but 0616 in the deck",
     ]
     assert result["differences"][3] == {
-        "object": "FID 0x606", "field": "uid", "kind": "different", "inventory": "0606",
-        "deck": "0616", "message": messages[3]}
+        "object": "FID 0x606",
+        "field": "uid",
+        "kind": "different",
+        "inventory": "0606",
+        "deck": "0616",
+        "message": messages[3],
+    }
 
 
 def test_compared_extra_in_deck_and_pnet_id(run):
@@ -203,7 +217,8 @@ def test_compared_pnet_id_difference(run):
     result = run({"cpc": cpc, "state": "compared", "deck": fixture_text("lab.iocp")})
     assert [d["message"] for d in result["differences"]] == [
         "FID 0x605: pnet_id is NETA in the inventory but not set in the deck",
-        "FID 0x606: pnet_id is NETA in the inventory but not set in the deck"]
+        "FID 0x606: pnet_id is NETA in the inventory but not set in the deck",
+    ]
 
 
 def test_compared_requires_cpc(run):

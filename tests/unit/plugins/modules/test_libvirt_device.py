@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright: s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The libvirt_device module end to end against a fake libvirt (libvirt 9.0 behaviour, see
 tests/unit/fixtures/libvirt/fakes.py) and a sysfs tree of the study's KVM host.
@@ -40,6 +40,7 @@ def env(host_root, run_module, monkeypatch):
         if out.failed is not failed:
             raise AssertionError('expected %s, got %r' % ('a failure' if failed else 'success', out.result))
         return out.result
+
     fake.run = run
     return fake
 
@@ -58,13 +59,14 @@ def test_attach_then_idempotent(env):
     first = env.run(args)
     assert first['changed'] is True
     assert [(c['action'], c['device']['kind'], c['config'], c['live']) for c in first['changed_devices']] == [
-        ('attach', 'hostdev', True, False), ('attach', 'interface', True, False)]
+        ('attach', 'hostdev', True, False),
+        ('attach', 'interface', True, False),
+    ]
     # libvirt got the study's XML, with AFFECT_CONFIG only (domain shut off)
     assert [(call, flags) for call, xml, flags in dom.calls] == [('attach', 2), ('attach', 2)]
     sent = ET.fromstring(dom.calls[0][1])
     assert sent.find('address/zpci').attrib == {'uid': '0x0605', 'fid': '0x00000605'}
-    assert sent.find('source/address').attrib == {'domain': '0x0605', 'bus': '0x00', 'slot': '0x00',
-                                                  'function': '0x0'}
+    assert sent.find('source/address').attrib == {'domain': '0x0605', 'bus': '0x00', 'slot': '0x00', 'function': '0x0'}
     # after_xml is what libvirt stored (with its guest address)
     assert "slot=\"0x01\"" in first['after_xml'] and 'devno="0x0001"' in first['after_xml']
     assert len(devices(dom, 'hostdev')) == 1 and len(devices(dom, 'interface')) == 1
@@ -85,8 +87,9 @@ def test_check_mode_predicts_and_changes_nothing(env):
     added = [line for line in result['diff']['prepared'].splitlines() if line.startswith('+')]
     assert any('<zpci uid="0x0605" fid="0x00000605" />' in line for line in added)
     assert any('<source dev="enc8200" mode="bridge" />' in line for line in added)
-    assert not [line for line in result['diff']['prepared'].splitlines()
-                if line.startswith('-') and not line.startswith('---')]
+    assert not [
+        line for line in result['diff']['prepared'].splitlines() if line.startswith('-') and not line.startswith('---')
+    ]
 
 
 def test_drift_is_reported_and_fixed(env):
@@ -110,7 +113,7 @@ def test_generated_mac_is_kept(env):
     assert first['changed'] is True
     mac = devices(dom, 'interface')[0].find('mac').get('address')
     assert mac.startswith('52:54:00:')
-    assert first['devices'][0]['mac'] == mac          # reported from the definition libvirt stored
+    assert first['devices'][0]['mac'] == mac  # reported from the definition libvirt stored
     again = env.run(args)
     assert again['changed'] is False
     assert again['devices'][0]['mac'] == mac
@@ -119,7 +122,9 @@ def test_generated_mac_is_kept(env):
 def test_interface_update_in_place(env):
     dom = g1(env, 'g1-inactive-study.xml')
     fakes.add_netdev(env.root, 'hs32k_0')
-    result = env.run({'domain': 'g1', 'interfaces': [{'source': 'hs32k_0', 'mac': '12:34:56:78:9a:bc', 'mode': 'vepa'}]})
+    result = env.run(
+        {'domain': 'g1', 'interfaces': [{'source': 'hs32k_0', 'mac': '12:34:56:78:9a:bc', 'mode': 'vepa'}]}
+    )
     assert [(c['action'], c['fields']) for c in result['changed_devices']] == [('update', ['mode'])]
     assert dom.calls[-1][0] == 'update'
     iface = devices(dom, 'interface')[0]
@@ -148,8 +153,12 @@ def test_exact_and_absent(env):
 
 
 def test_absent_needs_no_host_function(env):
-    dom = env.connection.add('g1', fakes.fixture('g1-inactive-study.xml').replace('0x00000605', '0x00000999')
-                             .replace("uid='0x0605'", "uid='0x0999'"))
+    dom = env.connection.add(
+        'g1',
+        fakes.fixture('g1-inactive-study.xml')
+        .replace('0x00000605', '0x00000999')
+        .replace("uid='0x0605'", "uid='0x0999'"),
+    )
     result = env.run({'domain': 'g1', 'state': 'absent', 'hostdevs': [{'fid': '999'}]})
     assert result['changed'] is True and devices(dom, 'hostdev') == []
 
@@ -157,7 +166,7 @@ def test_absent_needs_no_host_function(env):
 def test_live_auto_falls_back_to_config_with_a_warning(env):
     live = fakes.fixture('g1-live-paused.xml')
     # the running domain (id, alias, seclabel) without its interfaces
-    live = live[:live.index('<interface')] + live[live.index('<serial'):]
+    live = live[: live.index('<interface')] + live[live.index('<serial') :]
     dom = g1(env, live_xml=live)
     result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV], 'interfaces': [IFACE]})
     assert result['domain_active'] is True
@@ -176,9 +185,12 @@ def test_live_auto_falls_back_to_config_with_a_warning(env):
 def test_live_auto_does_not_replug_what_the_running_domain_has(env):
     dom = g1(env, active=True)
     # hot-plugged earlier without --config: running domain has it, definition has not
-    dom.attachDeviceFlags('<interface type="direct"><mac address="12:34:56:78:9a:bc"/>'
-                          '<source dev="enc8200" mode="bridge"/><model type="virtio"/><driver name="vhost"/>'
-                          '</interface>', 1)
+    dom.attachDeviceFlags(
+        '<interface type="direct"><mac address="12:34:56:78:9a:bc"/>'
+        '<source dev="enc8200" mode="bridge"/><model type="virtio"/><driver name="vhost"/>'
+        '</interface>',
+        1,
+    )
     dom.calls = []
     result = env.run({'domain': 'g1', 'interfaces': [IFACE]})
     assert [(c['action'], c['config'], c['live']) for c in result['changed_devices']] == [('attach', True, False)]
@@ -196,10 +208,16 @@ def test_combined_calls_do_not_pin_guest_addresses(env):
     dom.live.find('devices').remove(dom.live.find('devices').findall('interface')[1])
     first = env.run(args)
     assert [(c['config'], c['live']) for c in first['changed_devices']] == [(True, True)]
-    config_devno = [i.find('address').get('devno') for i in devices(dom, 'interface')
-                    if i.find('mac').get('address') == '12:34:56:78:9a:bd']
-    live_devno = [i.find('address').get('devno') for i in dom.live.find('devices').findall('interface')
-                  if i.find('mac').get('address') == '12:34:56:78:9a:bd']
+    config_devno = [
+        i.find('address').get('devno')
+        for i in devices(dom, 'interface')
+        if i.find('mac').get('address') == '12:34:56:78:9a:bd'
+    ]
+    live_devno = [
+        i.find('address').get('devno')
+        for i in dom.live.find('devices').findall('interface')
+        if i.find('mac').get('address') == '12:34:56:78:9a:bd'
+    ]
     assert config_devno == ['0x0003'] and live_devno == ['0x0002']
     removed = env.run(dict(args, state='absent'))
     assert [(c['config'], c['live']) for c in removed['changed_devices']] == [(True, True)]
@@ -226,7 +244,7 @@ def test_live_true_reconciles_live_only_drift(env):
     result = env.run(dict(args, live=True))
     assert [(c['action'], c['config'], c['live']) for c in result['changed_devices']] == [('attach', False, True)]
     assert dom.calls[-1][2] == 1
-    assert len(live_devices.findall('interface')) == 0          # the old tree object was replaced
+    assert len(live_devices.findall('interface')) == 0  # the old tree object was replaced
     assert len(dom.live.find('devices').findall('interface')) == 1
 
 
@@ -238,6 +256,7 @@ def test_live_false_touches_config_only(env):
 
 
 # --- validation before anything is touched ---------------------------------------------------------
+
 
 def assert_untouched(dom):
     assert dom.calls == []
@@ -265,8 +284,9 @@ def test_uid_collision_in_domain(env):
     result = env.run({'domain': 'g1', 'hostdevs': [HOSTDEV, {'fid': 0x606, 'uid': 0x42}]}, check=False)
     assert result['changed'] is True
     calls = len(dom.calls)
-    result = env.run({'domain': 'g1', 'hostdevs': [{'fid': 0x606, 'uid': 0x42}, {'fid': 0x605, 'uid': 0x42}]},
-                     failed=True)
+    result = env.run(
+        {'domain': 'g1', 'hostdevs': [{'fid': 0x606, 'uid': 0x42}, {'fid': 0x605, 'uid': 0x42}]}, failed=True
+    )
     assert 'hostdevs[1].uid: 0x0042 is also used by hostdevs[0]' in result['msg']
     # the existing hostdev (fid 0x606, uid 0x42) against a new uid 0x42 on fid 0x605
     result = env.run({'domain': 'g1', 'hostdevs': [{'fid': 0x605, 'uid': 0x42}]}, failed=True)
@@ -274,14 +294,17 @@ def test_uid_collision_in_domain(env):
     assert len(dom.calls) == calls
 
 
-@pytest.mark.parametrize('args,fragment', [
-    ({'hostdevs': [{'fid': 0x605, 'uid': 0}]}, 'hostdevs[0].uid: 0x0 is outside 0x0001..0xffff'),
-    ({'hostdevs': [{'fid': 0x605, 'uid': 0x10000}]}, 'hostdevs[0].uid: 0x10000 is outside 0x0001..0xffff'),
-    ({'hostdevs': [{'fid': 'zz'}]}, 'hostdevs[0].fid'),
-    ({'interfaces': [{'source': 'enc8200', 'mac': '12:34:56:78:9a'}]}, 'interfaces[0].mac'),
-    ({'interfaces': [{'source': 'enc8200', 'mac': '13:34:56:78:9a:bc'}]}, 'multicast'),
-    ({'hostdevs': [{'fid': 0x999}]}, 'FID 0x00000999 does not exist on this host'),
-])
+@pytest.mark.parametrize(
+    'args,fragment',
+    [
+        ({'hostdevs': [{'fid': 0x605, 'uid': 0}]}, 'hostdevs[0].uid: 0x0 is outside 0x0001..0xffff'),
+        ({'hostdevs': [{'fid': 0x605, 'uid': 0x10000}]}, 'hostdevs[0].uid: 0x10000 is outside 0x0001..0xffff'),
+        ({'hostdevs': [{'fid': 'zz'}]}, 'hostdevs[0].fid'),
+        ({'interfaces': [{'source': 'enc8200', 'mac': '12:34:56:78:9a'}]}, 'interfaces[0].mac'),
+        ({'interfaces': [{'source': 'enc8200', 'mac': '13:34:56:78:9a:bc'}]}, 'multicast'),
+        ({'hostdevs': [{'fid': 0x999}]}, 'FID 0x00000999 does not exist on this host'),
+    ],
+)
 def test_bad_input_changes_nothing(env, args, fragment):
     dom = g1(env)
     args = dict(args, domain='g1')
@@ -324,9 +347,11 @@ def test_fid_in_standby_fails_a_run_and_is_predicted_in_check_mode(env):
     result = env.run(args, check=True)
     assert result['changed'] is True and len(dom.calls) == calls
     assert [(c['action'], c['device']['fid'], c['device']['address'], c['xml']) for c in result['changed_devices']] == [
-        ('attach', 0x605, None, None)]
-    assert any('hostdevs[0].fid: FID 0x00000605 is in standby; the hostdev is attached once' in w
-               for w in result['warnings'])
+        ('attach', 0x605, None, None)
+    ]
+    assert any(
+        'hostdevs[0].fid: FID 0x00000605 is in standby; the hostdev is attached once' in w for w in result['warnings']
+    )
 
 
 def test_missing_source_warns(env):
@@ -374,8 +399,7 @@ def test_state_names_of_earlier_releases_are_aliases(env):
     assert env.run(dict(args, state='merged'))['changed'] is False
     result = env.run({'domain': 'g1', 'state': 'absent', 'hostdevs': [HOSTDEV]})
     assert result['changed'] is True and devices(dom, 'hostdev') == []
-    assert result['drift'] == [{'object': 'guest g1 hostdev fid 0x605', 'scope': 'persistent',
-                                'difference': 'detach'}]
+    assert result['drift'] == [{'object': 'guest g1 hostdev fid 0x605', 'scope': 'persistent', 'difference': 'detach'}]
     assert env.run({'domain': 'g1', 'state': 'deleted', 'hostdevs': [HOSTDEV]})['changed'] is False
 
 
@@ -385,9 +409,17 @@ def test_gathered_and_rendered(env):
     gathered = env.run({'domain': 'g1', 'state': 'gathered'})
     assert gathered['changed'] is False
     assert sorted((d['kind'], d.get('fid'), d.get('source')) for d in gathered['gathered']) == [
-        ('hostdev', 0x605, None), ('interface', None, 'enc8200')]
-    rendered = env.run({'domain': 'g1', 'state': 'rendered',
-                        'hostdevs': [{'fid': 0x606, 'address': '0606:00:00.0'}], 'interfaces': [IFACE]})
+        ('hostdev', 0x605, None),
+        ('interface', None, 'enc8200'),
+    ]
+    rendered = env.run(
+        {
+            'domain': 'g1',
+            'state': 'rendered',
+            'hostdevs': [{'fid': 0x606, 'address': '0606:00:00.0'}],
+            'interfaces': [IFACE],
+        }
+    )
     assert "<zpci uid='0x0606' fid='0x00000606' />" in rendered['rendered'][0]['xml'].replace('"', "'")
     assert rendered['rendered'][1]['mac'] == '12:34:56:78:9a:bc'
     no_address = env.run({'domain': 'g1', 'state': 'rendered', 'hostdevs': [{'fid': 0x606}]}, failed=True)

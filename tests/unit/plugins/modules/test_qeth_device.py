@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth_device end to end on the fake kernel: exact chzdev command lines (YAML-described cases in
 fixtures/qeth_device_*.yml), idempotence, drift, check mode, safety, rollback, bad input.
@@ -69,8 +69,9 @@ class Chzdev(object):
                 self.faults.remove(fault)
                 return fault["rc"], "", fault.get("stderr", "")
         dev = self.predicted.devices[busid]
-        self.env.kernel.qeth_configure(dev.ids or tuple(group_id.split(":")),
-                                       dict(dev.active) if dev.exists else None, dev.persistent)
+        self.env.kernel.qeth_configure(
+            dev.ids or tuple(group_id.split(":")), dict(dev.active) if dev.exists else None, dev.persistent
+        )
         return 0, "QETH device %s configured\n" % group_id, ""
 
 
@@ -79,16 +80,20 @@ class Env(object):
         self.kernel = kernel
         self.run_module = run_module
         self.chzdev = Chzdev(self)
-        self.ssh = None            # (client, server) or None
-        self.addrs = []            # lines of `ip -o addr show`
-        self.routes = {}           # client -> dev
-        self.warnings = []         # of every run of the test
+        self.ssh = None  # (client, server) or None
+        self.addrs = []  # lines of `ip -o addr show`
+        self.routes = {}  # client -> dev
+        self.warnings = []  # of every run of the test
         self.tools = {"chzdev": "/usr/sbin/chzdev", "ip": "/usr/sbin/ip", "lszdev": None}
 
     def build(self, spec):
         for item in spec.get("devices", []):
-            self.kernel.add_ccw_devices(item["first"], item.get("count", 3), chpid=item.get("chpid", "F0"),
-                                        hipersockets=item.get("hipersockets", True))
+            self.kernel.add_ccw_devices(
+                item["first"],
+                item.get("count", 3),
+                chpid=item.get("chpid", "F0"),
+                hipersockets=item.get("hipersockets", True),
+            )
         for item in spec.get("groups", []):
             ids = item["ids"]
             self.kernel.qeth_group(ids)
@@ -111,7 +116,9 @@ class Env(object):
             return 0, "\n".join(self.addrs) + "\n", ""
         if argv[0].endswith("ip") and argv[1:3] == ["route", "get"]:
             dev = self.routes.get(argv[3])
-            return (0, "%s dev %s src 10.0.0.5 uid 0\n    cache\n" % (argv[3], dev), "") if dev else (2, "", "unreachable")
+            return (
+                (0, "%s dev %s src 10.0.0.5 uid 0\n    cache\n" % (argv[3], dev), "") if dev else (2, "", "unreachable")
+            )
         return 127, "", "not faked"
 
     def rule_file(self, busid):
@@ -126,6 +133,7 @@ def env(fake_kernel, run_module, monkeypatch):
     def predict(resource, current, changes):
         state.chzdev.predicted = original(resource, current, changes)
         return state.chzdev.predicted
+
     monkeypatch.setattr(QethDevices, "predict", predict)
     monkeypatch.delenv("SSH_CONNECTION", raising=False)
     state.monkeypatch = monkeypatch
@@ -136,8 +144,9 @@ def run(env, params, check=False, diff=False):
     if env.ssh:
         env.monkeypatch.setenv("SSH_CONNECTION", "%s 51000 %s 22" % (env.ssh[0], env.ssh[1]))
     env.chzdev.calls = []
-    result = env.run_module(qeth_device.main, params, env.run_command, check_mode=check, diff=diff,
-                            bin_paths=env.tools).result
+    result = env.run_module(
+        qeth_device.main, params, env.run_command, check_mode=check, diff=diff, bin_paths=env.tools
+    ).result
     env.warnings.extend(result["warnings"])
     result["chzdev_calls"] = [" ".join([os.path.basename(c[0])] + c[1:]) for c in env.chzdev.calls]
     return result
@@ -149,7 +158,9 @@ def _cases():
         with open(path) as handle:
             data = yaml.safe_load(handle)
         for case in data["cases"]:
-            cases.append(pytest.param(case, id="%s:%s" % (os.path.basename(path)[len("qeth_device_"):-4], case["name"])))
+            cases.append(
+                pytest.param(case, id="%s:%s" % (os.path.basename(path)[len("qeth_device_") : -4], case["name"]))
+            )
     return cases
 
 
@@ -227,8 +238,9 @@ def test_check_mode_predicts_and_changes_nothing(env):
     real = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
     assert real["commands"] == result["commands"]
     keys = ("id", "online", "layer2", "buffer_count", "exists")
-    assert [dict((k, d[k]) for k in keys) for d in real["after"]] == \
-        [dict((k, d[k]) for k in keys) for d in result["after"]]
+    assert [dict((k, d[k]) for k in keys) for d in real["after"]] == [
+        dict((k, d[k]) for k in keys) for d in result["after"]
+    ]
     for key in ("online", "layer2", "buffer_count"):
         assert real["after"][0]["persistent"][key] == result["after"][0]["persistent"][key]
 
@@ -256,11 +268,15 @@ def test_drift_active_and_persistent_detected_separately(env):
 
 
 def test_management_interface_refused_then_allowed(env):
-    env.build({"devices": [{"first": "0.0.bd00", "count": 3, "hipersockets": False, "chpid": "85"}],
-               "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True}],
-               "ssh": ["10.0.0.1", "10.0.0.5"],
-               "ip_addr": ["2: encbd00    inet 10.0.0.5/24 brd 10.0.0.255 scope global encbd00\\"],
-               "routes": {"10.0.0.1": "encbd00"}})
+    env.build(
+        {
+            "devices": [{"first": "0.0.bd00", "count": 3, "hipersockets": False, "chpid": "85"}],
+            "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True}],
+            "ssh": ["10.0.0.1", "10.0.0.5"],
+            "ip_addr": ["2: encbd00    inet 10.0.0.5/24 brd 10.0.0.255 scope global encbd00\\"],
+            "routes": {"10.0.0.1": "encbd00"},
+        }
+    )
     params = {"config": [{"id": "0.0.bd00", "buffer_count": 128}]}
     refused = run(env, params)
     assert refused["failed"]
@@ -278,28 +294,48 @@ def test_management_interface_refused_then_allowed(env):
 
 def test_management_interface_via_proc_route_without_ip(env):
     env.tools["ip"] = None
-    env.build({"devices": [{"first": "0.0.bd00", "count": 3, "hipersockets": False}],
-               "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True}],
-               "ssh": ["10.0.0.1", "10.0.0.5"]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.bd00", "count": 3, "hipersockets": False}],
+            "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True}],
+            "ssh": ["10.0.0.1", "10.0.0.5"],
+        }
+    )
     proc = env.kernel.path("/proc/net")
     os.makedirs(proc)
     with open(os.path.join(proc, "route"), "w") as handle:
-        handle.write("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
-                     "encbd00\t0000000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n")
+        handle.write(
+            "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+            "encbd00\t0000000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+        )
     refused = run(env, {"config": [{"id": "0.0.bd00", "layer2": False}]})
     assert refused["failed"] and "encbd00" in refused["msg"]
 
 
 def test_overridden_spares_management_device(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 6},
-                           {"first": "0.0.bd00", "count": 3, "hipersockets": False, "chpid": "85"}],
-               "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True},
-                          {"ids": ["0.0.8203", "0.0.8204", "0.0.8205"], "online": True}],
-               "ssh": ["10.0.0.1", "10.0.0.5"],
-               "ip_addr": ["3: encbd00    inet 10.0.0.5/24 scope global encbd00"],
-               "routes": {"10.0.0.1": "encbd00"}})
-    result = run(env, {"state": "overridden", "allow_disruptive": False,
-                       "config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
+    env.build(
+        {
+            "devices": [
+                {"first": "0.0.8200", "count": 6},
+                {"first": "0.0.bd00", "count": 3, "hipersockets": False, "chpid": "85"},
+            ],
+            "groups": [
+                {"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True},
+                {"ids": ["0.0.8203", "0.0.8204", "0.0.8205"], "online": True},
+            ],
+            "ssh": ["10.0.0.1", "10.0.0.5"],
+            "ip_addr": ["3: encbd00    inet 10.0.0.5/24 scope global encbd00"],
+            "routes": {"10.0.0.1": "encbd00"},
+        }
+    )
+    result = run(
+        env,
+        {
+            "state": "overridden",
+            "allow_disruptive": False,
+            "config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}],
+        },
+    )
     assert not result["failed"], result.get("msg")
     assert result["commands"] == [
         "chzdev -e qeth 0.0.8200:0.0.8201:0.0.8202 layer2=1 buffer_count=128 portno=0",
@@ -326,19 +362,29 @@ def test_missing_chzdev_names_package(env):
 
 
 def test_gathered_lists_configured_devices(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 6}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
-                           "attrs": {"layer2": "1"}}],
-               "rules": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
-                          "settings": {"layer2": 1, "buffer_count": 128, "online": 1}},
-                         {"ids": ["0.0.8203", "0.0.8204", "0.0.8205"], "settings": {"online": 1}}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 6}],
+            "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True, "attrs": {"layer2": "1"}}],
+            "rules": [
+                {
+                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
+                    "settings": {"layer2": 1, "buffer_count": 128, "online": 1},
+                },
+                {"ids": ["0.0.8203", "0.0.8204", "0.0.8205"], "settings": {"online": 1}},
+            ],
+        }
+    )
     result = run(env, {"state": "gathered"})
     assert result["changed"] is False and result["chzdev_calls"] == []
-    assert result["gathered"] == [{"id": "0.0.8200:0.0.8201:0.0.8202", "online": True, "layer2": True,
-                                   "buffer_count": 128, "portno": 0}]
+    assert result["gathered"] == [
+        {"id": "0.0.8200:0.0.8201:0.0.8202", "online": True, "layer2": True, "buffer_count": 128, "portno": 0}
+    ]
     pers = run(env, {"state": "gathered", "scope": "persistent"})["gathered"]
-    assert pers == [{"id": "0.0.8200:0.0.8201:0.0.8202", "online": True, "layer2": True, "buffer_count": 128},
-                    {"id": "0.0.8203:0.0.8204:0.0.8205", "online": True}]
+    assert pers == [
+        {"id": "0.0.8200:0.0.8201:0.0.8202", "online": True, "layer2": True, "buffer_count": 128},
+        {"id": "0.0.8203:0.0.8204:0.0.8205", "online": True},
+    ]
     # what gathered returns is valid config, and applying it changes nothing
     again = run(env, {"config": result["gathered"], "scope": "active"})
     assert not again["failed"], again.get("msg")
@@ -346,20 +392,34 @@ def test_gathered_lists_configured_devices(env):
 
 
 def test_rollback_restores_previous_active_state(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
-                           "attrs": {"layer2": "0", "buffer_count": "64"}}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 3}],
+            "groups": [
+                {
+                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
+                    "online": True,
+                    "attrs": {"layer2": "0", "buffer_count": "64"},
+                }
+            ],
+        }
+    )
     # chzdev sets online=0 (first call), then layer2=1, and the sysfs write of buffer_count fails
-    env.chzdev.script = {1: ok(online="0"),
-                         2: fails(17, "Error: Could not set buffer_count='128': Input/output error\n", layer2="1"),
-                         3: ok(layer2="0", online="1")}
+    env.chzdev.script = {
+        1: ok(online="0"),
+        2: fails(17, "Error: Could not set buffer_count='128': Input/output error\n", layer2="1"),
+        3: ok(layer2="0", online="1"),
+    }
     params = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]}
     result = run(env, params)
     assert result["failed"]
     assert "exit code 17" in result["msg"] and "restored" in result["msg"]
     # the failed call left the device offline with layer2=1: only that is undone
-    assert result["rollback"] == {"ok": True, "errors": [], "commands": [
-        "chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202 layer2=0"]}
+    assert result["rollback"] == {
+        "ok": True,
+        "errors": [],
+        "commands": ["chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202 layer2=0"],
+    }
     assert env.kernel.qeth_read("0.0.8200", "online") == "1"
     assert env.kernel.qeth_read("0.0.8200", "layer2") == "0"
     assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "64"
@@ -368,9 +428,18 @@ def test_rollback_restores_previous_active_state(env):
 
 
 def test_tool_fault_before_any_change_needs_no_rollback(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
-                           "attrs": {"layer2": "0", "buffer_count": "64"}}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 3}],
+            "groups": [
+                {
+                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
+                    "online": True,
+                    "attrs": {"layer2": "0", "buffer_count": "64"},
+                }
+            ],
+        }
+    )
     env.chzdev.faults.append({"when": "online=0", "rc": 17, "stderr": "Error: injected\n"})
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
     assert result["failed"] and "exit code 17" in result["msg"]
@@ -379,9 +448,18 @@ def test_tool_fault_before_any_change_needs_no_rollback(env):
 
 
 def test_rollback_after_offline_half_succeeded(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
-                           "attrs": {"layer2": "0", "buffer_count": "64"}}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 3}],
+            "groups": [
+                {
+                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
+                    "online": True,
+                    "attrs": {"layer2": "0", "buffer_count": "64"},
+                }
+            ],
+        }
+    )
     params = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]}
     # chzdev -e (the online half) fails like a zlab fault "exit 17 on online"; chzdev -e -a puts it online
     env.chzdev.script = {1: ok(online="0"), 2: fails(17, "Error: Could not set online='1'\n"), 3: ok(online="1")}
@@ -396,8 +474,12 @@ def test_rollback_after_offline_half_succeeded(env):
 
 
 def test_layer2_change_warns_about_macvtap(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 3}],
+            "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True}],
+        }
+    )
     netdir = env.kernel.path("/sys/class/net/enc8200")
     os.makedirs(netdir)
     os.symlink("../macvtap0", os.path.join(netdir, "upper_macvtap0"))
@@ -417,14 +499,20 @@ def test_sixteen_devices_one_call_each_and_noop(env):
 
 
 def test_persistent_change_that_keeps_management_device_down_after_boot_is_refused(env):
-    env.build({"devices": [{"first": "0.0.bd00", "count": 3, "hipersockets": False}],
-               "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True}],
-               "ssh": ["10.0.0.1", "10.0.0.5"],
-               "ip_addr": ["2: encbd00    inet 10.0.0.5/24 scope global encbd00"],
-               "routes": {"10.0.0.1": "encbd00"}})
-    for params in ({"scope": "persistent", "config": [{"id": "0.0.bd00", "online": False}]},
-                   {"state": "deleted", "scope": "persistent", "config": [{"id": "0.0.bd00"}]},
-                   {"state": "deleted", "config": [{"id": "0.0.bd00"}]}):
+    env.build(
+        {
+            "devices": [{"first": "0.0.bd00", "count": 3, "hipersockets": False}],
+            "groups": [{"ids": ["0.0.bd00", "0.0.bd01", "0.0.bd02"], "online": True}],
+            "ssh": ["10.0.0.1", "10.0.0.5"],
+            "ip_addr": ["2: encbd00    inet 10.0.0.5/24 scope global encbd00"],
+            "routes": {"10.0.0.1": "encbd00"},
+        }
+    )
+    for params in (
+        {"scope": "persistent", "config": [{"id": "0.0.bd00", "online": False}]},
+        {"state": "deleted", "scope": "persistent", "config": [{"id": "0.0.bd00"}]},
+        {"state": "deleted", "config": [{"id": "0.0.bd00"}]},
+    ):
         env.kernel.write_rule("0.0.bd00", ("0.0.bd00", "0.0.bd01", "0.0.bd02"), {"online": "1"})
         result = run(env, params)
         assert result["failed"] and "next boot" in result["msg"], params
@@ -444,29 +532,40 @@ def test_warns_when_chzdev_succeeds_but_the_device_still_differs(env):
 
 
 def test_isolation_none_is_ignored_on_hipersockets(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True, "attrs": {"layer2": "1"}}],
-               "rules": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "settings": {"online": 1, "layer2": 1}}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 3}],
+            "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True, "attrs": {"layer2": "1"}}],
+            "rules": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "settings": {"online": 1, "layer2": 1}}],
+        }
+    )
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "isolation": "none"}]})
     assert result["commands"] == [] and result["changed"] is False
 
 
 def test_diff_shows_both_scopes(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True, "attrs": {"buffer_count": "64"}}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 3}],
+            "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True, "attrs": {"buffer_count": "64"}}],
+        }
+    )
     result = run(env, {"config": [{"id": "0.0.8200", "buffer_count": 128}]}, diff=True)
-    assert result["diff"]["before"] == ("qeth 0.0.8200:0.0.8201:0.0.8202\n"
-                                        "  active:     online=1 buffer_count=64\n"
-                                        "  persistent: (no udev rule)\n")
-    assert result["diff"]["after"] == ("qeth 0.0.8200:0.0.8201:0.0.8202\n"
-                                       "  active:     online=1 buffer_count=128\n"
-                                       "  persistent: online=1 buffer_count=128\n")
+    assert result["diff"]["before"] == (
+        "qeth 0.0.8200:0.0.8201:0.0.8202\n" "  active:     online=1 buffer_count=64\n" "  persistent: (no udev rule)\n"
+    )
+    assert result["diff"]["after"] == (
+        "qeth 0.0.8200:0.0.8201:0.0.8202\n"
+        "  active:     online=1 buffer_count=128\n"
+        "  persistent: online=1 buffer_count=128\n"
+    )
 
 
 # -- property: from any starting state, one run converges and a second run has nothing to do ------
 
 try:
     from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
     HAS_HYPOTHESIS = True
 except ImportError:  # pragma: no cover
     HAS_HYPOTHESIS = False
@@ -475,19 +574,43 @@ if HAS_HYPOTHESIS:
     _OSA_IDS = ["0.0.bd00", "0.0.bd01", "0.0.bd02"]
 
     @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(grouped=st.booleans(), online=st.booleans(),
-           cur=st.fixed_dictionaries({"layer2": st.sampled_from(["0", "1"]), "buffer_count": st.sampled_from(["64", "128"]),
-                                      "portno": st.sampled_from(["0", "1"]), "isolation": st.sampled_from(["none", "drop"])}),
-           rule=st.one_of(st.none(), st.fixed_dictionaries({"online": st.sampled_from(["0", "1"]),
-                                                            "layer2": st.sampled_from(["0", "1"]),
-                                                            "buffer_count": st.sampled_from(["64", "128"])})),
-           want=st.fixed_dictionaries({}, optional={"layer2": st.booleans(), "buffer_count": st.sampled_from([64, 128, 100]),
-                                                    "portno": st.sampled_from([0, 1]),
-                                                    "isolation": st.sampled_from(["none", "drop", "forward"])}),
-           want_online=st.booleans(), state=st.sampled_from(["merged", "replaced"]),
-           scope=st.sampled_from(["both", "active", "persistent"]))
-    def test_any_start_converges_in_one_run(env, set_host_root, fake_kernel, grouped, online, cur, rule, want,
-                                            want_online, state, scope):
+    @given(
+        grouped=st.booleans(),
+        online=st.booleans(),
+        cur=st.fixed_dictionaries(
+            {
+                "layer2": st.sampled_from(["0", "1"]),
+                "buffer_count": st.sampled_from(["64", "128"]),
+                "portno": st.sampled_from(["0", "1"]),
+                "isolation": st.sampled_from(["none", "drop"]),
+            }
+        ),
+        rule=st.one_of(
+            st.none(),
+            st.fixed_dictionaries(
+                {
+                    "online": st.sampled_from(["0", "1"]),
+                    "layer2": st.sampled_from(["0", "1"]),
+                    "buffer_count": st.sampled_from(["64", "128"]),
+                }
+            ),
+        ),
+        want=st.fixed_dictionaries(
+            {},
+            optional={
+                "layer2": st.booleans(),
+                "buffer_count": st.sampled_from([64, 128, 100]),
+                "portno": st.sampled_from([0, 1]),
+                "isolation": st.sampled_from(["none", "drop", "forward"]),
+            },
+        ),
+        want_online=st.booleans(),
+        state=st.sampled_from(["merged", "replaced"]),
+        scope=st.sampled_from(["both", "active", "persistent"]),
+    )
+    def test_any_start_converges_in_one_run(
+        env, set_host_root, fake_kernel, grouped, online, cur, rule, want, want_online, state, scope
+    ):
         root = tempfile.mkdtemp()
         try:
             set_host_root(root)
@@ -501,7 +624,9 @@ if HAS_HYPOTHESIS:
                     host.qeth_write("0.0.bd00", "online", "1")
             if rule is not None:
                 host.write_rule("0.0.bd00", _OSA_IDS, rule)
-            before_sysfs = dict((n, host.qeth_read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) if grouped else None
+            before_sysfs = (
+                dict((n, host.qeth_read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) if grouped else None
+            )
             before_rule = host.rule_settings("0.0.bd00")
             params = {"state": state, "scope": scope, "config": [dict(want, id="0.0.bd00", online=want_online)]}
             first = run(env, params)
@@ -513,26 +638,43 @@ if HAS_HYPOTHESIS:
             if scope == "active":
                 assert host.rule_settings("0.0.bd00") == before_rule
             if scope == "persistent":
-                now = dict((n, host.qeth_read("0.0.bd00", n)) for n in ("online",) + tuple(cur)) \
-                    if host.qeth_exists("0.0.bd00") else None
+                now = (
+                    dict((n, host.qeth_read("0.0.bd00", n)) for n in ("online",) + tuple(cur))
+                    if host.qeth_exists("0.0.bd00")
+                    else None
+                )
                 assert now == before_sysfs
         finally:
             shutil.rmtree(root, ignore_errors=True)
 
 
 def test_when_the_chzdev_rollback_fails_too_sysfs_puts_the_device_back_online(env):
-    env.build({"devices": [{"first": "0.0.8200", "count": 3}],
-               "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True,
-                           "attrs": {"layer2": "1", "buffer_count": "64"}}]})
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 3}],
+            "groups": [
+                {
+                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
+                    "online": True,
+                    "attrs": {"layer2": "1", "buffer_count": "64"},
+                }
+            ],
+        }
+    )
     # the configure step and the chzdev rollback fail after the first call took the device offline
-    env.chzdev.script = {1: ok(online="0"), 2: fails(17, "Error: Could not write file\n"),
-                         3: fails(17, "Error: Could not write file\n")}
+    env.chzdev.script = {
+        1: ok(online="0"),
+        2: fails(17, "Error: Could not write file\n"),
+        3: fails(17, "Error: Could not write file\n"),
+    }
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
     assert result["failed"]
     rollback = result["rollback"]
     assert rollback["ok"] is True and len(rollback["errors"]) == 1  # chzdev failed, sysfs did it
-    assert rollback["commands"] == ["chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202",
-                                    "echo 1 > /sys/bus/ccwgroup/devices/0.0.8200/online"]
+    assert rollback["commands"] == [
+        "chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202",
+        "echo 1 > /sys/bus/ccwgroup/devices/0.0.8200/online",
+    ]
     assert env.kernel.qeth_read("0.0.8200", "online") == "1"  # never left offline
     assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "64"
     assert "previous active state restored" in result["msg"]

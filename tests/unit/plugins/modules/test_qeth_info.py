@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth_info on a fake host: sysfs + udev rules + lszdev, no changes."""
 
@@ -9,8 +9,10 @@ import pytest
 
 from ansible_collections.s390x.network.plugins.modules import qeth_info
 
-LSZDEV = ('ID="0.0.8200:0.0.8201:0.0.8202" ON="yes" PERS="yes" NAMES="enc8200"\n'
-          'ID="0.0.8203:0.0.8204:0.0.8205" ON="no" PERS="yes" NAMES=""\n')
+LSZDEV = (
+    'ID="0.0.8200:0.0.8201:0.0.8202" ON="yes" PERS="yes" NAMES="enc8200"\n'
+    'ID="0.0.8203:0.0.8204:0.0.8205" ON="no" PERS="yes" NAMES=""\n'
+)
 
 
 @pytest.fixture
@@ -20,8 +22,9 @@ def host(fake_kernel):
     h.qeth_group(("0.0.8200", "0.0.8201", "0.0.8202"))
     h.qeth_write("0.0.8200", "layer2", "1")
     h.qeth_write("0.0.8200", "online", "1")
-    h.write_rule("0.0.8200", ("0.0.8200", "0.0.8201", "0.0.8202"),
-                 {"layer2": "1", "buffer_count": "128", "online": "1"})
+    h.write_rule(
+        "0.0.8200", ("0.0.8200", "0.0.8201", "0.0.8202"), {"layer2": "1", "buffer_count": "128", "online": "1"}
+    )
     h.write_rule("0.0.8203", ("0.0.8203", "0.0.8204", "0.0.8205"), {"online": "1"})
     h.commands = []
     return h
@@ -35,7 +38,9 @@ def run(run_module):
             if argv[0].endswith("lszdev"):
                 return 0, LSZDEV, ""
             return 127, "", ""
+
         return run_module(qeth_info.main, args, run_command).result
+
     return run_info
 
 

@@ -13,7 +13,6 @@ import pytest
 
 from ansible_collections.s390x.network.plugins.modules import smc_pnet
 
-
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "smc")
 
 
@@ -82,15 +81,25 @@ def test_moving_an_interface_rebuilds_the_old_pnet_id(run_module):
     out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETB", "interface": "enc8200"}]}, fake)
     assert not out.failed, out.result
     assert changes(fake) == [["-d", "NETA"], ["-a", "NETA", "-D", "mlx5_0", "-P", "1"], ["-a", "NETB", "-I", "enc8200"]]
-    assert sorted(out.result["after"], key=str) == sorted([
-        {"pnet_id": "NETA", "ib_device": "mlx5_0", "port": 1}, {"pnet_id": "NETR", "ib_device": "mlx5_1", "port": 2},
-        {"pnet_id": "NETB", "interface": "bond0"}, {"pnet_id": "NETB", "interface": "enc8200"}], key=str)
+    assert sorted(out.result["after"], key=str) == sorted(
+        [
+            {"pnet_id": "NETA", "ib_device": "mlx5_0", "port": 1},
+            {"pnet_id": "NETR", "ib_device": "mlx5_1", "port": 2},
+            {"pnet_id": "NETB", "interface": "bond0"},
+            {"pnet_id": "NETB", "interface": "enc8200"},
+        ],
+        key=str,
+    )
 
 
 def test_check_mode_runs_only_the_show(run_module):
     fake = FakeSmcPnet()
-    out = run_module(smc_pnet.main, {"state": "overridden", "config": [{"pnet_id": "NETA", "interface": "eth1"}]},
-                     fake, check_mode=True)
+    out = run_module(
+        smc_pnet.main,
+        {"state": "overridden", "config": [{"pnet_id": "NETA", "interface": "eth1"}]},
+        fake,
+        check_mode=True,
+    )
     assert out.result["changed"] is True
     assert fake.calls == [["/usr/sbin/smc_pnet"]]
     assert out.result["after"] == [{"pnet_id": "NETA", "interface": "eth1"}]
@@ -110,12 +119,15 @@ def test_overridden_deleted_and_gathered(run_module):
     assert flushed["commands"] == ["smc_pnet -f"] and flushed["after"] == []
 
 
-@pytest.mark.parametrize("config,msg", [
-    ([{"pnet_id": "THISISWAYTOOLONG1", "interface": "eth0"}], "1 to 16 characters"),
-    ([{"pnet_id": "NET_A", "interface": "eth0"}], "1 to 16 characters"),
-    ([{"pnet_id": "NETA"}], "needs interface"),
-    ([{"pnet_id": "NETA", "interface": "eth0", "ib_device": "mlx5_0"}], "mutually exclusive"),
-])
+@pytest.mark.parametrize(
+    "config,msg",
+    [
+        ([{"pnet_id": "THISISWAYTOOLONG1", "interface": "eth0"}], "1 to 16 characters"),
+        ([{"pnet_id": "NET_A", "interface": "eth0"}], "1 to 16 characters"),
+        ([{"pnet_id": "NETA"}], "needs interface"),
+        ([{"pnet_id": "NETA", "interface": "eth0", "ib_device": "mlx5_0"}], "mutually exclusive"),
+    ],
+)
 def test_bad_input_runs_nothing(run_module, config, msg):
     fake = FakeSmcPnet()
     out = run_module(smc_pnet.main, {"config": config}, fake)
@@ -136,6 +148,7 @@ def test_errors_name_the_cause(run_module):
             fake.calls.append(argv)
             return 1, "", "smc_pnet: Object exists\n"
         return original(argv)
+
     out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETX", "ib_device": "ism1"}]}, refuse)
     assert out.failed and "IOCDS" in out.result["msg"]
 
@@ -144,9 +157,13 @@ def test_a_list_that_contradicts_itself_is_refused_before_the_table_is_read(run_
     # the host has no smc_pnet at all: the error is about the list, not about the tool
     def no_tool(argv):
         raise AssertionError("nothing may run: %r" % argv)
-    out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETA", "interface": "eth1"},
-                                                {"pnet_id": "NETB", "interface": "eth1"}]},
-                     no_tool, bin_paths={"smc_pnet": None})
+
+    out = run_module(
+        smc_pnet.main,
+        {"config": [{"pnet_id": "NETA", "interface": "eth1"}, {"pnet_id": "NETB", "interface": "eth1"}]},
+        no_tool,
+        bin_paths={"smc_pnet": None},
+    )
     assert out.failed and "interface eth1 is listed with two PNET IDs" in out.result["msg"]
 
 
@@ -168,11 +185,13 @@ def test_a_move_that_fails_half_way_puts_the_old_table_back(run_module):
             fake.calls.append(argv)
             return 1, "", "smc_pnet: Object exists\n"
         return original(argv)
+
     out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETB", "interface": "enc8200"}]}, refuse_netb)
     assert out.failed
     # NETA was deleted and rebuilt without enc8200; then adding it to NETB failed: back to the old table
     assert out.result["rollback"]["ok"] is True
     assert out.result["rollback"]["commands"] == ["smc_pnet -a NETA -I enc8200"]
     assert sorted(" ".join(line) for line in fake.lines) == sorted(
-        ["NETA enc8200 n/a 255", "NETA n/a mlx5_0 1", "NETR n/a mlx5_1 2", "NETB bond0 n/a 255"])
+        ["NETA enc8200 n/a 255", "NETA n/a mlx5_0 1", "NETR n/a mlx5_1 2", "NETB bond0 n/a 255"]
+    )
     assert "previous state restored" in out.result["msg"]

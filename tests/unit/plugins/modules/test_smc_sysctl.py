@@ -16,7 +16,6 @@ from ansible_collections.s390x.network.plugins.module_utils import host_files, k
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
 from ansible_collections.s390x.network.plugins.modules import smc_sysctl
 
-
 PROFILES = {
     "rhel8.8": {
         "release": "4.18.0-477.10.1.el8_8.s390x",
@@ -24,9 +23,16 @@ PROFILES = {
     },
     "linux6.12": {
         "release": "6.12.0-zlab",
-        "smc_keys": {"autocorking_size": "65536", "smcr_buf_type": "0", "smcr_testlink_time": "30",
-                     "wmem": "65536", "rmem": "65536", "smcr_max_links_per_lgr": "2",
-                     "smcr_max_conns_per_lgr": "255", "limit_smc_hs": "0"},
+        "smc_keys": {
+            "autocorking_size": "65536",
+            "smcr_buf_type": "0",
+            "smcr_testlink_time": "30",
+            "wmem": "65536",
+            "rmem": "65536",
+            "smcr_max_links_per_lgr": "2",
+            "smcr_max_conns_per_lgr": "255",
+            "limit_smc_hs": "0",
+        },
     },
 }
 
@@ -123,8 +129,12 @@ def test_linux612_uses_net_smc_and_settings(new_host):
     host = new_host("linux6.12")
     res = host.run(rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
     assert res["method"] == "net.smc"
-    assert res["sysctls"] == {"net.smc.rmem": "131072", "net.smc.wmem": "262144",
-                              "net.smc.smcr_testlink_time": "10", "net.smc.limit_smc_hs": "1"}
+    assert res["sysctls"] == {
+        "net.smc.rmem": "131072",
+        "net.smc.wmem": "262144",
+        "net.smc.smcr_testlink_time": "10",
+        "net.smc.limit_smc_hs": "1",
+    }
     assert host.live("net.smc.rmem") == "131072" and host.live("net.smc.limit_smc_hs") == "1"
     assert host.live("net.ipv4.tcp_rmem") == "4096\t131072\t6291456"  # TCP untouched
     assert (res["effective_rmem"], res["effective_wmem"]) == (131072, 262144)
@@ -133,8 +143,9 @@ def test_linux612_uses_net_smc_and_settings(new_host):
     (host.proc / "net" / "smc" / "rmem").write_text("65536\n")
     with open(host_files.path(host.file), "a") as handle:
         handle.write("net.smc.autocorking_size = 1\n")
-    check = host.run(check_mode=True, rmem="128K", wmem="256K",
-                     settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result
+    check = host.run(
+        check_mode=True, rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}
+    ).result
     assert check["changed"] is True and check["applied"] == ["net.smc.rmem"]
     assert host.live("net.smc.rmem") == "65536"  # check mode changed nothing
     assert "autocorking_size" in check["diff"][0]["before"] and "autocorking_size" not in check["diff"][0]["after"]
@@ -167,14 +178,17 @@ def test_capped_and_rounded_warnings(new_host):
     assert any("rounds it up to 128K" in w for w in res["warnings"])
 
 
-@pytest.mark.parametrize("args,msg", [
-    ({"rmem": 10}, "below the SMC minimum"),
-    ({"rmem": "2G"}, "above the largest value"),
-    ({"rmem": "128K", "settings": {"turbo": 1}}, "unknown key"),
-    ({"settings": {"smcr_max_conns_per_lgr": 300}}, "range 16..255"),
-    ({"settings": {"rmem": 131072}}, "use the rmem option"),
-    ({"rmem": "128K", "tcp_rmem_min": "1M"}, "tcp_rmem_min"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        ({"rmem": 10}, "below the SMC minimum"),
+        ({"rmem": "2G"}, "above the largest value"),
+        ({"rmem": "128K", "settings": {"turbo": 1}}, "unknown key"),
+        ({"settings": {"smcr_max_conns_per_lgr": 300}}, "range 16..255"),
+        ({"settings": {"rmem": 131072}}, "use the rmem option"),
+        ({"rmem": "128K", "tcp_rmem_min": "1M"}, "tcp_rmem_min"),
+    ],
+)
 def test_bad_input_changes_nothing(new_host, args, msg):
     host = new_host("rhel8.8")
     out = host.run(**args)
@@ -225,6 +239,7 @@ def test_kernel_refusing_a_value_is_reported(new_host, monkeypatch):
 
     def refuse(key, value):
         raise OSError(22, "Invalid argument")
+
     monkeypatch.setattr(sfile, "write_live", refuse)
     out = host.run(rmem="128K")
     assert out.failed
@@ -256,6 +271,7 @@ def test_live_tcp_maximum_drift_is_undone_not_persisted(new_host):
 
 # -- failure paths: live values old or new, never mixed; no refused value in the boot file ---------
 
+
 def test_a_refused_second_value_puts_the_first_back_and_writes_no_file(new_host, monkeypatch):
     host = new_host("linux6.12")
     host.load()
@@ -266,6 +282,7 @@ def test_a_refused_second_value_puts_the_first_back_and_writes_no_file(new_host,
         if key == "net.smc.wmem" and str(value) != before["net.smc.wmem"]:
             raise OSError(errno.EINVAL, "Invalid argument")
         return original(key, value)
+
     monkeypatch.setattr(sfile, "write_live", refuse_wmem)
     out = host.run(rmem="128K", wmem="256K")
     assert out.failed and "cannot set net.smc.wmem = 262144" in out.result["msg"]
@@ -283,6 +300,7 @@ def test_a_boot_file_that_cannot_be_written_puts_the_live_values_back(new_host, 
 
     def read_only(path, content, module=None, mode=host_files.FILE_MODE):
         raise OSError(errno.EROFS, "Read-only file system")
+
     monkeypatch.setattr(host_files, "write_atomic", read_only)
     out = host.run(rmem="128K")
     assert out.failed and "cannot write %s: Read-only file system" % host.file in out.result["msg"]
@@ -299,6 +317,7 @@ def test_write_live_is_one_unbuffered_write_checked_for_its_length(host_root, mo
     def refuse(fd, data):
         calls.append(data)
         raise OSError(errno.EINVAL, "Invalid argument")
+
     monkeypatch.setattr(kernel_write.os, "write", refuse)
     with pytest.raises(OSError) as info:
         sfile.write_live("net.smc.rmem", 1)

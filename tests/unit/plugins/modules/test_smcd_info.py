@@ -11,7 +11,6 @@ import os
 
 from ansible_collections.s390x.network.plugins.modules import smcd_info
 
-
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "smc")
 
 
@@ -36,8 +35,9 @@ class FakeTool(object):
 
 
 def test_study_details_with_json(run_module):
-    tool = FakeTool({"stats json": fixture("study_9_3_smcd_stats.json"),
-                     "-d stats show": fixture("study_9_3_smcd_d_stats.txt")})
+    tool = FakeTool(
+        {"stats json": fixture("study_9_3_smcd_stats.json"), "-d stats show": fixture("study_9_3_smcd_d_stats.txt")}
+    )
     out = run_module(smcd_info.main, {"details": True}, tool)
     assert not out.failed, out.result
     res = out.result
@@ -58,21 +58,36 @@ def test_old_tool_without_json_falls_back_to_text(run_module):
 
 
 def test_reset_absolute_devices_linkgroups_smcr(run_module):
-    tool = FakeTool({"-a stats json": fixture("smcr_stats.json"), "-da stats reset": fixture("smcr_d_stats.txt"),
-                     "-d device": fixture("smcr_d_device.txt"), "-d linkgroup": fixture("smcr_linkgroup.txt")})
-    res = run_module(smcd_info.main, {"protocol": "smcr", "details": True, "absolute": True, "reset": True,
-                                      "devices": True, "linkgroups": True}, tool,
-                     bin_paths={"smcr": "/usr/sbin/smcr"}).result
+    tool = FakeTool(
+        {
+            "-a stats json": fixture("smcr_stats.json"),
+            "-da stats reset": fixture("smcr_d_stats.txt"),
+            "-d device": fixture("smcr_d_device.txt"),
+            "-d linkgroup": fixture("smcr_linkgroup.txt"),
+        }
+    )
+    res = run_module(
+        smcd_info.main,
+        {"protocol": "smcr", "details": True, "absolute": True, "reset": True, "devices": True, "linkgroups": True},
+        tool,
+        bin_paths={"smcr": "/usr/sbin/smcr"},
+    ).result
     assert res["changed"] is True
-    assert [c[1:] for c in tool.calls] == [["-a", "stats", "json"], ["-da", "stats", "reset"], ["-d", "device"],
-                                           ["-d", "linkgroup"]]
+    assert [c[1:] for c in tool.calls] == [
+        ["-a", "stats", "json"],
+        ["-da", "stats", "reset"],
+        ["-d", "device"],
+        ["-d", "linkgroup"],
+    ]
     assert res["stats"]["protocol"] == "smcr"
     assert res["devices"][0]["ib_dev"] == "mlx5_0" and res["devices"][0]["fid"] == 0x101
     assert res["linkgroups"][0]["role"] == "CLNT"
 
 
 def test_check_mode_does_not_reset(run_module):
-    tool = FakeTool({"stats json": fixture("smcd_stats_fallback.json"), "stats show": fixture("smcd_stats_fallback.txt")})
+    tool = FakeTool(
+        {"stats json": fixture("smcd_stats_fallback.json"), "stats show": fixture("smcd_stats_fallback.txt")}
+    )
     res = run_module(smcd_info.main, {"reset": True}, tool, check_mode=True).result
     assert all("reset" not in c for c in tool.calls)
     assert res["changed"] is True
@@ -81,6 +96,7 @@ def test_check_mode_does_not_reset(run_module):
 def test_failures_are_explained(run_module):
     def not_loaded(argv):
         return 1, "", "Error: SMC module not loaded\n"
+
     out = run_module(smcd_info.main, {}, not_loaded)
     assert out.failed and "smc module loaded" in out.result["msg"]
     out = run_module(smcd_info.main, {}, FakeTool({"stats show": "garbage\n"}))

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-# Copyright (c) s390x.network contributors
+# Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """zpci_function end to end over a fake sysfs with kernel write semantics."""
 
@@ -45,16 +45,21 @@ class Host(object):
     def smc_in_use(self, fid, address):
         with open(self.kernel.path('/proc/modules'), 'w') as handle:
             handle.write('smc 245760 1 ism, Live 0x0\n')
-        self.tools['device'] = (0, 'FID  Type  PCI-ID        PCHID  InUse  #LGs  PNET-ID  \n'
-                                   '%04x ISM   %-12s  07c8   Yes       1                   \n' % (fid, address), '')
+        self.tools['device'] = (
+            0,
+            'FID  Type  PCI-ID        PCHID  InUse  #LGs  PNET-ID  \n'
+            '%04x ISM   %-12s  07c8   Yes       1                   \n' % (fid, address),
+            '',
+        )
 
     @staticmethod
     def file(path):
         return host_files.read_text(path)
 
     def run(self, check_mode=False, diff=False, **args):
-        return self.run_module(zpci_function.main, args, self.run_command, check_mode=check_mode, diff=diff,
-                               bin_paths=TOOLS).result
+        return self.run_module(
+            zpci_function.main, args, self.run_command, check_mode=check_mode, diff=diff, bin_paths=TOOLS
+        ).result
 
 
 @pytest.fixture
@@ -117,17 +122,22 @@ def test_check_mode_predicts_and_changes_nothing(new_host):
         {'object': RULES, 'scope': 'persistent', 'difference': 'file differs'},
         {'object': TMPFILES, 'scope': 'persistent', 'difference': 'file differs'},
         {'object': MODLOAD, 'scope': 'persistent', 'difference': 'file differs'},
-        {'object': 'zpci fid 0x605', 'scope': 'active',
-         'difference': 'driver_override - -> vfio-pci, driver ism -> vfio-pci'},
+        {
+            'object': 'zpci fid 0x605',
+            'scope': 'active',
+            'difference': 'driver_override - -> vfio-pci, driver ism -> vfio-pci',
+        },
     ]
 
 
 def test_check_mode_on_standby_names_address_by_fid(new_host):
     host = new_host([ism(0x605)])
     result = host.run(check_mode=True, persistent=False, config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
-    assert result['commands'] == ['echo 1 > /sys/bus/pci/slots/00000605/power',
-                                  'echo vfio-pci > /sys/bus/pci/devices/<address of FID 0x605>/driver_override',
-                                  'echo <address of FID 0x605> > /sys/bus/pci/drivers_probe']
+    assert result['commands'] == [
+        'echo 1 > /sys/bus/pci/slots/00000605/power',
+        'echo vfio-pci > /sys/bus/pci/devices/<address of FID 0x605>/driver_override',
+        'echo <address of FID 0x605> > /sys/bus/pci/drivers_probe',
+    ]
     assert host.kernel.slot_power(0x605) is False
 
 
@@ -141,9 +151,10 @@ def test_unknown_fid_lists_host_fids_and_changes_nothing(new_host):
 
 
 def test_roce_with_expected_ism_fails_before_changes(new_host):
-    host = new_host([dict(ROCE2, fid=0x20e, power=True), ism(0x605)])
-    result = host.run(config=[{'fid': 0x605, 'driver': 'vfio-pci'},
-                              {'fid': 0x20e, 'driver': 'vfio-pci', 'expected_type': 'ism'}])
+    host = new_host([dict(ROCE2, fid=0x20E, power=True), ism(0x605)])
+    result = host.run(
+        config=[{'fid': 0x605, 'driver': 'vfio-pci'}, {'fid': 0x20E, 'driver': 'vfio-pci', 'expected_type': 'ism'}]
+    )
     assert result['failed'] and result['msg'].startswith('config[1].expected_type: FID 0x20e is roce')
     assert host.kernel.writes == []
 
@@ -155,10 +166,10 @@ def test_conflicting_duplicate_fails(new_host):
 
 
 def test_standby_function_of_wrong_type_is_powered_off_again(new_host):
-    host = new_host([dict(ROCE2, fid=0x20e)])
-    result = host.run(config=[{'fid': 0x20e, 'driver': 'vfio-pci', 'expected_type': 'ism'}])
+    host = new_host([dict(ROCE2, fid=0x20E)])
+    result = host.run(config=[{'fid': 0x20E, 'driver': 'vfio-pci', 'expected_type': 'ism'}])
     assert result['failed'] and 'was powered off again' in result['msg']
-    assert host.kernel.slot_power(0x20e) is False
+    assert host.kernel.slot_power(0x20E) is False
     assert host.file(RULES) is None
 
 
@@ -177,10 +188,15 @@ def test_refuses_to_unbind_from_running_guest(new_host):
     host = new_host([ism(0x605, power=True)])
     host.run(config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
     host.tools['-c qemu:///system list --name --state-running'] = (0, 'g1\n', '')
-    host.tools['-c qemu:///system dumpxml g1'] = (0, (
-        "<domain><devices><hostdev mode='subsystem' type='pci' managed='yes'><source>"
-        "<address domain='0x0605' bus='0x00' slot='0x00' function='0x0'/></source></hostdev>"
-        "</devices></domain>"), '')
+    host.tools['-c qemu:///system dumpxml g1'] = (
+        0,
+        (
+            "<domain><devices><hostdev mode='subsystem' type='pci' managed='yes'><source>"
+            "<address domain='0x0605' bus='0x00' slot='0x00' function='0x0'/></source></hostdev>"
+            "</devices></domain>"
+        ),
+        '',
+    )
     writes = len(host.kernel.writes)
     same = host.run(config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
     assert same['changed'] is False
@@ -192,14 +208,14 @@ def test_refuses_to_unbind_from_running_guest(new_host):
 
 
 def test_refuses_power_off_of_management_interface(new_host):
-    host = new_host([dict(ROCE2, fid=0x20e, power=True, net=['eno2'])])
+    host = new_host([dict(ROCE2, fid=0x20E, power=True, net=['eno2'])])
     host.mgmt = {'eno2'}
-    result = host.run(config=[{'fid': 0x20e, 'power': 'off'}])
+    result = host.run(config=[{'fid': 0x20E, 'power': 'off'}])
     assert result['failed'] and 'management connection: it carries eno2' in result['msg']
-    assert host.kernel.slot_power(0x20e) is True
+    assert host.kernel.slot_power(0x20E) is True
     host.mgmt = {'eth0'}
-    result = host.run(config=[{'fid': 0x20e, 'power': False}])
-    assert result['changed'] and host.kernel.slot_power(0x20e) is False
+    result = host.run(config=[{'fid': 0x20E, 'power': False}])
+    assert result['changed'] and host.kernel.slot_power(0x20E) is False
     assert result['commands'][0] == 'echo 0 > /sys/bus/pci/slots/0000020e/power'
 
 
@@ -209,9 +225,15 @@ def test_check_mode_on_standby_predicts_the_binding_by_fid(new_host):
     assert result['commands'] == [
         'echo 1 > /sys/bus/pci/slots/00000606/power',
         'echo ism > /sys/bus/pci/devices/<address of FID 0x606>/driver_override',
-        'echo <address of FID 0x606> > /sys/bus/pci/drivers_probe']
-    assert result['drift'] == [{'object': 'zpci fid 0x606', 'scope': 'active',
-                                'difference': 'power off -> on, driver_override - -> ism, driver - -> ism'}]
+        'echo <address of FID 0x606> > /sys/bus/pci/drivers_probe',
+    ]
+    assert result['drift'] == [
+        {
+            'object': 'zpci fid 0x606',
+            'scope': 'active',
+            'difference': 'power off -> on, driver_override - -> ism, driver - -> ism',
+        }
+    ]
     assert host.kernel.writes == []
 
 
@@ -227,13 +249,17 @@ def test_ebusy_on_unbind_keeps_old_driver_and_override(new_host):
     assert host.file(RULES) is None and host.file(TMPFILES) is None and host.file(MODLOAD) is None
     # what was written, then what put back the (cleared) override and the files
     assert [c for c in result['commands'] if c.startswith('echo')] == [
-        'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override']
+        'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override'
+    ]
     assert result['rollback']['ok'] is True
     assert [c for c in result['rollback']['commands'] if c.startswith('echo')] == [
-        'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override']
+        'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override'
+    ]
     assert [c for c in result['rollback']['commands'] if c.startswith('rm ')] == [
-        'rm /etc/udev/rules.d/60-s390x-network-zpci.rules', 'rm /etc/tmpfiles.d/s390x-network-zpci.conf',
-        'rm /etc/modules-load.d/s390x-network-zpci.conf']
+        'rm /etc/udev/rules.d/60-s390x-network-zpci.rules',
+        'rm /etc/tmpfiles.d/s390x-network-zpci.conf',
+        'rm /etc/modules-load.d/s390x-network-zpci.conf',
+    ]
     assert 'hold the old state' in result['msg'] and result['changed'] is True
 
 
@@ -272,7 +298,8 @@ def test_overridden_clears_unlisted_overrides_and_rules(new_host):
     result = host.run(state='overridden', config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
     assert result['changed']
     assert [c for c in result['commands'] if not c.startswith(('write ', 'rm '))] == [
-        'echo > /sys/bus/pci/devices/0606:00:00.0/driver_override']
+        'echo > /sys/bus/pci/devices/0606:00:00.0/driver_override'
+    ]
     assert host.kernel.driver_override('0606:00:00.0') is None
     assert host.kernel.bound(0x606) == 'vfio-pci'  # left bound until the next probe
     assert '0x00000606' not in host.file(RULES) and '0x00000605' in host.file(RULES)
@@ -300,6 +327,7 @@ def test_power_on_only_keeps_binding(new_host):
 
 # -- failure paths: each function ends in its old state or its new one, boot files matching -------
 
+
 def test_probe_failing_after_the_unbind_puts_the_old_driver_back(new_host):
     host = new_host([ism(0x605, power=True)], drivers=('ism', 'vfio-pci'))
     host.kernel.fail_next('/sys/bus/pci/drivers_probe', errno.ENODEV)
@@ -312,7 +340,8 @@ def test_probe_failing_after_the_unbind_puts_the_old_driver_back(new_host):
         'echo vfio-pci > /sys/bus/pci/devices/0605:00:00.0/driver_override',
         'echo 0605:00:00.0 > /sys/bus/pci/drivers/ism/unbind',
         'echo > /sys/bus/pci/devices/0605:00:00.0/driver_override',
-        'echo 0605:00:00.0 > /sys/bus/pci/drivers_probe']
+        'echo 0605:00:00.0 > /sys/bus/pci/drivers_probe',
+    ]
     assert host.file(RULES) is None  # boot state = the old state
 
     again = host.run(config=[{'fid': 0x605, 'driver': 'vfio-pci'}])  # a clean re-run converges
@@ -329,8 +358,7 @@ def test_modprobe_failing_leaves_no_override_behind(new_host):
 
 
 @pytest.mark.parametrize('failing', [RULES, MODLOAD])
-def test_a_boot_file_that_cannot_be_written_fails_before_any_function_changes(
-        new_host, monkeypatch, failing):
+def test_a_boot_file_that_cannot_be_written_fails_before_any_function_changes(new_host, monkeypatch, failing):
     host = new_host([ism(0x605)])
     original = host_files.write_atomic
 
@@ -338,6 +366,7 @@ def test_a_boot_file_that_cannot_be_written_fails_before_any_function_changes(
         if path == failing:
             raise OSError(errno.EROFS, 'Read-only file system')
         return original(path, content, module, mode)
+
     monkeypatch.setattr(host_files, 'write_atomic', read_only)
     result = host.run(config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
     assert result['failed'] and 'cannot write %s: Read-only file system' % failing in result['msg']
@@ -349,7 +378,7 @@ def test_a_boot_file_that_cannot_be_written_fails_before_any_function_changes(
 
 def test_the_management_connection_is_read_from_the_host(fake_kernel, run_module, monkeypatch):
     """No fake reader: SSH_CONNECTION and `ip` name the interface; a RoCE function carrying it is held."""
-    fake_kernel([dict(ROCE2, fid=0x20e, power=True, net=['eno2'])])
+    fake_kernel([dict(ROCE2, fid=0x20E, power=True, net=['eno2'])])
     monkeypatch.setenv('SSH_CONNECTION', '10.0.0.1 51000 10.0.0.5 22')
     calls = []
 
@@ -360,10 +389,13 @@ def test_the_management_connection_is_read_from_the_host(fake_kernel, run_module
         if argv[1:3] == ['route', 'get']:
             return 0, '10.0.0.1 dev eno2 src 10.0.0.5 uid 0\n    cache\n', ''
         return 1, '', 'no such command'
-    same = run_module(zpci_function.main, {'persistent': False, 'config': [{'fid': 0x20e}]}, run_command,
-                      bin_paths={'smcd': None}).result
+
+    same = run_module(
+        zpci_function.main, {'persistent': False, 'config': [{'fid': 0x20E}]}, run_command, bin_paths={'smcd': None}
+    ).result
     assert same['changed'] is False and same['functions'][0]['holders'] == ['management connection: it carries eno2']
-    refused = run_module(zpci_function.main, {'config': [{'fid': 0x20e, 'power': 'off'}]}, run_command,
-                         bin_paths={'smcd': None}).result
+    refused = run_module(
+        zpci_function.main, {'config': [{'fid': 0x20E, 'power': 'off'}]}, run_command, bin_paths={'smcd': None}
+    ).result
     assert refused['failed'] and 'FID 0x20e: management connection: it carries eno2' in refused['msg']
     assert ['/usr/sbin/ip', 'route', 'get', '10.0.0.1'] in calls
