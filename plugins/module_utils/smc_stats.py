@@ -537,3 +537,58 @@ def parse_linkgroups(text):
     if current:
         groups.append(current)
     return groups
+
+
+def command_runner(module, tool, commands):
+    """``run(argv, required=True)`` for ``tool`` (the argv's first word is replaced by its path):
+    runs with LC_ALL=C, records the command line in ``commands`` and fails the module with the
+    tool's message when a required command fails."""
+
+    def run(argv, required=True):
+        argv = [tool] + argv[1:]
+        commands.append(" ".join(argv))
+        rc, out, err = module.run_command(argv, environ_update={"LC_ALL": "C"})
+        if rc != 0 and required:
+            hint = " (is the smc module loaded?)" if "not loaded" in (err or "") else ""
+            module.fail_json(
+                msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, (err or out).strip()),
+                rc=rc,
+                stdout=out,
+                stderr=err,
+                commands=commands,
+            )
+        return rc, out, err
+
+    return run
+
+
+def read_stats(run, protocol, absolute=False, reset=False):
+    """The counters of ``protocol``, with the same fields whatever the smc-tools version.
+
+    The text is always read with ``-d``: only that output has the client/server split, v1/v2,
+    the fallback reasons and the buffer downgrades and reuses, and every version prints it.
+    ``stats json`` (1.8.4+) then refines the abbreviated cells. It runs first because a
+    ``reset`` in the text command must come after it. Returns ``(stats, source)``; raises
+    StatsError (with ``stdout``) when the text cannot be parsed.
+    """
+    counters = None
+    rc, out, dummy = run(argv_stats_json(protocol, absolute), False)
+    if rc == 0:
+        try:
+            json_proto, counters = parse_stats_json(out)
+        except StatsError:
+            counters = None
+        else:
+            if json_proto != protocol:
+                counters = None
+    dummy, out, dummy = run(argv_stats(protocol, True, absolute, reset), True)
+    try:
+        stats = parse_stats_text(out)
+    except StatsError as exc:
+        error = StatsError("cannot parse %s stats output: %s" % (protocol, exc))
+        error.stdout = out
+        raise error
+    stats["protocol"] = stats["protocol"] or protocol
+    if counters is not None:
+        merge_json(stats, counters)
+    return stats, "json+text" if counters is not None else "text"

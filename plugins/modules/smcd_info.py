@@ -16,23 +16,18 @@ description:
   - Reads the SMC statistics of the host with C(smcd stats) or C(smcr stats) (smc-tools 1.6.0 or
     later) and returns them as structured data, for example to check that connections use SMC and
     do not fall back to TCP.
-  - Parses the text output (with and without O(details)). Where the tool has C(stats json) the
+  - Reads the detailed text output (C(-d stats show)), which every smc-tools version prints, so
+    the result has the same fields whatever the version. Where the tool has C(stats json) the
     exact counters of that output replace the abbreviated cells of the text (such as C(358.2M))
     and the counts that depend on them; connection totals, handshake errors and TCP fallbacks
     always come from the text, which is the only output that has them.
+  - Never changes anything; M(s390x.network.smc_stats_reset) resets the counters.
   - Optionally lists the SMC devices (C(smcd device)/C(smcr device)) and link groups
     (C(smcd linkgroup)/C(smcr linkgroup)).
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
   - s390x.network.attributes.info_module
-attributes:
-  check_mode:
-    description: Reads state only; with O(reset=true) in check mode the counters are read but not reset.
-    support: full
-  idempotent:
-    description: Never changes the target, except that O(reset=true) resets the counters (and reports C(changed)).
-    support: partial
 options:
   protocol:
     description:
@@ -42,20 +37,13 @@ options:
     default: smcd
   details:
     description:
-      - Run with C(-d), which adds client/server counts, C(v1)/C(v2), fallback reasons, buffer downgrades and
-        reuses and the special socket call breakdown. Also gives the detailed device and link group views.
+      - Read the detailed device and link group views (C(-d device), C(-d linkgroup)). The statistics are
+        always read in detail.
     type: bool
     default: false
   absolute:
     description:
       - Run with C(-a), which counts since the C(smc) module was loaded instead of since the last reset.
-    type: bool
-    default: false
-  reset:
-    description:
-      - Reset the counters after reading them (C(stats reset), which prints the values before the reset).
-      - Counters are reset for the user the module runs as (smc-tools keeps the last values in a cache
-        file per user); O(absolute) still shows the counts since module load.
     type: bool
     default: false
   devices:
@@ -69,16 +57,16 @@ options:
     type: bool
     default: false
 notes:
-  - Fallback reasons are the top three per role (server, client) the tool prints with O(details).
+  - Fallback reasons are the top three per role (server, client) the tool prints.
   - Abbreviated text cells (C(358.2M)) are expanded to integers; they are exact only where C(stats json) was available.
 seealso:
+  - module: s390x.network.smc_stats_reset
   - module: s390x.network.smc_sysctl
 """
 
 EXAMPLES = r"""
-- name: Read SMC-D statistics with details
+- name: Read SMC-D statistics
   s390x.network.smcd_info:
-    details: true
   register: smcd
 
 - name: No TCP fallback
@@ -88,10 +76,9 @@ EXAMPLES = r"""
       - smcd.stats.connections.tcp_fallback == 0
     fail_msg: "TCP fallbacks: {{ smcd.stats.connections.fallback_reasons }}"
 
-- name: Read and reset SMC-R statistics, with devices and link groups
+- name: Read SMC-R statistics, with devices and link groups
   s390x.network.smcd_info:
     protocol: smcr
-    reset: true
     devices: true
     linkgroups: true
 """
@@ -108,14 +95,16 @@ source:
   type: str
   sample: json+text
 stats:
-  description: The statistics. Counts the output does not show are null (for example C(v1) without O(details)).
+  description: >-
+    The statistics, with the same fields whatever the smc-tools version; a count the version does not
+    print is null (C(buffer_usage) before smc-tools 1.8.4).
   returned: always
   type: dict
   contains:
     connections:
       description: >-
         C(total), C(smc), C(smc_client), C(smc_server), C(v1), C(v2), C(handshake_errors) (and C(_client)/C(_server)),
-        C(tcp_fallback) (and C(_client)/C(_server)), C(fallback_reasons) (reason to count, with O(details)),
+        C(tcp_fallback) (and C(_client)/C(_server)), C(fallback_reasons) (reason to count),
         C(fallback_reasons_by_role) and C(avg_requests_per_conn).
       type: dict
       returned: always
@@ -132,7 +121,7 @@ stats:
       type: dict
       returned: always
     extras:
-      description: C(special_socket_calls) and, with O(details) or json, C(cork), C(nodelay), C(sendpage), C(splice), C(urgent_data).
+      description: C(special_socket_calls), C(cork), C(nodelay), C(sendpage), C(splice), C(urgent_data).
       type: dict
       returned: always
 devices:
@@ -161,14 +150,11 @@ from ansible_collections.s390x.network.plugins.module_utils.smc_stats import (
     StatsError,
     argv_devices,
     argv_linkgroups,
-    argv_stats,
-    argv_stats_json,
-    merge_json,
+    command_runner,
     parse_devices_smcd,
     parse_devices_smcr,
     parse_linkgroups,
-    parse_stats_json,
-    parse_stats_text,
+    read_stats,
 )
 
 
@@ -178,7 +164,6 @@ def main():
             protocol=dict(type="str", default="smcd", choices=["smcd", "smcr"]),
             details=dict(type="bool", default=False),
             absolute=dict(type="bool", default=False),
-            reset=dict(type="bool", default=False),
             devices=dict(type="bool", default=False),
             linkgroups=dict(type="bool", default=False),
         ),
@@ -190,48 +175,12 @@ def main():
     if tool is None:
         module.fail_json(msg="%s not found: install smc-tools (1.6.0 or later for stats)" % proto)
     commands = []
-
-    def run(argv, required=True):
-        argv = [tool] + argv[1:]
-        commands.append(" ".join(argv))
-        rc, out, err = module.run_command(argv)
-        if rc != 0 and required:
-            hint = " (is the smc module loaded?)" if "not loaded" in (err or "") else ""
-            module.fail_json(
-                msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, (err or out).strip()),
-                rc=rc,
-                stdout=out,
-                stderr=err,
-                commands=commands,
-            )
-        return rc, out, err
-
-    reset = params["reset"] and not module.check_mode
-    counters = None
-    # json first: a reset in the text command must come after it.
-    rc, out, dummy = run(argv_stats_json(proto, params["absolute"]), required=False)
-    if rc == 0:
-        try:
-            json_proto, counters = parse_stats_json(out)
-            if json_proto != proto:
-                counters = None
-        except StatsError:
-            counters = None
-    dummy, out, dummy = run(argv_stats(proto, params["details"], params["absolute"], reset))
+    run = command_runner(module, tool, commands)
     try:
-        stats = parse_stats_text(out)
+        stats, source = read_stats(run, proto, params["absolute"])
     except StatsError as exc:
-        module.fail_json(msg="cannot parse %s stats output: %s" % (proto, exc), stdout=out, commands=commands)
-    stats["protocol"] = stats["protocol"] or proto
-    if counters is not None:
-        merge_json(stats, counters)
-    result = dict(
-        changed=params["reset"],
-        protocol=proto,
-        source="json+text" if counters is not None else "text",
-        stats=stats,
-        commands=commands,
-    )
+        module.fail_json(msg=str(exc), stdout=getattr(exc, "stdout", None), commands=commands)
+    result = dict(changed=False, protocol=proto, source=source, stats=stats, commands=commands)
     if params["devices"]:
         dummy, out, dummy = run(argv_devices(proto, params["details"]))
         result["devices"] = parse_devices_smcd(out) if proto == "smcd" else parse_devices_smcr(out)

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import os
 
-from ansible_collections.s390x.network.plugins.modules import smcd_info
+from ansible_collections.s390x.network.plugins.modules import smc_stats_reset, smcd_info
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "smc")
 
@@ -38,7 +38,7 @@ def test_study_details_with_json(run_module):
     tool = FakeTool(
         {"stats json": fixture("study_9_3_smcd_stats.json"), "-d stats show": fixture("study_9_3_smcd_d_stats.txt")}
     )
-    out = run_module(smcd_info.main, {"details": True}, tool)
+    out = run_module(smcd_info.main, {}, tool)
     assert not out.failed, out.result
     res = out.result
     assert res["changed"] is False and res["source"] == "json+text"
@@ -49,33 +49,65 @@ def test_study_details_with_json(run_module):
     assert res["stats"]["rx"]["request_sizes"]["8KB"] == 358191490
 
 
+def _keys(value, path=""):
+    """Every key path of a nested dict, with whether its value is null."""
+    out = set()
+    for key, item in value.items():
+        if isinstance(item, dict) and key not in ("fallback_reasons", "fallback_reasons_by_role"):
+            out |= _keys(item, path + key + ".")
+        else:
+            out.add((path + key, item is None))
+    return out
+
+
+def test_same_fields_with_and_without_stats_json(run_module):
+    """A tool without ``stats json`` (smc-tools before 1.8.4) gives every field, v1/v2 included."""
+    text_only = FakeTool({"-d stats show": fixture("study_9_3_smcd_d_stats.txt")})
+    old = run_module(smcd_info.main, {}, text_only).result
+    new = run_module(
+        smcd_info.main,
+        {},
+        FakeTool(
+            {"stats json": fixture("study_9_3_smcd_stats.json"), "-d stats show": fixture("study_9_3_smcd_d_stats.txt")}
+        ),
+    ).result
+    assert old["source"] == "text" and new["source"] == "json+text"
+    assert (old["stats"]["connections"]["v1"], old["stats"]["connections"]["v2"]) == (0, 51)
+    assert set(k for k, dummy in _keys(old["stats"])) == set(k for k, dummy in _keys(new["stats"]))
+    # null only for what that version does not count: buffer usage came with smc-tools 1.8.4
+    old_nulls = set(k for k, null in _keys(old["stats"]) if null)
+    new_nulls = set(k for k, null in _keys(new["stats"]) if null)
+    assert old_nulls - new_nulls == {"rx.buffer_usage", "tx.buffer_usage"}
+    assert [c[1:] for c in text_only.calls] == [["stats", "json"], ["-d", "stats", "show"]]
+
+
 def test_old_tool_without_json_falls_back_to_text(run_module):
-    tool = FakeTool({"stats show": fixture("smcd_stats_fallback.txt")})
+    tool = FakeTool({"-d stats show": fixture("smcd_stats_fallback.txt")})
     res = run_module(smcd_info.main, {}, tool).result
     assert res["source"] == "text"
     assert res["stats"]["connections"]["tcp_fallback"] == 43
     assert res["stats"]["rx"]["request_sizes"]["8KB"] == 1200000000
 
 
-def test_reset_absolute_devices_linkgroups_smcr(run_module):
+def test_absolute_devices_linkgroups_smcr(run_module):
     tool = FakeTool(
         {
             "-a stats json": fixture("smcr_stats.json"),
-            "-da stats reset": fixture("smcr_d_stats.txt"),
+            "-da stats show": fixture("smcr_d_stats.txt"),
             "-d device": fixture("smcr_d_device.txt"),
             "-d linkgroup": fixture("smcr_linkgroup.txt"),
         }
     )
     res = run_module(
         smcd_info.main,
-        {"protocol": "smcr", "details": True, "absolute": True, "reset": True, "devices": True, "linkgroups": True},
+        {"protocol": "smcr", "details": True, "absolute": True, "devices": True, "linkgroups": True},
         tool,
         bin_paths={"smcr": "/usr/sbin/smcr"},
     ).result
-    assert res["changed"] is True
+    assert res["changed"] is False
     assert [c[1:] for c in tool.calls] == [
         ["-a", "stats", "json"],
-        ["-da", "stats", "reset"],
+        ["-da", "stats", "show"],
         ["-d", "device"],
         ["-d", "linkgroup"],
     ]
@@ -84,13 +116,9 @@ def test_reset_absolute_devices_linkgroups_smcr(run_module):
     assert res["linkgroups"][0]["role"] == "CLNT"
 
 
-def test_check_mode_does_not_reset(run_module):
-    tool = FakeTool(
-        {"stats json": fixture("smcd_stats_fallback.json"), "stats show": fixture("smcd_stats_fallback.txt")}
-    )
-    res = run_module(smcd_info.main, {"reset": True}, tool, check_mode=True).result
-    assert all("reset" not in c for c in tool.calls)
-    assert res["changed"] is True
+def test_info_module_has_no_reset(run_module):
+    out = run_module(smcd_info.main, {"reset": True}, FakeTool({}))
+    assert out.failed and "reset" in out.result["msg"]
 
 
 def test_failures_are_explained(run_module):
@@ -99,5 +127,33 @@ def test_failures_are_explained(run_module):
 
     out = run_module(smcd_info.main, {}, not_loaded)
     assert out.failed and "smc module loaded" in out.result["msg"]
-    out = run_module(smcd_info.main, {}, FakeTool({"stats show": "garbage\n"}))
+    out = run_module(smcd_info.main, {}, FakeTool({"-d stats show": "garbage\n"}))
     assert out.failed and "cannot parse" in out.result["msg"]
+
+
+def test_reset_returns_the_counters_before_the_reset(run_module):
+    tool = FakeTool(
+        {"stats json": fixture("smcd_stats_fallback.json"), "-d stats reset": fixture("smcd_stats_fallback.txt")}
+    )
+    res = run_module(smc_stats_reset.main, {}, tool).result
+    assert res["changed"] is True
+    assert [c[1:] for c in tool.calls] == [["stats", "json"], ["-d", "stats", "reset"]]
+    assert res["stats"]["connections"]["tcp_fallback"] == 43
+
+
+def test_reset_in_check_mode_reads_only(run_module):
+    tool = FakeTool(
+        {"stats json": fixture("smcd_stats_fallback.json"), "-d stats show": fixture("smcd_stats_fallback.txt")}
+    )
+    res = run_module(smc_stats_reset.main, {}, tool, check_mode=True).result
+    assert all("reset" not in c for c in tool.calls)
+    assert res["changed"] is True
+
+
+def test_reset_of_smcr_fails_with_the_tools_message(run_module):
+    def not_loaded(argv):
+        return 1, "", "Error: SMC module not loaded\n"
+
+    out = run_module(smc_stats_reset.main, {"protocol": "smcr"}, not_loaded, bin_paths={"smcr": "/usr/sbin/smcr"})
+    assert out.failed and "smc module loaded" in out.result["msg"]
+    assert out.result["commands"][-1] == "/usr/sbin/smcr -d stats reset"
