@@ -232,10 +232,10 @@ def management_connection(module, environ=None):
     names = set()
     ip_bin = module.get_bin_path("ip") if module is not None else None
     if ip_bin:
-        rc, out, _err = module.run_command([ip_bin, "-o", "addr", "show"])
+        rc, out, _err = module.run_command([ip_bin, "-o", "addr", "show"], environ_update={"LC_ALL": "C"})
         if rc == 0:
             names |= interfaces_with_address(parse_ip_addr(out), conn["server"])
-        rc, out, _err = module.run_command([ip_bin, "route", "get", conn["client"]])
+        rc, out, _err = module.run_command([ip_bin, "route", "get", conn["client"]], environ_update={"LC_ALL": "C"})
         if rc == 0:
             dev = parse_ip_route_get(out)
             if dev and dev != "lo":

@@ -166,7 +166,7 @@ def main():
         ib_device=module.params['ib_device'],
         fid=fid,
     )
-    rc, out, err = module.run_command(argv)
+    rc, out, err = module.run_command(argv, environ_update={"LC_ALL": "C"})
     if rc != 0:
         module.fail_json(msg=error_message(rc, out, err, fid), rc=rc, stdout=out, stderr=err, cmd=argv)
     try:

@@ -79,6 +79,8 @@ def run_module_main(main, args, run_command=None, check_mode=False, diff=False, 
     runner = run_command or _no_command
 
     def fake_run(self, argv, **kwargs):
+        # tool output is parsed, so every command of every module runs in the C locale
+        assert (kwargs.get("environ_update") or {}).get("LC_ALL") == "C", "%s runs without LC_ALL=C" % (argv,)
         return runner(list(argv))
 
     def fake_bin(self, name, required=False, opt_dirs=None):
