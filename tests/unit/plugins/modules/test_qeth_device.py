@@ -391,19 +391,16 @@ def test_gathered_lists_configured_devices(env):
     assert again["commands"] == []
 
 
+def online_group_8200(attrs):
+    """A host with the devices 0.0.8200-0.0.8202, grouped and online with ``attrs``."""
+    return {
+        "devices": [{"first": "0.0.8200", "count": 3}],
+        "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True, "attrs": attrs}],
+    }
+
+
 def test_rollback_restores_previous_active_state(env):
-    env.build(
-        {
-            "devices": [{"first": "0.0.8200", "count": 3}],
-            "groups": [
-                {
-                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
-                    "online": True,
-                    "attrs": {"layer2": "0", "buffer_count": "64"},
-                }
-            ],
-        }
-    )
+    env.build(online_group_8200({"layer2": "0", "buffer_count": "64"}))
     # chzdev sets online=0 (first call), then layer2=1, and the sysfs write of buffer_count fails
     env.chzdev.script = {
         1: ok(online="0"),
@@ -428,18 +425,7 @@ def test_rollback_restores_previous_active_state(env):
 
 
 def test_tool_fault_before_any_change_needs_no_rollback(env):
-    env.build(
-        {
-            "devices": [{"first": "0.0.8200", "count": 3}],
-            "groups": [
-                {
-                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
-                    "online": True,
-                    "attrs": {"layer2": "0", "buffer_count": "64"},
-                }
-            ],
-        }
-    )
+    env.build(online_group_8200({"layer2": "0", "buffer_count": "64"}))
     env.chzdev.faults.append({"when": "online=0", "rc": 17, "stderr": "Error: injected\n"})
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
     assert result["failed"] and "exit code 17" in result["msg"]
@@ -448,18 +434,7 @@ def test_tool_fault_before_any_change_needs_no_rollback(env):
 
 
 def test_rollback_after_offline_half_succeeded(env):
-    env.build(
-        {
-            "devices": [{"first": "0.0.8200", "count": 3}],
-            "groups": [
-                {
-                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
-                    "online": True,
-                    "attrs": {"layer2": "0", "buffer_count": "64"},
-                }
-            ],
-        }
-    )
+    env.build(online_group_8200({"layer2": "0", "buffer_count": "64"}))
     params = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]}
     # chzdev -e (the online half) fails like a zlab fault "exit 17 on online"; chzdev -e -a puts it online
     env.chzdev.script = {1: ok(online="0"), 2: fails(17, "Error: Could not set online='1'\n"), 3: ok(online="1")}
@@ -544,12 +519,7 @@ def test_isolation_none_is_ignored_on_hipersockets(env):
 
 
 def test_diff_shows_both_scopes(env):
-    env.build(
-        {
-            "devices": [{"first": "0.0.8200", "count": 3}],
-            "groups": [{"ids": ["0.0.8200", "0.0.8201", "0.0.8202"], "online": True, "attrs": {"buffer_count": "64"}}],
-        }
-    )
+    env.build(online_group_8200({"buffer_count": "64"}))
     result = run(env, {"config": [{"id": "0.0.8200", "buffer_count": 128}]}, diff=True)
     assert result["diff"]["before"] == (
         "qeth 0.0.8200:0.0.8201:0.0.8202\n" "  active:     online=1 buffer_count=64\n" "  persistent: (no udev rule)\n"
@@ -649,18 +619,7 @@ if HAS_HYPOTHESIS:
 
 
 def test_when_the_chzdev_rollback_fails_too_sysfs_puts_the_device_back_online(env):
-    env.build(
-        {
-            "devices": [{"first": "0.0.8200", "count": 3}],
-            "groups": [
-                {
-                    "ids": ["0.0.8200", "0.0.8201", "0.0.8202"],
-                    "online": True,
-                    "attrs": {"layer2": "1", "buffer_count": "64"},
-                }
-            ],
-        }
-    )
+    env.build(online_group_8200({"layer2": "1", "buffer_count": "64"}))
     # the configure step and the chzdev rollback fail after the first call took the device offline
     env.chzdev.script = {
         1: ok(online="0"),
