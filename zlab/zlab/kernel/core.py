@@ -12,7 +12,7 @@ import os
 import re
 import threading
 
-from .. import profiles
+from .. import profiles, smc_counters
 from . import cio
 from .spec import busid_devno
 
@@ -129,36 +129,7 @@ def read_tcp_mem1(st, which):
 
 
 def empty_smc_stats():
-    keys = []
-    for pfx in ("SMC_INT_TX_BUF_", "SMC_INT_RX_BUF_", "SMC_USR_TX_BUF_", "SMC_USR_RX_BUF_"):
-        for sz in ("8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "G_1024K"):
-            keys.append(pfx + sz)
-    for d in ("TX", "RX"):
-        for k in (
-            "BUF_SIZE_SM_PEER_CNT",
-            "BUF_SIZE_SM_CNT",
-            "BUF_FULL_PEER_CNT",
-            "BUF_FULL_CNT",
-            "BUF_REUSE_CNT",
-            "BUF_ALLOC_CNT",
-            "BUF_DGRADE_CNT",
-        ):
-            keys.append("SMC_INT_%s_%s" % (d, k))
-    keys += [
-        "SMC_CLNT_V1_SUCC_CNT",
-        "SMC_CLNT_V2_SUCC_CNT",
-        "SMC_SRV_V1_SUCC_CNT",
-        "SMC_SRV_V2_SUCC_CNT",
-        "SMC_SENDPAGE_CNT",
-        "SMC_URG_DATA_CNT",
-        "SMC_SPLICE_CNT",
-        "SMC_CORK_CNT",
-        "SMC_NDLY_CNT",
-        "SMC_RX_BYTES",
-        "SMC_TX_BYTES",
-        "SMC_RX_CNT",
-        "SMC_TX_CNT",
-    ]
+    keys = smc_counters.TECH_COUNTERS
     out = {}
     for proto in ("SMCD", "SMCR"):
         out[proto] = {
@@ -214,19 +185,21 @@ def new_state(spec_dict, old=None):
     return st
 
 
+# A PCI function in standby: what power-on sets up, power-off takes away again.
+_STANDBY = {
+    "configured": False,
+    "domain": None,
+    "addr": None,
+    "driver": None,
+    "driver_override": None,
+    "iommu_group": None,
+    "removed": False,
+    "fh": 0,
+}
+
+
 def new_pci_entry(p):
-    return {
-        "spec": dict(p),
-        "configured": False,
-        "domain": None,
-        "addr": None,
-        "driver": None,
-        "driver_override": None,
-        "iommu_group": None,
-        "removed": False,
-        "fh": 0,
-        "held_by": None,
-    }
+    return dict(_STANDBY, spec=dict(p), held_by=None)
 
 
 def boot_actions(st):
@@ -974,18 +947,7 @@ def pci_unconfigure(st, ent):
         raise oserr(errno.EBUSY, "VFs enabled")
     if ent.get("held_by"):
         raise oserr(errno.EBUSY, "in use by %s" % ent["held_by"])
-    ent.update(
-        {
-            "configured": False,
-            "domain": None,
-            "addr": None,
-            "driver": None,
-            "driver_override": None,
-            "iommu_group": None,
-            "removed": False,
-            "fh": 0,
-        }
-    )
+    ent.update(_STANDBY)
 
 
 def pci_store_power(st, fid, data):

@@ -18,7 +18,8 @@ Pure functions on those dicts (no I/O): the callers hold the state transaction.
 import errno
 import os
 
-# Host paths whose writes the device emulator serves (its FUSE daemon consumes their faults).
+# Host paths the device emulator serves (its FUSE daemon consumes their write faults; udev RUN
+# programs may touch only these).
 EMULATED = (
     "/sys",
     "/proc/sys/net",

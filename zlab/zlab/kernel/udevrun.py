@@ -359,18 +359,6 @@ class StateFS(PathAccess):
         return len(data)
 
 
-_TREES = (
-    "/sys",
-    "/proc/sys/net",
-    "/proc/modules",
-    "/proc/sys/kernel/osrelease",
-    "/proc/cio_ignore",
-    "/proc/cio_settle",
-    "/proc/sysinfo",
-    "/proc/cmdline",
-)
-
-
 class Shell:
     def __init__(self, fs, arg0="sh", args=()):
         self.fs = fs
@@ -384,7 +372,7 @@ class Shell:
         if not path.startswith("/"):
             raise Unsupported("relative path %s" % path)
         p = os.path.normpath(path)
-        if not any(p == t or p.startswith(t + "/") for t in _TREES):
+        if not any(p == t or p.startswith(t + "/") for t in faults.EMULATED):
             raise Unsupported("path outside the emulated trees: %s" % path)
         return p
 

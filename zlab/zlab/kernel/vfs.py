@@ -366,15 +366,7 @@ class Builder:
                 if d.get("driver") == "qeth":
                     ent[b] = Link("../../../../devices/" + self._ccw_path(b))
             drivers["qeth"] = Dir(ent)
-        return Dir(
-            {
-                "devices": Dir(devs),
-                "drivers": Dir(drivers),
-                "drivers_autoprobe": const("1\n", 0o644),
-                "drivers_probe": wo(_noop),
-                "uevent": wo(_noop),
-            }
-        )
+        return _bus_dir(devs, drivers)
 
     def bus_ccwgroup(self):
         st = self.st
@@ -391,15 +383,7 @@ class Builder:
             for g in st["qeth"]:
                 ent[g] = Link("../../../../devices/qeth/" + g)
             drivers["qeth"] = Dir(ent)
-        return Dir(
-            {
-                "devices": Dir(devs),
-                "drivers": Dir(drivers),
-                "drivers_autoprobe": const("1\n", 0o644),
-                "drivers_probe": wo(_noop),
-                "uevent": wo(_noop),
-            }
-        )
+        return _bus_dir(devs, drivers)
 
     def bus_pci(self):
         st = self.st
@@ -826,6 +810,19 @@ def _config_space(s, cls):
 
 def _noop(st, data):
     return None
+
+
+def _bus_dir(devs, drivers):
+    """A /sys/bus/<bus> directory: its devices and drivers, autoprobe on."""
+    return Dir(
+        {
+            "devices": Dir(devs),
+            "drivers": Dir(drivers),
+            "drivers_autoprobe": const("1\n", 0o644),
+            "drivers_probe": wo(_noop),
+            "uevent": wo(_noop),
+        }
+    )
 
 
 def _enodev(st, data):

@@ -9,6 +9,7 @@ else from the host file ``/etc/zlab/smc-tools-version``, else 1.8.5.
 
 import os
 
+from .. import smc_counters
 from . import _paths
 
 DEFAULT_VERSION = "1.8.5"
@@ -112,39 +113,8 @@ def smc_loaded():
     return "smc" in names
 
 
-TECH_KEYS = []
-for _pfx in ("SMC_INT_TX_BUF_", "SMC_INT_RX_BUF_", "SMC_USR_TX_BUF_", "SMC_USR_RX_BUF_"):
-    for _sz in ("8K", "16K", "32K", "64K", "128K", "256K", "512K", "1024K", "G_1024K"):
-        TECH_KEYS.append(_pfx + _sz)
-for _d in ("TX", "RX"):
-    for _k in (
-        "BUF_SIZE_SM_PEER_CNT",
-        "BUF_SIZE_SM_CNT",
-        "BUF_FULL_PEER_CNT",
-        "BUF_FULL_CNT",
-        "BUF_REUSE_CNT",
-        "BUF_ALLOC_CNT",
-        "BUF_DGRADE_CNT",
-    ):
-        TECH_KEYS.append("SMC_INT_%s_%s" % (_d, _k))
-TECH_KEYS += [
-    "SMC_CLNT_V1_SUCC_CNT",
-    "SMC_CLNT_V2_SUCC_CNT",
-    "SMC_SRV_V1_SUCC_CNT",
-    "SMC_SRV_V2_SUCC_CNT",
-    "SMC_SENDPAGE_CNT",
-    "SMC_URG_DATA_CNT",
-    "SMC_SPLICE_CNT",
-    "SMC_CORK_CNT",
-    "SMC_NDLY_CNT",
-    "SMC_RX_BYTES",
-    "SMC_TX_BYTES",
-    "SMC_RX_CNT",
-    "SMC_TX_CNT",
-    "SMC_RX_RMB_USAGE",
-    "SMC_TX_RMB_USAGE",
-]
-OLD_TECH_KEYS = TECH_KEYS[:-2]  # before smc-tools 1.8.4 (no RMB usage)
+TECH_KEYS = smc_counters.TECH_COUNTERS + smc_counters.RMB_USAGE_COUNTERS
+OLD_TECH_KEYS = smc_counters.TECH_COUNTERS  # before smc-tools 1.8.4 (no RMB usage)
 MAX_FBACK = 30
 
 
