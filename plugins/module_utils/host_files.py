@@ -17,9 +17,11 @@ Facts relied on:
   new content, never a mix. The temporary file is therefore created in the target's directory.
 * Data written before the rename is on disk only after fsync(2) of the temporary file; without it
   a crash after the rename can leave an empty file.
-* ``AnsibleModule.atomic_move(src, dest)`` renames ``src`` onto ``dest``, giving ``src`` the mode,
-  owner and SELinux context of an existing ``dest`` first; a new ``dest`` gets ``0666 & ~umask``
-  and the default context. Without a module the same is done here (mode and owner; no SELinux).
+* The rename is done here, not with ``AnsibleModule.atomic_move``: that one ends the module
+  (``fail_json``) or raises a bare ``Exception`` when the rename fails, so a module could not roll
+  back what it changed before. As atomic_move does, the temporary file gets the mode, owner and
+  SELinux context of an existing file, and a new file the policy's default context
+  (``matchpathcon``) when SELinux is enabled; every failure is an OSError.
 * systemd-modules-load.service reads ``/etc/modules-load.d/*.conf`` at boot: one kernel module
   name per line; lines starting with ``#`` or ``;`` are comments (modules-load.d(5)).
 """
@@ -32,6 +34,11 @@ import errno
 import os
 import stat
 import tempfile
+
+try:
+    from ansible.module_utils.compat import selinux as _selinux
+except ImportError:  # no libselinux on the host
+    _selinux = None
 
 ROOT = "/"
 
@@ -69,8 +76,9 @@ def _umask():
 
 def write_atomic(p, content, module=None, mode=FILE_MODE):
     """Replace the host file ``p`` with ``content`` (str or bytes): a temporary file in the same
-    directory, written and fsync'ed, then renamed over ``p`` (``module.atomic_move`` when a module is
-    given). An existing file keeps its mode and owner; a new one gets ``mode`` (None: ``0666 & ~umask``).
+    directory, written and fsync'ed, then renamed over ``p``. An existing file keeps its mode and owner
+    (and SELinux context, when ``module`` says SELinux is enabled); a new one gets ``mode`` (None:
+    ``0666 & ~umask``).
     Missing directories are created (0755). Raises OSError; ``p`` is unchanged then."""
     real = path(p)
     directory = os.path.dirname(real) or "."
@@ -93,11 +101,6 @@ def write_atomic(p, content, module=None, mode=FILE_MODE):
                 raise
             old = None
         new_mode = (0o666 & ~_umask()) if mode is None else mode
-        if module is not None:
-            module.atomic_move(tmp, real)
-            if old is None:
-                os.chmod(real, new_mode)  # atomic_move gives a new file 0666 & ~umask
-            return
         if old is None:
             os.chmod(tmp, new_mode)
         else:
@@ -107,11 +110,31 @@ def write_atomic(p, content, module=None, mode=FILE_MODE):
             except (IOError, OSError) as exc:
                 if exc.errno != errno.EPERM:
                     raise
+        if module is not None and module.selinux_enabled():
+            _copy_selinux_context(tmp, real, old, new_mode)
         os.rename(tmp, real)
     except BaseException:
         if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _copy_selinux_context(tmp, real, old, new_mode):
+    """Give ``tmp`` the SELinux context of the file it replaces, or the policy's default context
+    for ``real`` when it is new. Raises OSError."""
+    if _selinux is None:
+        return
+    if old is not None:
+        dummy, context = _selinux.lgetfilecon_raw(real)
+    else:
+        try:
+            dummy, context = _selinux.matchpathcon(real, stat.S_IFREG | new_mode)
+        except OSError as exc:
+            if exc.errno == errno.ENOENT:  # the policy has no context for the path: keep the inherited one
+                return
+            raise
+    if context:
+        _selinux.lsetfilecon(tmp, context)
 
 
 def remove(p):

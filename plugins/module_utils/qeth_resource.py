@@ -39,6 +39,7 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
     settings_text,
 )
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
+from ansible_collections.s390x.network.plugins.module_utils.qeth_udev_rules import rule_path
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import OFFLINE_ONLY
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 
@@ -90,7 +91,7 @@ class HostState(object):
 class QethDevices(Resource):
     kind = "qeth device"
     runner_name = "chzdev"
-    restores = "previous active state"
+    restores = "previous state"
 
     def __init__(self, module, reader=None):
         super(QethDevices, self).__init__(module)
@@ -226,6 +227,7 @@ class QethDevices(Resource):
                     )
                     continue
                 changes.append(self._delete(dev, busid, dev.group_id))
+        self._remember_rule_files(changes)
         return changes
 
     def _delete(self, dev, busid, group_id):
@@ -328,24 +330,64 @@ class QethDevices(Resource):
         return "\n".join(lines) + ("\n" if lines else "")
 
     def rollback(self, before, now, change, ran):
-        """Restore the previous active state when a step that touched it ran (chzdev leaves equal
-        values alone, so only what differs is set back)."""
+        """Restore what the steps that ran touched: the udev rule files as they were (a chzdev call
+        that failed half way may have written part of the new settings into the rule), then the
+        previous active state (chzdev leaves equal values alone, so only what differs is set back)."""
+        steps = []
+        if any(s.scope in ("both", "persistent") for s in ran):
+            files = self._rule_files_step(change)
+            if files is not None:
+                steps.append(files)
         now_dev = now.devices.get(change.subject)
         if now_dev is None or not any(s.scope in ("both", "active") for s in ran):
-            return []
+            return steps
         before_dev = before.devices.get(change.subject)
         names = set(before_dev.active) - set(["online"]) if before_dev is not None else set()
-        return plan_rollback(before_dev, now_dev, names, self.binary)
+        return steps + plan_rollback(before_dev, now_dev, names, self.binary)
+
+    def _remember_rule_files(self, changes):
+        """The rule files a change's persistent steps may write (the device's chzdev rule and
+        41-cio-ignore.rules), as they are before any step runs."""
+        for change in changes:
+            if any(s.scope in ("both", "persistent") for s in change.steps):
+                paths = (rule_path(change.subject), ccw_blacklist.CIO_IGNORE_RULE)
+                change.old_files = dict((p, host_files.read_text(p)) for p in paths)
+
+    def _rule_files_step(self, change):
+        """A step that writes back (or removes) the rule files that differ from what they were."""
+        old = getattr(change, "old_files", None) or {}
+        paths = [p for p in sorted(old) if host_files.read_text(p) != old[p]]
+        if not paths:
+            return None
+
+        def act():
+            step.ran = []
+            for p in paths:
+                if old[p] is None:
+                    host_files.remove(p)
+                else:
+                    host_files.write_atomic(p, old[p], self.module)
+                step.ran.append(host_files.change_text(p, old[p]))
+
+        step = Step(
+            action=act,
+            texts=[host_files.change_text(p, old[p]) for p in paths],
+            scope="persistent",
+            kind="rollback",
+            subject=change.subject,
+        )
+        return step
 
     def second_rollback(self, before, now, change):
         """chzdev could not put the device back: write its old attributes and ``online`` to sysfs
         directly (the interface chzdev itself writes): grouping first if the group is gone,
         offline-only attributes while offline (layer2 first), then online, then the rest."""
+        files = self._rule_files_step(change)
+        steps = [files] if files is not None else []
         old = before.devices.get(change.subject)
         cur = now.devices.get(change.subject)
         if old is None or not old.exists or not old.ids:
-            return []
-        steps = []
+            return steps
         if cur is None or not cur.exists:
             steps.append(self._sysfs_step(("bus", "ccwgroup", "drivers", "qeth", "group"), ",".join(old.ids)))
             current = {}

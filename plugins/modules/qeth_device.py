@@ -22,8 +22,9 @@ description:
     layer2, the other offline-only attributes, online, the rest in that order.
   - Refuses to take a device offline (or deconfigure it) that carries the management connection (the
     SSH connection Ansible uses) unless O(allow_disruptive=true).
-  - If a C(chzdev) call fails half way, restores the device's previous active state (online again
-    with its old attributes) and reports the failure.
+  - If a C(chzdev) call fails half way, restores the device's previous state and reports the failure,
+    the active configuration (online again with its old attributes) and the persistent one (its udev
+    rule files, C(41-qeth-ID.rules) and C(41-cio-ignore.rules), as they were before the run).
   - On a host that hides CCW devices with the kernel's blacklist (kernel parameter
     C(cio_ignore=all,!condev), common on RHEL and SLES), a device whose CCW devices are hidden is
     configured like any other when it is named by its full ID C(read:write:data); C(chzdev) frees
@@ -274,11 +275,12 @@ drift:
       sample: buffer_count 64 -> 128
 rollback:
   description:
-    - After a failed C(chzdev) call, the commands run to restore the device's previous active state
+    - After a failed C(chzdev) call, the commands run to restore the device's previous state
       (C(commands)), the errors on the way (C(errors)) and whether the device is back (C(ok)).
       When the restoring C(chzdev) call fails too, the old attributes and C(online) are written to
       sysfs directly (listed as C(echo VALUE > /sys/...)). Returned with the failure.
   returned: on failure after a change started
+      Rule files the failed call changed are written back first (C(write PATH) or C(rm PATH)).
   type: dict
 """
 

@@ -2,6 +2,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Helpers of the lab tests (run zlab, run in a host, run ansible)."""
 
+import json
 import os
 import shutil
 import socket
@@ -68,13 +69,14 @@ def port_open(ip, port=22, timeout=1.0):
         return False
 
 
-def ansible(inventory, *args, timeout=180):
+def ansible(inventory, *args, timeout=180, env=None):
     env = dict(
         os.environ,
         ANSIBLE_HOST_KEY_CHECKING="False",
         ANSIBLE_FORCE_COLOR="0",
         ANSIBLE_NOCOLOR="1",
         ANSIBLE_DEPRECATION_WARNINGS="False",
+        **(env or {}),
     )
     return subprocess.run(
         [os.path.join(BIN, "ansible"), "-i", inventory] + list(args),
@@ -85,3 +87,21 @@ def ansible(inventory, *args, timeout=180):
         check=False,
         cwd=REPO,
     )
+
+
+def run_module(inventory, host, module, args, timeout=180):
+    """Run one module on one host with ``ansible`` (arguments as JSON); the host's result dict."""
+    res = ansible(
+        inventory,
+        host,
+        "-m",
+        module,
+        "-a",
+        json.dumps(args),
+        timeout=timeout,
+        env={"ANSIBLE_LOAD_CALLBACK_PLUGINS": "1", "ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json"},
+    )
+    try:
+        return json.loads(res.stdout)["plays"][0]["tasks"][0]["hosts"][host]
+    except (ValueError, KeyError, IndexError):
+        raise AssertionError("%s on %s: no result\nstdout: %s\nstderr: %s" % (module, host, res.stdout, res.stderr))

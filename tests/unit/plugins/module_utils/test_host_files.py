@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The host-file layer: the one root, atomic writes (plain and through AnsibleModule.atomic_move),
+"""The host-file layer: the one root, atomic writes (mode, owner, SELinux context; errors as OSError),
 the change set that puts files back, the modules-load.d text."""
 
 from __future__ import absolute_import, division, print_function
@@ -13,28 +13,38 @@ import os
 
 import pytest
 
-from ansible.module_utils import basic
 
 from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
 
 
-class AtomicMoveModule(object):
-    """What write_atomic uses of an AnsibleModule: the real atomic_move, recorded."""
+class SelinuxModule(object):
+    """What write_atomic uses of an AnsibleModule: whether SELinux is enabled."""
+
+    def __init__(self, enabled=False):
+        self.enabled = enabled
+
+    def selinux_enabled(self):
+        return self.enabled
+
+
+class FakeSelinux(object):
+    """The calls write_atomic makes of ansible.module_utils.compat.selinux, recorded."""
 
     def __init__(self):
-        self.moves = []
+        self.calls = []
 
-    def atomic_move(self, src, dest):
-        self.moves.append((src, dest))
-        return basic.AnsibleModule.atomic_move(self, src, dest)
+    def lgetfilecon_raw(self, path):
+        self.calls.append(("lgetfilecon_raw", os.path.basename(path)))
+        return [0, "system_u:object_r:udev_rules_t:s0"]
 
-    @staticmethod
-    def selinux_enabled():
-        return False
+    def matchpathcon(self, path, mode):
+        self.calls.append(("matchpathcon", os.path.basename(path), oct(mode)))
+        return [0, "system_u:object_r:etc_t:s0"]
 
-    @staticmethod
-    def cleanup(path):
-        pass
+    def lsetfilecon(self, path, context):
+        # the temporary file, before the rename: its name starts with the target's
+        self.calls.append(("lsetfilecon", os.path.basename(path).startswith(".x.conf."), context))
+        return 0
 
 
 def test_path_is_below_the_root(host_root, set_host_root):
@@ -44,7 +54,7 @@ def test_path_is_below_the_root(host_root, set_host_root):
     assert host_files.path("relative/name") == "relative/name"
 
 
-@pytest.mark.parametrize("module", [None, AtomicMoveModule()], ids=["plain", "atomic_move"])
+@pytest.mark.parametrize("module", [None, SelinuxModule()], ids=["plain", "module"])
 def test_atomic_write_and_remove(host_root, module):
     path = "/etc/sysctl.d/90-smc.conf"
     real = host_root / "etc" / "sysctl.d" / "90-smc.conf"
@@ -52,15 +62,12 @@ def test_atomic_write_and_remove(host_root, module):
     assert host_files.read_text(path) == "a = 1\n" and real.read_text() == "a = 1\n"
     assert oct(os.stat(str(real)).st_mode & 0o777) == oct(0o644)
     assert os.listdir(str(real.parent)) == ["90-smc.conf"]  # no temporary file left
-    if module is not None:
-        assert [os.path.dirname(src) for src, dest in module.moves] == [str(real.parent)]  # same directory
-        assert [dest for src, dest in module.moves] == [str(real)]
     assert host_files.remove(path) is True
     assert host_files.remove(path) is False
     assert host_files.read_text(path) is None
 
 
-@pytest.mark.parametrize("module", [None, AtomicMoveModule()], ids=["plain", "atomic_move"])
+@pytest.mark.parametrize("module", [None, SelinuxModule()], ids=["plain", "module"])
 def test_a_replaced_file_keeps_its_mode_a_new_one_gets_the_mode_asked_for(host_root, module):
     real = host_root / "etc" / "x.conf"
     host_files.write_atomic("/etc/x.conf", b"old\n", module, mode=0o600)
@@ -76,6 +83,38 @@ def test_a_replaced_file_keeps_its_mode_a_new_one_gets_the_mode_asked_for(host_r
     finally:
         os.umask(umask)
     assert oct(os.stat(str(host_root / "etc" / "y.conf")).st_mode & 0o777) == oct(0o640)
+
+
+def test_a_refused_rename_is_an_oserror_that_leaves_the_old_file(host_root, monkeypatch):
+    # as a read-only or full /etc: the error reaches the caller as OSError (a module can roll
+    # back), the old content stays and the temporary file is gone
+    real = host_root / "etc" / "x.conf"
+    host_files.write_atomic("/etc/x.conf", "old\n")
+
+    def refuse(src, dest):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(host_files.os, "rename", refuse)
+    with pytest.raises(OSError) as info:
+        host_files.write_atomic("/etc/x.conf", "new\n", SelinuxModule())
+    assert info.value.errno == errno.EROFS
+    assert real.read_text() == "old\n"
+    assert os.listdir(str(real.parent)) == ["x.conf"]
+
+
+def test_selinux_context_of_the_old_file_or_the_policy_default(host_root, monkeypatch):
+    fake = FakeSelinux()
+    monkeypatch.setattr(host_files, "_selinux", fake)
+    host_files.write_atomic("/etc/x.conf", "new\n", SelinuxModule(enabled=True), mode=0o644)
+    host_files.write_atomic("/etc/x.conf", "newer\n", SelinuxModule(enabled=True))
+    host_files.write_atomic("/etc/x.conf", "plain\n", SelinuxModule(enabled=False))
+    assert fake.calls == [
+        ("matchpathcon", "x.conf", oct(0o100644)),
+        ("lsetfilecon", True, "system_u:object_r:etc_t:s0"),
+        ("lgetfilecon_raw", "x.conf"),
+        ("lsetfilecon", True, "system_u:object_r:udev_rules_t:s0"),
+    ]
+    assert (host_root / "etc" / "x.conf").read_text() == "plain\n"
 
 
 def test_a_failing_write_leaves_the_old_file_and_no_temporary_file(host_root, monkeypatch):

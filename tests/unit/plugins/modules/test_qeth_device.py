@@ -42,7 +42,8 @@ def fails(rc, stderr, **attrs):
 class Chzdev(object):
     """chzdev as the module runs it: records every call of a run.
 
-    ``script``: call number (1-based, per run) -> (rc, stderr, {attribute: value}) from ok()/fails();
+    ``script``: call number (1-based, per run) -> (rc, stderr, {attribute: value}) from ok()/fails(),
+    or a function of the argv that does the call's work and returns (rc, stdout, stderr);
     ``faults``: {"when": "online=0" or "*", "rc", "stderr"}: the first call naming ``when`` fails and
     changes nothing. Any other call succeeds and leaves its device as the module predicted.
     """
@@ -59,6 +60,8 @@ class Chzdev(object):
         group_id = argv[argv.index("qeth") + 1]
         busid = group_id.split(":")[0]
         scripted = self.script.pop(len(self.calls), None)
+        if callable(scripted):
+            return scripted(argv)
         if scripted is not None:
             rc, stderr, attrs = scripted
             for name, value in attrs.items():
@@ -424,6 +427,33 @@ def test_rollback_restores_previous_active_state(env):
     assert result["after"][0]["online"] is True and result["after"][0]["layer2"] is False
 
 
+def test_a_chzdev_call_that_wrote_part_of_the_rule_gets_the_old_rule_back(env):
+    ids = ["0.0.8200", "0.0.8201", "0.0.8202"]
+    old = {"online": "1", "layer2": "1", "buffer_count": "64"}
+    env.build(dict(online_group_8200({"layer2": "1", "buffer_count": "64"}), rules=[{"ids": ids, "settings": old}]))
+    with open(env.rule_file("0.0.8200")) as handle:
+        old_text = handle.read()
+
+    def half_way(argv):
+        # as chzdev -e with both configurations that stops after the first setting: layer2=0
+        # reached the device and the rule, buffer_count=128 did not
+        env.kernel.qeth_write("0.0.8200", "layer2", "0")
+        env.kernel.write_rule("0.0.8200", ids, dict(old, layer2="0"))
+        return 17, "", "Error: Could not set buffer_count\n"
+
+    env.chzdev.script = {1: ok(online="0"), 2: half_way, 3: ok(layer2="1", online="1")}
+    result = run(env, {"config": [{"id": "0.0.8200", "layer2": False, "buffer_count": 128}]})
+    assert result["failed"] and "previous state restored" in result["msg"]
+    assert env.chzdev.calls[1][1:3] == ["-e", "qeth"]  # active and persistent in one call
+    assert result["rollback"]["commands"] == [
+        "write /etc/udev/rules.d/41-qeth-0.0.8200.rules",
+        "chzdev -e -a qeth 0.0.8200:0.0.8201:0.0.8202 layer2=1",
+    ]
+    with open(env.rule_file("0.0.8200")) as handle:
+        assert handle.read() == old_text
+    assert [env.kernel.qeth_read("0.0.8200", n) for n in ("online", "layer2", "buffer_count")] == ["1", "1", "64"]
+
+
 def test_tool_fault_before_any_change_needs_no_rollback(env):
     env.build(online_group_8200({"layer2": "0", "buffer_count": "64"}))
     env.chzdev.faults.append({"when": "online=0", "rc": 17, "stderr": "Error: injected\n"})
@@ -636,4 +666,4 @@ def test_when_the_chzdev_rollback_fails_too_sysfs_puts_the_device_back_online(en
     ]
     assert env.kernel.qeth_read("0.0.8200", "online") == "1"  # never left offline
     assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "64"
-    assert "previous active state restored" in result["msg"]
+    assert "previous state restored" in result["msg"]

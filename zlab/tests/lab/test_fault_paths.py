@@ -1,0 +1,498 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Every failure path of the changing modules, driven by `zlab fault` on the built-in lab.
+
+Each case brings an object into a known old state with the module itself, injects one fault,
+runs the module towards a new state and asserts, read from the host (not from the module's
+result): the exact state after the failure (old or new, never a mix), what the module says it
+ran and restored, the state after a reboot (what persists is consistent with what is active),
+and that a clean re-run converges and a second one changes nothing. Tests run in file order
+on one lab; each case starts by setting its own old state.
+"""
+
+import re
+
+import pytest
+
+from labutil import in_host, run_module, zlab
+
+RULES = "/etc/udev/rules.d"
+ZPCI_RULES = RULES + "/60-s390x-network-zpci.rules"
+ZPCI_TMPFILES = "/etc/tmpfiles.d/s390x-network-zpci.conf"
+ZPCI_MODULES = "/etc/modules-load.d/s390x-network-zpci.conf"
+
+
+@pytest.fixture(scope="module")
+def run(lab):
+    def _run(host, module, **args):
+        return run_module(lab["inventory"], host, "s390x.network." + module, args)
+
+    return _run
+
+
+def _ok(result):
+    assert not result.get("failed"), result.get("msg")
+    return result
+
+
+def _failed(result, *texts):
+    assert result.get("failed"), result
+    for text in texts:
+        assert text in result["msg"], result["msg"]
+    return result
+
+
+def _no_faults(host):
+    assert zlab("fault", host, "list").stdout.splitlines() == ["%s: no pending faults" % host]
+
+
+def _reboot(host):
+    zlab("reboot", host)
+
+
+def _converges(run, host, module, args, read, new):
+    """A clean run reaches ``new``, a second run changes nothing, ``new`` survives a reboot."""
+    _no_faults(host)
+    assert _ok(run(host, module, **args))["changed"] is True
+    assert read() == new
+    assert _ok(run(host, module, **args))["changed"] is False
+    _reboot(host)
+    assert read() == new
+
+
+# -- zpci_function -------------------------------------------------------------------------------
+
+
+def _zpci(host, fid):
+    """FID's power, driver and driver_override; the driver its udev rule binds, whether tmpfiles
+    powers it on at boot, and the modules loaded at boot for the binding."""
+    slot = "/sys/bus/pci/slots/%08x" % fid
+    out = in_host(
+        host,
+        "cat %s/power; a=$(cat %s/address 2>/dev/null); d=/sys/bus/pci/devices/$a.0; "
+        "if [ -n \"$a\" ] && [ -e $d ]; then basename $(readlink $d/driver 2>/dev/null || echo -); "
+        "cat $d/driver_override; else echo -; echo -; fi" % (slot, slot),
+    ).stdout.split()
+    rules = in_host(host, "cat %s 2>/dev/null || true" % ZPCI_RULES).stdout
+    rule = re.search(r'ATTR\{function_id\}=="0x%08x", ATTR\{driver_override\}="([^"]*)"' % fid, rules)
+    tmpfiles = in_host(host, "cat %s 2>/dev/null || true" % ZPCI_TMPFILES).stdout
+    modules = in_host(host, "cat %s 2>/dev/null || true" % ZPCI_MODULES).stdout
+    return {
+        "power": {"1": "on", "0": "off"}[out[0]],
+        "driver": None if out[1] == "-" else out[1],
+        "override": None if out[2] in ("-", "(null)") else out[2],
+        "boot_driver": rule.group(1) if rule else None,
+        "boot_power": "w %s/power - - - - 1" % slot in tmpfiles,
+        "boot_modules": [m.strip() for m in modules.splitlines() if m.strip() and not m.startswith("#")],
+    }
+
+
+ISM = {"power": "on", "driver": "ism", "override": "ism", "boot_driver": "ism", "boot_power": True, "boot_modules": []}
+VFIO = dict(ISM, driver="vfio-pci", override="vfio-pci", boot_driver="vfio-pci", boot_modules=["vfio-pci"])
+OFF = {"power": "off", "driver": None, "override": None, "boot_driver": None, "boot_power": False, "boot_modules": []}
+
+
+def _zpci_args(fid, power="on", driver="ism"):
+    entry = {"fid": "0x%x" % fid, "power": power}
+    if power == "on":
+        entry["driver"] = driver
+    return {"config": [entry], "persistent": True}
+
+
+def test_zpci_modprobe_failing_leaves_the_old_driver_and_no_override(run):
+    # lpar-b has never loaded vfio-pci: the binding needs modprobe, which fails
+    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
+    assert _zpci("lpar-b", 0x606) == ISM
+    zlab("fault", "lpar-b", "tool", "modprobe", "1", "--stderr", "modprobe: FATAL: Module vfio-pci not found")
+    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), "modprobe vfio-pci failed")
+    assert res["rollback"]["ok"] is True
+    assert _zpci("lpar-b", 0x606) == ISM
+    _reboot("lpar-b")
+    assert _zpci("lpar-b", 0x606) == ISM
+    _converges(
+        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
+    )
+
+
+def test_zpci_probe_failing_after_the_unbind_rebinds_the_old_driver(run):
+    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
+    assert _zpci("lpar-b", 0x606) == ISM
+    zlab("fault", "lpar-b", "write", "/sys/bus/pci/drivers_probe", "EIO")
+    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), "Input/output error")
+    assert res["rollback"]["ok"] is True
+    assert "echo 0606:00:00.0 > /sys/bus/pci/drivers_probe" in res["rollback"]["commands"]
+    assert _zpci("lpar-b", 0x606) == ISM
+    _reboot("lpar-b")
+    assert _zpci("lpar-b", 0x606) == ISM
+    _converges(
+        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
+    )
+
+
+def test_zpci_unbind_refused_keeps_the_old_binding(run):
+    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
+    zlab("fault", "lpar-b", "write", "/sys/bus/pci/drivers/ism/unbind", "EBUSY")
+    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), "Device or resource busy")
+    assert res["rollback"]["ok"] is True
+    assert _zpci("lpar-b", 0x606) == ISM
+    _reboot("lpar-b")
+    assert _zpci("lpar-b", 0x606) == ISM
+    _converges(
+        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
+    )
+
+
+@pytest.mark.parametrize(
+    "path, errno, text",
+    [
+        (ZPCI_RULES, "EROFS", "Read-only file system"),
+        (ZPCI_MODULES, "ENOSPC", "No space left on device"),
+    ],
+)
+def test_zpci_boot_file_that_cannot_be_written_changes_no_function(run, path, errno, text):
+    # the files come first: the rules file fails (nothing written) or the modules-load file fails
+    # after the rules file was written (the rules file is put back); no function is touched
+    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
+    zlab("fault", "lpar-b", "write", path, errno)
+    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), text)
+    assert res["changed"] is False
+    assert not any(c.startswith("echo") for c in res["commands"]), res["commands"]
+    assert _zpci("lpar-b", 0x606) == ISM
+    _reboot("lpar-b")
+    assert _zpci("lpar-b", 0x606) == ISM
+    _converges(
+        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
+    )
+
+
+def test_zpci_power_on_failing_keeps_the_function_in_standby_at_boot_too(run):
+    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606, power="off")))
+    assert _zpci("lpar-b", 0x606) == OFF
+    zlab("fault", "lpar-b", "write", "/sys/bus/pci/slots/00000606/power", "EIO")
+    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606)), "Input/output error")
+    assert res["rollback"]["ok"] is True
+    assert _zpci("lpar-b", 0x606) == OFF
+    _reboot("lpar-b")
+    assert _zpci("lpar-b", 0x606) == OFF
+    _converges(run, "lpar-b", "zpci_function", _zpci_args(0x606), lambda: _zpci("lpar-b", 0x606), ISM)
+
+
+def test_zpci_tmpfiles_failing_after_the_rules_file_keeps_both_files_old(run):
+    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606, power="off")))
+    zlab("fault", "lpar-b", "write", ZPCI_TMPFILES, "EIO")
+    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606)), "Input/output error")
+    assert res["changed"] is False
+    assert _zpci("lpar-b", 0x606) == OFF
+    _reboot("lpar-b")
+    assert _zpci("lpar-b", 0x606) == OFF
+    _converges(run, "lpar-b", "zpci_function", _zpci_args(0x606), lambda: _zpci("lpar-b", 0x606), ISM)
+
+
+def test_zpci_power_off_refused_keeps_the_function_on_and_bound(run):
+    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
+    assert _zpci("lpar-b", 0x606) == ISM
+    zlab("fault", "lpar-b", "write", "/sys/bus/pci/slots/00000606/power", "EBUSY")
+    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, power="off")), "Device or resource busy")
+    assert res["rollback"]["ok"] is True
+    assert _zpci("lpar-b", 0x606) == ISM
+    _reboot("lpar-b")
+    assert _zpci("lpar-b", 0x606) == ISM
+    _converges(run, "lpar-b", "zpci_function", _zpci_args(0x606, power="off"), lambda: _zpci("lpar-b", 0x606), OFF)
+
+
+# -- qeth_device -----------------------------------------------------------------------------------
+
+
+def _qeth(host, devno):
+    """The group device's online, layer2 and buffer_count, and the settings of its chzdev udev rule
+    (None: no rule); None when the device is not grouped."""
+    d = "/sys/bus/ccwgroup/devices/0.0.%s" % devno
+    out = in_host(host, "if [ -e %s ]; then cat %s/online %s/layer2 %s/buffer_count; fi" % (d, d, d, d)).stdout
+    rule = in_host(host, "cat %s/41-qeth-0.0.%s.rules 2>/dev/null || true" % (RULES, devno)).stdout
+    settings = dict(re.findall(r'ATTR\{\[ccwgroup/0\.0\.%s\]([a-z_0-9]+)\}="([^"]*)"' % devno, rule))
+    active = out.split()
+    if not active:
+        return {"grouped": False, "rule": settings or None}
+    return {
+        "grouped": True,
+        "online": active[0],
+        "layer2": active[1],
+        "buffer_count": active[2],
+        "rule": settings or None,
+    }
+
+
+QETH_OLD = {
+    "grouped": True,
+    "online": "1",
+    "layer2": "1",
+    "buffer_count": "64",
+    "rule": {"layer2": "1", "buffer_count": "64", "online": "1"},
+}
+QETH_NEW = {
+    "grouped": True,
+    "online": "1",
+    "layer2": "0",
+    "buffer_count": "128",
+    "rule": {"layer2": "0", "buffer_count": "128", "online": "1"},
+}
+QETH_OLD_ARGS = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 64}]}
+QETH_NEW_ARGS = {"config": [{"id": "0.0.8200", "layer2": False, "buffer_count": 128}]}
+
+
+def _qeth_old(run):
+    _ok(run("lpar-b", "qeth_device", **QETH_OLD_ARGS))
+    assert _qeth("lpar-b", "8200") == QETH_OLD
+
+
+def _qeth_after_failure(run, res):
+    assert res["rollback"]["ok"] is True, res["rollback"]
+    assert "NOT restored" not in res["msg"]
+    assert _qeth("lpar-b", "8200") == QETH_OLD
+    _reboot("lpar-b")
+    assert _qeth("lpar-b", "8200") == QETH_OLD
+    _converges(run, "lpar-b", "qeth_device", QETH_NEW_ARGS, lambda: _qeth("lpar-b", "8200"), QETH_NEW)
+
+
+def test_qeth_chzdev_failing_half_way_through_the_settings_is_rolled_back(run):
+    # the offline works, the configuring chzdev sets half the attributes (active and persistent) and fails
+    _qeth_old(run)
+    zlab("fault", "lpar-b", "tool", "chzdev", "17", "--half-way", "--after", "1", "--stderr", "chzdev: cut")
+    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "chzdev: cut", "restored")
+    _qeth_after_failure(run, res)
+
+
+def test_qeth_chzdev_failing_on_the_rollback_too_is_put_back_through_sysfs(run):
+    _qeth_old(run)
+    zlab("fault", "lpar-b", "tool", "chzdev", "17", "--half-way", "--after", "1", "--count", "2")
+    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "restored")
+    assert any(c.startswith("echo 1 > ") and c.endswith("/online") for c in res["rollback"]["commands"]), res
+    _qeth_after_failure(run, res)
+
+
+def test_qeth_online_failing_after_the_reconfiguration_is_rolled_back(run):
+    # chzdev sets the device offline (first write works), changes layer2, and online=1 fails
+    _qeth_old(run)
+    zlab("fault", "lpar-b", "write", "/sys/bus/ccwgroup/devices/0.0.8200/online", "EIO", "--after", "1")
+    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "restored")
+    _qeth_after_failure(run, res)
+
+
+def test_qeth_udev_rule_that_cannot_be_written_is_rolled_back(run):
+    _qeth_old(run)
+    zlab("fault", "lpar-b", "write", RULES + "/41-qeth-0.0.8200.rules", "EROFS", "--count", "3")
+    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "restored")
+    zlab("fault", "lpar-b", "clear")
+    _qeth_after_failure(run, res)
+
+
+QETH_8203_ARGS = {"config": [{"id": "0.0.8203", "layer2": True, "buffer_count": 64}]}
+QETH_8203 = {
+    "grouped": True,
+    "online": "1",
+    "layer2": "1",
+    "buffer_count": "64",
+    "rule": {"layer2": "1", "buffer_count": "64", "online": "1"},
+}
+UNGROUPED = {"grouped": False, "rule": None}
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        # chzdev groups the device, sets layer2 (active and in a new rule), sets it online, fails
+        ("tool", "chzdev", "17", "--half-way"),
+        # the kernel refuses the grouping: nothing changed
+        ("write", "/sys/bus/ccwgroup/drivers/qeth/group", "EIO"),
+    ],
+    ids=["chzdev-half-way", "group-refused"],
+)
+def test_qeth_new_device_that_fails_is_neither_grouped_nor_in_a_rule(run, fault):
+    if _qeth("lpar-b", "8203") != UNGROUPED:
+        _ok(run("lpar-b", "qeth_device", state="deleted", config=[{"id": "0.0.8203"}]))
+    assert _qeth("lpar-b", "8203") == UNGROUPED
+    zlab("fault", "lpar-b", *fault)
+    res = _failed(run("lpar-b", "qeth_device", **QETH_8203_ARGS))
+    assert _qeth("lpar-b", "8203") == UNGROUPED, res
+    _reboot("lpar-b")
+    assert _qeth("lpar-b", "8203") == UNGROUPED
+    _converges(run, "lpar-b", "qeth_device", QETH_8203_ARGS, lambda: _qeth("lpar-b", "8203"), QETH_8203)
+
+
+def test_qeth_delete_that_fails_keeps_the_device(run):
+    _ok(run("lpar-b", "qeth_device", **QETH_NEW_ARGS))
+    zlab("fault", "lpar-b", "tool", "chzdev", "1", "--stderr", "chzdev: refused")
+    res = _failed(run("lpar-b", "qeth_device", state="deleted", config=[{"id": "0.0.8200"}]), "chzdev: refused")
+    assert _qeth("lpar-b", "8200") == QETH_NEW, res
+    _reboot("lpar-b")
+    assert _qeth("lpar-b", "8200") == QETH_NEW
+    _converges(
+        run,
+        "lpar-b",
+        "qeth_device",
+        {"state": "deleted", "config": [{"id": "0.0.8200"}]},
+        lambda: _qeth("lpar-b", "8200"),
+        {"grouped": False, "rule": None},
+    )
+
+
+# -- smc_sysctl (the lab's hosts imitate RHEL 8.8: SMC buffers through net.ipv4.tcp_[rw]mem) ------
+
+SYSCTL_FILE = "/etc/sysctl.d/90-smc.conf"
+
+
+def _sysctl(host):
+    """Live tcp_rmem/tcp_wmem, the values 90-smc.conf sets, and whether smc is loaded at boot."""
+    live = in_host(host, "cat /proc/sys/net/ipv4/tcp_rmem /proc/sys/net/ipv4/tcp_wmem").stdout.splitlines()
+    text = in_host(host, "cat %s 2>/dev/null || true" % SYSCTL_FILE).stdout
+    boot = dict(
+        (k.strip(), " ".join(v.split()))
+        for k, v in (line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
+    )
+    loads = in_host(host, "cat /etc/modules-load.d/smc.conf 2>/dev/null || true").stdout.split()
+    return {
+        "tcp_rmem": " ".join(live[0].split()),
+        "tcp_wmem": " ".join(live[1].split()),
+        "boot": boot or None,
+        "smc_at_boot": "smc" in loads,
+    }
+
+
+def _sysctl_state(rmem, wmem):
+    values = {"tcp_rmem": "4096 %d 6291456" % rmem, "tcp_wmem": "4096 %d 4194304" % wmem}
+    boot = {"net.ipv4.tcp_rmem": values["tcp_rmem"], "net.ipv4.tcp_wmem": values["tcp_wmem"]}
+    return dict(values, boot=boot, smc_at_boot=True)
+
+
+# 128K buffers: tcp_[rw]mem default 256K (SMC uses half); 256K buffers: 512K
+SYSCTL_OLD = _sysctl_state(262144, 262144)
+SYSCTL_NEW = _sysctl_state(524288, 524288)
+SYSCTL_NEW_ARGS = {"rmem": "256K", "wmem": "256K"}
+
+
+def _sysctl_old(run, host):
+    _ok(run(host, "smc_sysctl", rmem="128K", wmem="128K"))
+    assert _sysctl(host) == SYSCTL_OLD
+
+
+def _sysctl_after_failure(run, host, res):
+    assert res["rollback"]["ok"] is True, res["rollback"]
+    assert _sysctl(host) == SYSCTL_OLD
+    _reboot(host)
+    assert _sysctl(host) == SYSCTL_OLD
+    _converges(run, host, "smc_sysctl", SYSCTL_NEW_ARGS, lambda: _sysctl(host), SYSCTL_NEW)
+
+
+def test_sysctl_kernel_refusing_the_second_value_puts_the_first_back_and_writes_no_file(run):
+    _sysctl_old(run, "lpar-b")
+    zlab("fault", "lpar-b", "write", "/proc/sys/net/ipv4/tcp_wmem", "EINVAL")
+    res = _failed(run("lpar-b", "smc_sysctl", **SYSCTL_NEW_ARGS), "net.ipv4.tcp_wmem", "EINVAL")
+    assert res["changed"] is False
+    assert not any(c.startswith("write ") for c in res["commands"]), res["commands"]
+    _sysctl_after_failure(run, "lpar-b", res)
+
+
+def test_sysctl_file_that_cannot_be_written_puts_the_live_values_back(run):
+    _sysctl_old(run, "lpar-b")
+    zlab("fault", "lpar-b", "write", SYSCTL_FILE, "EROFS")
+    res = _failed(run("lpar-b", "smc_sysctl", **SYSCTL_NEW_ARGS), "Read-only file system")
+    assert res["changed"] is False
+    _sysctl_after_failure(run, "lpar-b", res)
+
+
+def test_sysctl_first_run_whose_modules_load_file_fails_leaves_nothing_for_the_next_boot(run):
+    # g1 has never had smc: the module loads it (that stays: changed), sets the values, and the
+    # modules-load file cannot be created; values and 90-smc.conf are put back
+    defaults = _sysctl("g1")
+    assert defaults["boot"] is None and defaults["smc_at_boot"] is False
+    in_host("g1", "mkdir -p /etc/modules-load.d")  # as every distribution ships it
+    zlab("fault", "g1", "write", "/etc/modules-load.d/smc.conf", "ENOSPC")
+    res = _failed(run("g1", "smc_sysctl", **SYSCTL_NEW_ARGS), "No space left on device")
+    assert res["changed"] is True and res["commands"][0] == "modprobe smc"
+    assert res["rollback"]["ok"] is True, res["rollback"]
+    assert _sysctl("g1") == defaults
+    _reboot("g1")
+    assert _sysctl("g1") == defaults
+    _converges(run, "g1", "smc_sysctl", SYSCTL_NEW_ARGS, lambda: _sysctl("g1"), SYSCTL_NEW)
+
+
+# -- smc_pnet (the software PNET table lives in the kernel: empty after a reboot) ------------------
+
+
+def _pnet(host):
+    out = in_host(host, "smc_pnet").stdout
+    return sorted(tuple(line.split()) for line in out.splitlines() if line.strip())
+
+
+def test_pnet_move_whose_add_fails_puts_the_old_table_back(run):
+    # lpar-b's smc is loaded (smc_sysctl above); eth0 is the management interface, lo exists everywhere
+    old = [("NETA", "eth0", "n/a", "255"), ("NETA", "lo", "n/a", "255")]
+    _ok(
+        run(
+            "lpar-b",
+            "smc_pnet",
+            state="overridden",
+            config=[{"pnet_id": "NETA", "interface": i} for i in ("eth0", "lo")],
+        )
+    )
+    assert _pnet("lpar-b") == old
+    move = {"config": [{"pnet_id": "NETB", "interface": "lo"}]}
+    # smc_pnet runs: show the table, delete NETA, add NETA eth0 back, add NETB lo (refused)
+    zlab("fault", "lpar-b", "tool", "smc_pnet", "1", "--after", "3", "--stderr", "smc_pnet: add failed")
+    res = _failed(run("lpar-b", "smc_pnet", **move), "smc_pnet: add failed")
+    assert res["rollback"]["ok"] is True, res["rollback"]
+    assert _pnet("lpar-b") == old
+    _reboot("lpar-b")
+    assert _pnet("lpar-b") == []
+    _no_faults("lpar-b")
+    assert _ok(run("lpar-b", "smc_pnet", **move))["changed"] is True
+    assert _pnet("lpar-b") == [("NETB", "lo", "n/a", "255")]
+    assert _ok(run("lpar-b", "smc_pnet", **move))["changed"] is False
+
+
+# -- libvirt_device ----------------------------------------------------------------------------
+
+
+def _domain(host, name):
+    """The persistent domain definition's zPCI hostdevs (their uid/fid) and whether it is running."""
+    xml = in_host(host, "cat /etc/libvirt/qemu/%s.xml" % name).stdout
+    zpci = sorted(re.findall(r"<zpci uid='(0x[0-9a-f]+)' fid='(0x[0-9a-f]+)'/>", xml))
+    running = in_host(host, "virsh -q list --name").stdout.split()
+    return {"zpci": zpci, "running": name in running}
+
+
+LIBVIRT_ARGS = {"domain": "g1", "hostdevs": [{"fid": "0x605"}]}
+G1_OLD = {"zpci": [], "running": False}
+G1_NEW = {"zpci": [("0x0605", "0x00000605")], "running": False}
+
+
+def _g1_old(run):
+    _ok(run("lpar-a", "zpci_function", **_zpci_args(0x605, driver="vfio-pci")))
+    if _domain("lpar-a", "g1") != G1_OLD:
+        _ok(run("lpar-a", "libvirt_device", domain="g1", state="deleted", hostdevs=[{"fid": "0x605"}]))
+    assert _domain("lpar-a", "g1") == G1_OLD
+
+
+def test_libvirt_daemon_down_fails_cleanly_and_changes_nothing(run):
+    _g1_old(run)
+    zlab("fault", "lpar-a", "service", "libvirtd", "stop")
+    res = _failed(run("lpar-a", "libvirt_device", **LIBVIRT_ARGS))
+    assert res["changed"] is False
+    assert "libvirt" in res["msg"].lower(), res["msg"]
+    zlab("fault", "lpar-a", "service", "libvirtd", "start")
+    assert _domain("lpar-a", "g1") == G1_OLD
+    _reboot("lpar-a")
+    assert _domain("lpar-a", "g1") == G1_OLD
+    _converges(run, "lpar-a", "libvirt_device", LIBVIRT_ARGS, lambda: _domain("lpar-a", "g1"), G1_NEW)
+
+
+def test_libvirt_definition_that_cannot_be_saved_stays_old(run):
+    _g1_old(run)
+    zlab("fault", "lpar-a", "write", "/etc/libvirt/qemu/g1.xml", "EIO", "--count", "2")
+    res = _failed(run("lpar-a", "libvirt_device", **LIBVIRT_ARGS))
+    assert res["changed"] is False, res
+    zlab("fault", "lpar-a", "clear")
+    assert _domain("lpar-a", "g1") == G1_OLD
+    _reboot("lpar-a")
+    assert _domain("lpar-a", "g1") == G1_OLD
+    _converges(run, "lpar-a", "libvirt_device", LIBVIRT_ARGS, lambda: _domain("lpar-a", "g1"), G1_NEW)
