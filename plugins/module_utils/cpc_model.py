@@ -30,6 +30,7 @@ import re
 from ansible_collections.s390x.network.plugins.module_utils.iocp_validate import (
     validate_model,
 )
+from ansible_collections.s390x.network.plugins.module_utils.libvirt_xml import domain_name_problem
 from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text, parse_hex_id
 
 MACHINES = ("z15", "z16", "z17")
@@ -280,7 +281,7 @@ def _partitions(ctx, raw):
             ctx.error(
                 obj,
                 "name",
-                "%r is not a partition name (1-8 characters A-Z 0-9 # @ $, " "not starting with a digit)" % (name,),
+                "%r is not a partition name (1-8 characters A-Z 0-9 # @ $, not starting with a digit)" % (name,),
             )
             name = name.strip().upper() if isinstance(name, str) else None
         else:
@@ -293,7 +294,7 @@ def _partitions(ctx, raw):
             mif_id = None
         host = item.get("host")
         if host is not None and (not isinstance(host, str) or not _LABEL_RE.match(host)):
-            ctx.error(obj, "host", "%r is not an inventory host name (1-48 characters, no " "blanks)" % (host,))
+            ctx.error(obj, "host", "%r is not an inventory host name (1-48 characters, no blanks)" % (host,))
             host = None
         result.append({"name": name, "mif_id": mif_id, "host": host})
     return result
@@ -443,11 +444,14 @@ def _ism(ctx, raw, known):
         functions = []
         for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet):
             guest = func.get("guest")
-            if guest is not None and (not isinstance(guest, str) or not _LABEL_RE.match(guest)):
+            if guest is not None and (
+                not isinstance(guest, str) or not _LABEL_RE.match(guest) or domain_name_problem(guest)
+            ):
                 ctx.error(
                     fobj,
                     "guest",
-                    "%r is not a KVM guest (libvirt domain) name (1-48 " "characters, no blanks)" % (guest,),
+                    '%r is not a KVM guest (libvirt domain) name (1-48 characters, no blanks, no "/" or control '
+                    "characters)" % (guest,),
                 )
                 guest = None
             entry["guest"] = guest
@@ -502,7 +506,7 @@ def _peers(ctx, raw, endpoints):
             name = name.strip()
             resolved = name if name in endpoints else name.upper()
             if resolved not in endpoints:
-                ctx.error(obj, "", "names %s which is neither a partition nor a guest " "with an ISM function" % name)
+                ctx.error(obj, "", "names %s which is neither a partition nor a guest with an ISM function" % name)
             names.append(resolved)
         result.append(names)
     return result
@@ -522,7 +526,7 @@ def normalize_cpc(cpc):
     _unknown_keys(ctx, "cpc", cpc, TOP_KEYS)
     name = cpc.get("name")
     if not isinstance(name, str) or not _NAME_RE.match(name.strip().upper()):
-        ctx.error("cpc", "name", "%r is not a CPC name (1-8 characters A-Z 0-9, starting " "with a letter)" % (name,))
+        ctx.error("cpc", "name", "%r is not a CPC name (1-8 characters A-Z 0-9, starting with a letter)" % (name,))
     else:
         name = name.strip().upper()
     machine = cpc.get("machine")

@@ -81,17 +81,6 @@ def apply_step(dom, op, config, live, live_mode, warnings, live_pending):
     return True, False
 
 
-def domain_name_error(name):
-    """Why ``name`` cannot be a libvirt domain name (libvirt's QEMU driver refuses '/' in names, the
-    XML parser control characters); None when it can."""
-    if not name or not name.strip():
-        return "domain: the name is empty"
-    bad = sorted(set(c for c in name if c == "/" or ord(c) < 32 or ord(c) == 127))
-    if bad:
-        return 'domain: %r is not a libvirt domain name (no "/" and no control characters)' % name
-    return None
-
-
 def desired_view(root, hostdevs, interfaces, state):
     """The desired devices as returned in ``devices`` (with the MAC a matched interface has)."""
     views = []
@@ -149,26 +138,35 @@ class DomainDevices(Resource):
 
     # -- no host -------------------------------------------------------------------------------
     def validate(self):
-        name_error = domain_name_error(self.name)
-        if name_error:
-            return [name_error]
+        errors = []
+        name_problem = lx.domain_name_problem(self.name)
+        if name_problem:
+            errors.append("domain: " + name_problem)
+        uri_problem = lx.uri_problem(self.params["uri"])
+        if uri_problem:
+            errors.append("uri: " + uri_problem)
         plan_state = PLAN_STATES.get(self.state, "present")
-        try:
-            self.hostdevs = lx.hostdevs_from_params(self.params["hostdevs"], plan_state)
-            self.interfaces = lx.interfaces_from_params(self.params["interfaces"], plan_state)
-        except lx.DeviceSpecError as exc:
-            return [str(exc)]
-        return []
+        for attr, parse in (("hostdevs", lx.hostdevs_from_params), ("interfaces", lx.interfaces_from_params)):
+            try:
+                setattr(self, attr, parse(self.params[attr], plan_state))
+            except lx.DeviceSpecError as exc:
+                errors.append(str(exc))
+        if self.state == "rendered":
+            errors.extend(
+                "%s.address: the host PCI address of fid 0x%x is not known (give it for state rendered)"
+                % (spec["param"], spec["fid"])
+                for spec in self.hostdevs
+                if spec["address"] is None
+            )
+        return errors
 
     def render(self):
-        """The device XML for the listed devices (hostdevs need their host ``address``)."""
-        try:
-            return [
-                dict(lx.public_view(spec), xml=lx.to_text(lx.build_device(spec)))
-                for spec in self.hostdevs + self.interfaces
-            ]
-        except lx.DeviceSpecError as exc:
-            raise ResourceError("%s (give it for state rendered)" % exc)
+        """The device XML for the listed devices (validate() checked that hostdevs have their host
+        ``address``)."""
+        return [
+            dict(lx.public_view(spec), xml=lx.to_text(lx.build_device(spec)))
+            for spec in self.hostdevs + self.interfaces
+        ]
 
     # -- host ----------------------------------------------------------------------------------
     def _check_host(self):
@@ -210,7 +208,7 @@ class DomainDevices(Resource):
             )
         if not self.dom.is_persistent():
             raise self._error(
-                "domain: %s is transient (not defined); this module changes persistent " "definitions only" % self.name
+                "domain: %s is transient (not defined); this module changes persistent definitions only" % self.name
             )
         self.others = [d for d in domains if d.name != self.name]
 

@@ -36,7 +36,11 @@ STATES = ('present', 'absent', 'exact')
 
 _MAC_RE = re.compile(r'^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$')
 _PCI_RE = re.compile(r'^(?:([0-9a-fA-F]{1,8}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\.([0-7])$')
-_NETDEV_RE = re.compile(r'^[^/\s:]{1,15}$')
+_NETDEV_RE = re.compile(r'[^/\s:]{1,15}')
+_MODEL_RE = re.compile(r'[A-Za-z0-9_.-]+')
+# libvirt keeps a domain's definition and state in files named after it (<name>.xml, .log, .pid);
+# a file name has at most NAME_MAX = 255 bytes
+DOMAIN_NAME_MAX_BYTES = 255 - len('.xml')
 
 # Namespaces that appear in real domain XML, registered so that serialised text stays readable.
 for _prefix, _uri in (
@@ -118,112 +122,187 @@ def normalize_mac(value, field):
     mac = value.strip().lower()
     if int(mac[:2], 16) & 1:
         raise DeviceSpecError(
-            '%s: %s is a multicast address; a guest NIC needs a unicast MAC ' '(first octet even)' % (field, mac)
+            '%s: %s is a multicast address; a guest NIC needs a unicast MAC (first octet even)' % (field, mac)
         )
     if mac == '00:00:00:00:00:00':
         raise DeviceSpecError('%s: 00:00:00:00:00:00 is not usable' % field)
     return mac
 
 
+def domain_name_problem(name):
+    """Why ``name`` cannot be a libvirt domain name; None when it can.
+
+    libvirt refuses a name with "/" (VIR_DOMAIN_DEF_FEATURE_NAME_SLASH, unsupported by the QEMU
+    driver) and one with a newline when a domain is defined; XML cannot carry other control
+    characters; the definition is kept in the file <name>.xml.
+    """
+    if not isinstance(name, str) or not name.strip():
+        return 'the name is empty'
+    if any(c == '/' or ord(c) < 32 or ord(c) == 127 for c in name):
+        return '%r is not a libvirt domain name (no "/" and no control characters)' % name
+    size = len(name.encode('utf-8'))
+    if size > DOMAIN_NAME_MAX_BYTES:
+        return (
+            'the name has %d bytes; a libvirt domain name has at most %d (libvirt keeps the definition '
+            'in the file <name>.xml)' % (size, DOMAIN_NAME_MAX_BYTES)
+        )
+    return None
+
+
+def uri_problem(uri):
+    """Why ``uri`` cannot be a libvirt connection URI or URI alias; None when it can."""
+    if not isinstance(uri, str) or not uri or any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in uri):
+        return (
+            '%r is not a libvirt connection URI (such as qemu:///system or qemu+ssh://host/system) or URI '
+            'alias: not empty, no blanks or control characters' % (uri,)
+        )
+    return None
+
+
 # ---------------------------------------------------------------------------------------------
 # desired devices from module parameters
+
+
+def _collect(errors, parse, *args):
+    """``parse(*args)``; a DeviceSpecError goes to ``errors`` and gives None."""
+    try:
+        return parse(*args)
+    except DeviceSpecError as exc:
+        errors.append(str(exc))
+        return None
 
 
 def hostdevs_from_params(items, state):
     """Validate and complete the ``hostdevs`` option. Returns a list of dicts.
 
-    Each dict: fid, uid, address (tuple or None = resolve on the host), managed.
+    Each dict: fid, uid, address (tuple or None = resolve on the host), managed. Raises
+    DeviceSpecError naming every problem of every item (separated by ``; ``).
     """
     result = []
+    errors = []
     seen_fid = {}
     seen_uid = {}
     seen_addr = {}
     for index, item in enumerate(items or []):
         where = 'hostdevs[%d]' % index
         if not isinstance(item, dict):
-            raise DeviceSpecError('%s: expected a dict with fid, uid, address, managed' % where)
+            errors.append('%s: expected a dict with fid, uid, address, managed' % where)
+            continue
         if item.get('fid') is None:
-            raise DeviceSpecError('%s.fid: required (the FID, e.g. 0x605)' % where)
-        fid = parse_number(item['fid'], where + '.fid', FID_MIN, FID_MAX)
+            errors.append('%s.fid: required (the FID, e.g. 0x605)' % where)
+            continue
+        problems = []
+        fid = _collect(problems, parse_number, item['fid'], where + '.fid', FID_MIN, FID_MAX)
         uid = None
-        if state != 'absent':
-            if item.get('uid') is None:
-                if fid < UID_MIN or fid > UID_MAX:
-                    raise DeviceSpecError(
-                        '%s.uid: required because fid 0x%x does not fit a uid (0x0001..0xffff)' % (where, fid)
-                    )
-                uid = fid
+        if item.get('uid') is not None:
+            uid = _collect(problems, parse_number, item['uid'], where + '.uid', UID_MIN, UID_MAX)
+        elif state != 'absent':
+            if fid is not None and not UID_MIN <= fid <= UID_MAX:
+                problems.append('%s.uid: required because fid 0x%x does not fit a uid (0x0001..0xffff)' % (where, fid))
             else:
-                uid = parse_number(item['uid'], where + '.uid', UID_MIN, UID_MAX)
+                uid = fid
         address = None
         if item.get('address') is not None:
-            address = parse_pci_address(item['address'], where + '.address')
+            address = _collect(problems, parse_pci_address, item['address'], where + '.address')
         managed = item.get('managed')
         managed = True if managed is None else bool(managed)
-        if fid in seen_fid:
-            raise DeviceSpecError(
-                '%s.fid: 0x%x is also given in %s; a FID can be passed through once' % (where, fid, seen_fid[fid])
-            )
-        seen_fid[fid] = where
+        if fid is not None:
+            if fid in seen_fid:
+                problems.append(
+                    '%s.fid: 0x%x is also given in %s; a FID can be passed through once' % (where, fid, seen_fid[fid])
+                )
+            seen_fid.setdefault(fid, where)
         if uid is not None:
             if uid in seen_uid:
-                raise DeviceSpecError(
+                problems.append(
                     '%s.uid: 0x%04x is also used by %s; uids are unique per domain' % (where, uid, seen_uid[uid])
                 )
-            seen_uid[uid] = where
+            seen_uid.setdefault(uid, where)
         if address is not None:
             if address in seen_addr:
-                raise DeviceSpecError(
+                problems.append(
                     '%s.address: %s is also given in %s' % (where, format_pci_address(address), seen_addr[address])
                 )
-            seen_addr[address] = where
-        result.append({'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address, 'managed': managed, 'param': where})
+            seen_addr.setdefault(address, where)
+        errors.extend(problems)
+        if not problems:
+            result.append(
+                {'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address, 'managed': managed, 'param': where}
+            )
+    if errors:
+        raise DeviceSpecError('; '.join(errors))
     return result
+
+
+def netdev_name_problem(source):
+    """Why ``source`` cannot be a network interface name (the kernel's dev_valid_name: 1 to 15
+    characters, not . or .., no "/", ":" or white space; control characters cannot be in domain
+    XML either); None when it can."""
+    if (
+        not isinstance(source, str)
+        or not _NETDEV_RE.fullmatch(source)
+        or source in ('.', '..')
+        or any(ord(c) < 32 or ord(c) == 127 for c in source)
+    ):
+        return (
+            'a host network interface name (1 to 15 characters, not . or .., no "/", ":", blanks or '
+            'control characters), got %r' % (source,)
+        )
+    return None
 
 
 def interfaces_from_params(items, state):
     """Validate and complete the ``interfaces`` option. Returns a list of dicts.
 
     Each dict: source, mode, mac (None = keep the existing one / let libvirt generate), model, driver.
+    Raises DeviceSpecError naming every problem of every item (separated by ``; ``).
     """
     result = []
+    errors = []
     seen_mac = {}
     for index, item in enumerate(items or []):
         where = 'interfaces[%d]' % index
         if not isinstance(item, dict):
-            raise DeviceSpecError('%s: expected a dict with source, mode, mac, model, driver' % where)
+            errors.append('%s: expected a dict with source, mode, mac, model, driver' % where)
+            continue
+        problems = []
         source = item.get('source')
-        if not isinstance(source, str) or not _NETDEV_RE.match(source):
-            raise DeviceSpecError(
-                '%s.source: required, a host network interface name (at most 15 '
-                'characters, no "/", ":" or blanks), got %r' % (where, source)
-            )
+        problem = netdev_name_problem(source)
+        if problem:
+            problems.append('%s.source: required, %s' % (where, problem))
         mode = item.get('mode') or 'bridge'
         if mode not in MACVTAP_MODES:
-            raise DeviceSpecError('%s.mode: %r is not one of %s' % (where, mode, ', '.join(MACVTAP_MODES)))
+            problems.append('%s.mode: %r is not one of %s' % (where, mode, ', '.join(MACVTAP_MODES)))
         mac = None
         if item.get('mac') is not None:
-            mac = normalize_mac(item['mac'], where + '.mac')
-            if mac in seen_mac:
-                raise DeviceSpecError('%s.mac: %s is also given in %s' % (where, mac, seen_mac[mac]))
-            seen_mac[mac] = where
+            mac = _collect(problems, normalize_mac, item['mac'], where + '.mac')
+            if mac is not None and mac in seen_mac:
+                problems.append('%s.mac: %s is also given in %s' % (where, mac, seen_mac[mac]))
+            if mac is not None:
+                seen_mac.setdefault(mac, where)
         model = item.get('model') or 'virtio'
-        if not re.match(r'^[A-Za-z0-9_.-]+$', model):
-            raise DeviceSpecError('%s.model: %r is not a libvirt NIC model name such as virtio' % (where, model))
+        if not isinstance(model, str) or not _MODEL_RE.fullmatch(model):
+            problems.append(
+                '%s.model: %r is not a libvirt NIC model name such as virtio (letters, digits, _ . -)' % (where, model)
+            )
         driver = item.get('driver') or 'vhost'
         if driver not in INTERFACE_DRIVERS:
-            raise DeviceSpecError('%s.driver: %r is not one of %s' % (where, driver, ', '.join(INTERFACE_DRIVERS)))
-        result.append(
-            {
-                'kind': INTERFACE,
-                'source': source,
-                'mode': mode,
-                'mac': mac,
-                'model': model,
-                'driver': driver,
-                'param': where,
-            }
-        )
+            problems.append('%s.driver: %r is not one of %s' % (where, driver, ', '.join(INTERFACE_DRIVERS)))
+        errors.extend(problems)
+        if not problems:
+            result.append(
+                {
+                    'kind': INTERFACE,
+                    'source': source,
+                    'mode': mode,
+                    'mac': mac,
+                    'model': model,
+                    'driver': driver,
+                    'param': where,
+                }
+            )
+    if errors:
+        raise DeviceSpecError('; '.join(errors))
     return result
 
 

@@ -199,6 +199,29 @@ def complete_group(read_id, infos):
     return (read.devid, write.devid, data.devid)
 
 
+def group_members(ids, complete=False):
+    """The CCW devices a parsed qeth ID (``parse_group_id``) takes, known without the host.
+
+    Returns ``(CCW device ID, how)`` pairs: ``how`` is None for a device the ID names, ``write``
+    for the write device of a read device named alone (chzdev completes a group only with the
+    read device plus one as its write device) and, with ``complete`` (state rendered, which
+    completes a read device to read, read+1, read+2), ``data`` for its data device. Raises
+    QethIdError for a read device that leaves no room for them.
+    """
+    if len(ids) != 1:
+        return [(i, None) for i in ids]
+    cssid, ssid, devno = parse_ccw_id(ids[0])
+    if devno + 1 > 0xFFFF:
+        raise QethIdError(
+            "%s cannot be a read device: a qeth group's write device is the read device plus one, "
+            "and %s is the highest device number" % (ids[0], ids[0])
+        )
+    members = [(ids[0], None), (format_ccw_id((cssid, ssid, devno + 1)), "write")]
+    if complete:
+        members.append((naive_group(ids[0])[2], "data"))
+    return members
+
+
 def naive_group(read_id):
     """read, read+1, read+2: the completion used when the host is not consulted (state rendered)."""
     cssid, ssid, devno = parse_ccw_id(read_id)

@@ -15,6 +15,7 @@ from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection impo
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
     QethIdError,
     format_group_id,
+    group_members,
     naive_group,
     parse_group_id,
 )
@@ -44,6 +45,12 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes impo
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 
 CHANGING_STATES = ("merged", "replaced", "overridden", "deleted")
+
+# why an entry takes a CCW device it does not name (qeth_ids.group_members)
+_IMPLIED = {
+    "write": "a read device named alone takes the read device plus one as its write device",
+    "data": "state rendered completes a read device to read, read+1, read+2",
+}
 
 # view keys of the active configuration compared for drift rows
 _ACTIVE_KEYS = ("exists", "hidden", "online", "layer2", "buffer_count", "portno", "isolation", "attributes")
@@ -106,26 +113,32 @@ class QethDevices(Resource):
     # -- no host -------------------------------------------------------------------------------
     def validate(self):
         errors = []
-        owners = {}  # CCW device ID -> index of the entry that names it (two spellings, one device)
+        owners = {}  # CCW device ID -> (index of the entry that takes it, how); see group_members
         for index, entry in enumerate(self.config):
             name = label(index, entry)
             try:
-                named = parse_group_id(entry["id"])
+                members = group_members(parse_group_id(entry["id"]), complete=self.state == "rendered")
             except QethIdError as exc:
                 errors.append("%s: %s" % (name, exc))
                 continue
-            clash = sorted(set(owners[c] for c in named if c in owners))
+            clash = [(c, how) for c, how in members if c in owners]
             if clash:
-                errors.append(
-                    "%s: names the same device as %s (both name CCW device %s)"
-                    % (
-                        name,
-                        " and ".join(label(i, self.config[i]) for i in clash),
-                        ", ".join(c for c in named if c in owners),
+                others = sorted(set(owners[c][0] for c, dummy in clash))
+                named = [c for c, how in clash if how is None and owners[c][1] is None]
+                if named:
+                    why = "both name CCW device %s" % ", ".join(named)
+                else:
+                    implied = set(how for c, how in clash) | set(owners[c][1] for c, dummy in clash)
+                    why = "both take CCW device %s; %s" % (
+                        ", ".join(c for c, dummy in clash),
+                        "; ".join(_IMPLIED[how] for how in sorted(_IMPLIED) if how in implied),
                     )
+                errors.append(
+                    "%s: names the same device as %s (%s)"
+                    % (name, " and ".join(label(i, self.config[i]) for i in others), why)
                 )
                 continue
-            owners.update((c, index) for c in named)
+            owners.update((c, (index, how)) for c, how in members)
             try:
                 build_desired(entry, "0.0.0000", ("0.0.0000",), None, "merged", None, name)
             except PlanError as exc:
@@ -136,11 +149,8 @@ class QethDevices(Resource):
         commands = []
         for index, entry in enumerate(self.config):
             ids = parse_group_id(entry["id"])
-            try:
-                if len(ids) == 1:
-                    ids = naive_group(ids[0])
-            except QethIdError as exc:
-                raise ResourceError("%s: %s" % (label(index, entry), exc))
+            if len(ids) == 1:
+                ids = naive_group(ids[0])  # validate() checked that it fits
             want = build_desired(entry, ids[0], ids, None, "merged", None, label(index, entry))
             commands.extend(step.command for step in plan_device(None, want, self.scope, chz.TOOL))
         return commands

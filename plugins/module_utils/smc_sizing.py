@@ -174,10 +174,30 @@ def parse_size(value, name="size"):
     match = _SIZE_RE.match(str(value))
     if not match:
         raise SizingError(
-            "%s: expected a size in bytes or with a K/M/G suffix (e.g. 131072, 128K, 1M), " "got %r" % (name, value)
+            "%s: expected a size in bytes or with a K/M/G suffix (e.g. 131072, 128K, 1M), got %r" % (name, value)
         )
     suffix = match.group(2).lower() if match.group(2) else None
     return int(match.group(1)) * _SIZE_FACTORS[suffix]
+
+
+def buffer_size(value, name):
+    """An SMC buffer size (``rmem``/``wmem``) in bytes: ``parse_size`` within 16K..INT_MAX/2."""
+    size = parse_size(value, name)
+    if size < SMC_BUF_MIN_SIZE:
+        raise SizingError("%s: %d bytes is below the SMC minimum of %d (16K)" % (name, size, SMC_BUF_MIN_SIZE))
+    if size > SMC_SYSCTLS[name]["max"]:
+        raise SizingError(
+            "%s: %d bytes is above the largest value the kernel accepts (%d)" % (name, size, SMC_SYSCTLS[name]["max"])
+        )
+    return size
+
+
+def tcp_value(value, name):
+    """One value of a ``tcp_[rw]mem`` triplet in bytes: ``parse_size`` within 1..INT_MAX."""
+    number = parse_size(value, name)
+    if not TCP_VALUE_MIN <= number <= TCP_VALUE_MAX:
+        raise SizingError("%s: must be between %d and %d, got %d" % (name, TCP_VALUE_MIN, TCP_VALUE_MAX, number))
+    return number
 
 
 def format_size(size):
@@ -290,6 +310,17 @@ def parse_tcp_triplet(value, name):
     return tuple(result)
 
 
+def tcp_min_above_default(name, low, size):
+    """The error of a TCP minimum above the TCP default that buffer ``name`` of ``size`` needs."""
+    return "tcp_%s_min: %d is above the TCP default %d that %s=%d needs" % (
+        name,
+        low,
+        tcp_default_for(size),
+        name,
+        size,
+    )
+
+
 def tcp_triplet_basis(file_value, live_value, name):
     """The TCP triplet whose minimum and maximum a new setting keeps.
 
@@ -364,15 +395,7 @@ def plan_buffers(
     for name, value in (("rmem", rmem), ("wmem", wmem)):
         if value is None:
             continue
-        size = parse_size(value, name)
-        if size < SMC_BUF_MIN_SIZE:
-            raise SizingError("%s: %d bytes is below the SMC minimum of %d (16K)" % (name, size, SMC_BUF_MIN_SIZE))
-        if size > SMC_SYSCTLS[name]["max"]:
-            raise SizingError(
-                "%s: %d bytes is above the largest value the kernel accepts (%d)"
-                % (name, size, SMC_SYSCTLS[name]["max"])
-            )
-        wanted[name] = size
+        wanted[name] = buffer_size(value, name)
 
     sysctls = {}
     warnings = []
@@ -391,23 +414,11 @@ def plan_buffers(
         else:
             current, low, high, default = limits[name]
             current = parse_tcp_triplet(current, TCP_KEYS[name]) if current is not None else default
-            low = parse_size(low, "tcp_%s_min" % name) if low is not None else current[0]
-            high = parse_size(high, "tcp_%s_max" % name) if high is not None else current[2]
+            low = tcp_value(low, "tcp_%s_min" % name) if low is not None else current[0]
+            high = tcp_value(high, "tcp_%s_max" % name) if high is not None else current[2]
             middle = tcp_default_for(size)
-            if middle > TCP_VALUE_MAX:
-                raise SizingError(
-                    "%s: %d bytes needs a TCP default of %d, above %d" % (name, size, middle, TCP_VALUE_MAX)
-                )
-            for label, number in (("min", low), ("max", high)):
-                if not TCP_VALUE_MIN <= number <= TCP_VALUE_MAX:
-                    raise SizingError(
-                        "tcp_%s_%s: must be between %d and %d, got %d"
-                        % (name, label, TCP_VALUE_MIN, TCP_VALUE_MAX, number)
-                    )
             if low > middle:
-                raise SizingError(
-                    "tcp_%s_min: %d is above the TCP default %d that %s=%d needs" % (name, low, middle, name, size)
-                )
+                raise SizingError(tcp_min_above_default(name, low, size))
             if high < middle:
                 warnings.append(
                     "%s: raised the TCP maximum %d to the new TCP default %d" % (TCP_KEYS[name], high, middle)

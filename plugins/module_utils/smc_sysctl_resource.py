@@ -29,12 +29,16 @@ from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import (
     SMC_SYSCTLS,
     TCP_KEYS,
     SizingError,
+    buffer_size,
     current_effective,
     decide_method,
     parse_kernel_release,
     parse_size,
     plan_buffers,
+    tcp_default_for,
+    tcp_min_above_default,
     tcp_triplet_basis,
+    tcp_value,
     validate_setting,
 )
 
@@ -91,36 +95,90 @@ class SmcSysctls(Resource):
 
     # -- no host -------------------------------------------------------------------------------
     def validate(self):
+        """Every check of the parameters; the kernel release is read with the host (prepare)."""
         params = self.params
-        self.release = kernel_release()
-        try:
-            self.kernel = parse_kernel_release(self.release)
-        except SizingError as exc:
-            return ["cannot read the kernel release: %s" % exc]
-        try:
-            for key, value in sorted((params["settings"] or {}).items()):
+        errors = []
+        spelled = {}  # full key -> the settings key that named it
+        for key, value in sorted((params["settings"] or {}).items(), key=lambda item: str(item[0])):
+            try:
                 short, number = validate_setting(key, value)
-                if short in ("rmem", "wmem"):
-                    raise SizingError("settings.%s: use the %s option for the SMC buffer size" % (short, short))
-                self.settings[SMC_SYSCTL_PREFIX + short] = str(number)
-            for option, key in sorted(CORE_KEYS.items()):
-                if params[option] is not None:
+            except SizingError as exc:
+                errors.append(str(exc))
+                continue
+            full = SMC_SYSCTL_PREFIX + short
+            if short in ("rmem", "wmem"):
+                errors.append("settings.%s: use the %s option for the SMC buffer size" % (key, short))
+            elif full in spelled:
+                errors.append(
+                    "settings.%s: names the same sysctl %s as settings.%s; give it once" % (key, full, spelled[full])
+                )
+            else:
+                spelled[full] = key
+                self.settings[full] = str(number)
+        for option, key in sorted(CORE_KEYS.items()):
+            if params[option] is not None:
+                try:
                     number = parse_size(params[option], option)
-                    if not 1 <= number <= INT_MAX:
-                        raise SizingError("%s: must be between 1 and %d bytes, got %d" % (option, INT_MAX, number))
-                    self.settings[key] = str(number)
-            # sizes and TCP limits are valid whatever method the host decides later
-            plan_buffers(
-                self.kernel,
-                params["rmem"],
-                params["wmem"],
-                method=METHOD_TCP,
-                protocol=params["protocol"],
-                **self._tcp_limits(),
+                except SizingError as exc:
+                    errors.append(str(exc))
+                    continue
+                if not 1 <= number <= INT_MAX:
+                    errors.append("%s: must be between 1 and %d bytes, got %d" % (option, INT_MAX, number))
+                    continue
+                self.settings[key] = str(number)
+        for name in ("rmem", "wmem"):
+            errors.extend(self._check_buffer(name))
+        errors.extend(self._check_files())
+        return errors
+
+    def _check_buffer(self, name):
+        """Errors of ``name`` (rmem, wmem) and its TCP minimum and maximum."""
+        params, errors, values = self.params, [], {}
+        for option in (name, "tcp_%s_min" % name, "tcp_%s_max" % name):
+            if params[option] is None:
+                continue
+            try:
+                values[option] = (buffer_size if option == name else tcp_value)(params[option], option)
+            except SizingError as exc:
+                errors.append(str(exc))
+        size, low, high = (values.get(o) for o in (name, "tcp_%s_min" % name, "tcp_%s_max" % name))
+        for option in ("tcp_%s_min" % name, "tcp_%s_max" % name):
+            if params[option] is None:
+                continue
+            if params[name] is None:
+                errors.append(
+                    "%s: used only with %s (a limit of the %s that %s sets on kernels without net.smc.%s); give %s "
+                    "or leave %s out" % (option, name, TCP_KEYS[name], name, name, name, option)
+                )
+            elif params["method"] == METHOD_NET_SMC:
+                errors.append("%s: used only with method tcp or auto, not %s" % (option, METHOD_NET_SMC))
+        if low is not None and high is not None and low > high:
+            errors.append("tcp_%s_min: %d is above tcp_%s_max %d" % (name, low, name, high))
+        if low is not None and size is not None and low > tcp_default_for(size):
+            errors.append(tcp_min_above_default(name, low, size))
+        return errors
+
+    def _check_files(self):
+        errors, paths = [], {}
+        for option in ("file", "modules_load_file"):
+            path = self.params[option]
+            if not path or not os.path.isabs(path) or path.endswith("/"):
+                errors.append("%s: %r is not an absolute path to a file" % (option, path))
+            elif ".." in path.split("/") or os.path.normpath(path) != path.rstrip("/"):
+                errors.append("%s: %r is not a normalised path (no .., . or //)" % (option, path))
+            elif not path.endswith(".conf") or os.path.basename(path) == ".conf":
+                errors.append(
+                    "%s: %r does not end in .conf; %s reads only *.conf files"
+                    % (option, path, "systemd-sysctl" if option == "file" else "systemd-modules-load")
+                )
+            else:
+                paths[option] = path
+        if paths.get("file") is not None and paths.get("file") == paths.get("modules_load_file"):
+            errors.append(
+                "modules_load_file: %s is also file; the sysctl.d and the modules-load.d content need two files"
+                % paths["file"]
             )
-        except SizingError as exc:
-            return [str(exc)]
-        return []
+        return errors
 
     def _tcp_limits(self):
         return dict(
@@ -129,8 +187,14 @@ class SmcSysctls(Resource):
 
     # -- host ----------------------------------------------------------------------------------
     def prepare(self):
-        """Load smc when asked: it creates net.smc.*, whose presence decides the method."""
+        """Read the kernel release; load smc when asked: it creates net.smc.*, whose presence decides
+        the method."""
         params = self.params
+        self.release = kernel_release()
+        try:
+            self.kernel = parse_kernel_release(self.release)
+        except SizingError as exc:
+            raise ResourceError("cannot read the kernel release: %s" % exc)
         ran = []
         if self.state == "merged" and params["load_module"] and not smc_loaded():
             ran = self._load()

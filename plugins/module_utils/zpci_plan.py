@@ -48,57 +48,70 @@ def normalize_power(value):
 def normalize_config(config):
     """Validate ``config`` (list of dicts) and return entries with int FIDs, merged duplicates.
 
-    Raises ZpciConfigError naming ``config[i].field`` and the allowed values.
+    Raises ZpciConfigError naming ``config[i].field`` and the allowed values, for every problem of
+    every entry at once (separated by ``; ``).
     """
     entries = []
+    errors = []
     seen = {}
     for index, item in enumerate(config or []):
-        where = 'config[%d]' % index
-        if not isinstance(item, dict):
-            raise ZpciConfigError('%s: each entry is a dict with fid, power, driver, expected_type' % where)
-        try:
-            fid = parse_fid(item.get('fid'))
-        except ValueError as exc:
-            raise ZpciConfigError('%s.fid: %s' % (where, exc))
-        power = normalize_power(item.get('power'))
-        if power is None:
-            raise ZpciConfigError(
-                '%s.power: %r is not one of %s' % (where, item.get('power'), ', '.join(POWER_CHOICES))
-            )
-        driver = item.get('driver')
-        if driver is not None and driver not in DRIVER_CHOICES:
-            raise ZpciConfigError('%s.driver: %r is not one of %s' % (where, driver, ', '.join(DRIVER_CHOICES)))
-        expected = item.get('expected_type') or 'any'
-        if expected not in TYPE_CHOICES:
-            raise ZpciConfigError('%s.expected_type: %r is not one of %s' % (where, expected, ', '.join(TYPE_CHOICES)))
-        if power == 'off' and driver is not None:
-            raise ZpciConfigError(
-                '%s.driver: FID %s has power off, which leaves no device to bind; '
-                'omit driver or use power: on' % (where, fid_text(fid))
-            )
-        if (
-            driver is not None
-            and DRIVER_TYPES.get(driver)
-            and expected != 'any'
-            and expected not in DRIVER_TYPES[driver]
-        ):
-            raise ZpciConfigError(
-                '%s.driver: %s drives %s functions, but expected_type is %s'
-                % (where, driver, ' or '.join(DRIVER_TYPES[driver]), expected)
-            )
-        entry = {'fid': fid, 'power': power, 'driver': driver, 'expected_type': expected, 'index': index}
+        entry, problems = _entry(index, item)
+        errors.extend(problems)
+        if entry is None:
+            continue
+        fid = entry['fid']
         if fid in seen:
             other = seen[fid]
             for key in ('power', 'driver', 'expected_type'):
                 if other[key] != entry[key]:
-                    values = (where, key, fid_text(fid), other['index'], key, other[key], entry[key])
-                    raise ZpciConfigError(
-                        '%s.%s: FID %s is also in config[%d] with %s %r, here %r; ' 'give each FID once' % values
+                    values = ('config[%d]' % index, key, fid_text(fid), other['index'], key, other[key], entry[key])
+                    errors.append(
+                        '%s.%s: FID %s is also in config[%d] with %s %r, here %r; give each FID once' % values
                     )
+                    break
             continue
         seen[fid] = entry
         entries.append(entry)
+    if errors:
+        raise ZpciConfigError('; '.join(errors))
     return entries
+
+
+def _entry(index, item):
+    """(entry or None, errors) for one item of ``config``."""
+    where = 'config[%d]' % index
+    if not isinstance(item, dict):
+        return None, ['%s: each entry is a dict with fid, power, driver, expected_type' % where]
+    errors = []
+    try:
+        fid = parse_fid(item.get('fid'))
+    except ValueError as exc:
+        fid = None
+        errors.append('%s.fid: %s' % (where, exc))
+    power = normalize_power(item.get('power'))
+    if power is None:
+        errors.append('%s.power: %r is not one of %s' % (where, item.get('power'), ', '.join(POWER_CHOICES)))
+    driver = item.get('driver')
+    if driver is not None and driver not in DRIVER_CHOICES:
+        errors.append('%s.driver: %r is not one of %s' % (where, driver, ', '.join(DRIVER_CHOICES)))
+    expected = item.get('expected_type') or 'any'
+    if expected not in TYPE_CHOICES:
+        errors.append('%s.expected_type: %r is not one of %s' % (where, expected, ', '.join(TYPE_CHOICES)))
+    if errors:
+        return None, errors
+    if power == 'off' and driver is not None:
+        errors.append(
+            '%s.driver: FID %s has power off, which leaves no device to bind; '
+            'omit driver or use power: on' % (where, fid_text(fid))
+        )
+    if driver is not None and DRIVER_TYPES.get(driver) and expected != 'any' and expected not in DRIVER_TYPES[driver]:
+        errors.append(
+            '%s.driver: %s drives %s functions, but expected_type is %s'
+            % (where, driver, ' or '.join(DRIVER_TYPES[driver]), expected)
+        )
+    if errors:
+        return None, errors
+    return {'fid': fid, 'power': power, 'driver': driver, 'expected_type': expected, 'index': index}, []
 
 
 def check_host(entries, host_fids):

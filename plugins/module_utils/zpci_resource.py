@@ -134,8 +134,8 @@ class ZpciFunctions(Resource):
             self.entries = normalize_config(self.params["config"])
         except ZpciConfigError as exc:
             return [to_native(exc)]
-        if not self.entries and self.params["state"] == "merged":
-            return ["config: give at least one function for state merged"]
+        if not self.entries and self.params["state"] in ("merged", "rendered"):
+            return ["config: give at least one function for state %s" % self.params["state"]]
         return []
 
     def render(self):

@@ -48,7 +48,8 @@ attributes:
 options:
   cpc:
     description:
-      - The CPC model (the C(cpc) inventory variable). Required unless O(state=parsed).
+      - The CPC model (the C(cpc) inventory variable). Required unless O(state=parsed), not used with
+        O(state=parsed).
       - 'Top-level keys: C(name), C(machine) (V(z15), V(z16), V(z17)), C(css), C(uid_checking),
         C(partitions), C(hipersockets), C(ism), C(osa), C(roce), C(smcd_peers). FIDs, UIDs and
         VCHIDs are ints (YAML C(0x605)) or hex strings (C("605")); CHPIDs, control unit and device
@@ -62,7 +63,7 @@ options:
     default: rendered
   deck:
     description:
-      - IOCP source text (card images), for O(state=parsed) and O(state=compared).
+      - IOCP source text (card images), for O(state=parsed) and O(state=compared) only.
     type: str
   dest:
     description:
@@ -219,6 +220,7 @@ diff:
 """
 
 import os
+import re
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_bytes, to_native
@@ -236,6 +238,19 @@ from ansible_collections.s390x.network.plugins.module_utils.iocp_validate import
     endpoints,
     smcd_pairs,
 )
+
+
+def _mode_ok(mode):
+    """Whether ``mode`` is a file mode AnsibleModule can apply: an octal number up to 07777 or
+    symbolic clauses (``u=rw,g=r``); checked before the file is written."""
+    if mode is None:
+        return True
+    if isinstance(mode, int) and not isinstance(mode, bool):
+        return 0 <= mode <= 0o7777
+    text = str(mode)
+    if re.fullmatch(r"[0-7]+", text):
+        return int(text, 8) <= 0o7777
+    return all(re.fullmatch(r"[ugoa]*(?:[-+=][rwxXstugo]*)+", clause) for clause in text.split(","))
 
 
 def _read(path):
@@ -292,8 +307,22 @@ def run(module):
         module.fail_json(msg="cpc is required with state=%s" % state)
     if state in ("parsed", "compared") and params["deck"] is None:
         module.fail_json(msg="deck is required with state=%s (IOCP source text)" % state)
-    if params["dest"] and state != "rendered":
-        module.fail_json(msg="dest is only used with state=rendered, not state=%s" % state)
+    misused = []
+    if params["dest"] is not None:
+        if state != "rendered":
+            misused.append("dest is only used with state=rendered, not state=%s" % state)
+        elif not params["dest"] or params["dest"].endswith("/"):
+            misused.append("dest: %r is not a path to a file" % params["dest"])
+    if params["deck"] is not None and state not in ("parsed", "compared"):
+        misused.append("deck is only used with state=parsed or state=compared, not state=%s" % state)
+    if params["cpc"] is not None and state == "parsed":
+        misused.append("cpc is not used with state=parsed (it returns the model read from deck)")
+    if not _mode_ok(params.get("mode")):
+        misused.append(
+            "mode: %r is not a file mode (octal such as 0644, or symbolic such as u=rw,g=r,o=r)" % (params["mode"],)
+        )
+    if misused:
+        module.fail_json(msg="; ".join(misused))
 
     if state == "parsed":
         parsed = parse_deck(params["deck"])

@@ -41,11 +41,15 @@ options:
   domain:
     description:
       - Name of the libvirt domain (guest). It must be defined (persistent).
+      - Checked before libvirt is asked, the way libvirt checks a name it keeps its definition file
+        under - not empty, no C(/), no control characters, at most 251 bytes (C(<name>.xml) fits a
+        file name).
     type: str
     required: true
   uri:
     description:
-      - libvirt connection URI.
+      - libvirt connection URI (or a URI alias of the libvirt client configuration), without blanks
+        or control characters.
     type: str
     default: qemu:///system
   hostdevs:
@@ -99,7 +103,8 @@ options:
     suboptions:
       source:
         description:
-          - Host network interface, for example V(enc8200).
+          - Host network interface, for example V(enc8200). A name the kernel accepts - 1 to 15
+            characters, not V(.) or V(..), no C(/), C(:), blanks or control characters.
         type: str
         required: true
       mode:

@@ -59,6 +59,9 @@ options:
             way C(chzdev) does it, or by all three CCW devices C(0.0.8200:0.0.8201:0.0.8202).
           - A device hidden by cio_ignore needs all three (its write and data devices cannot be
             looked up until it is freed), unless it already has a udev rule.
+          - Each device once per task - two entries must not share a CCW device, under any spelling,
+            and a read device named alone also takes the read device plus one (its write device;
+            with O(state=rendered) also plus two). Checked before the host is read.
         type: str
         required: true
       online:
@@ -277,10 +280,10 @@ rollback:
   description:
     - After a failed C(chzdev) call, the commands run to restore the device's previous state
       (C(commands)), the errors on the way (C(errors)) and whether the device is back (C(ok)).
+      Rule files the failed call changed are written back first (C(write PATH) or C(rm PATH)).
       When the restoring C(chzdev) call fails too, the old attributes and C(online) are written to
       sysfs directly (listed as C(echo VALUE > /sys/...)). Returned with the failure.
   returned: on failure after a change started
-      Rule files the failed call changed are written back first (C(write PATH) or C(rm PATH)).
   type: dict
 """
 

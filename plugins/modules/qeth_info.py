@@ -29,6 +29,8 @@ options:
   attributes:
     description:
       - Further sysfs attributes to read for every device, for example C(vnicc/learning) or C(bridge_role).
+      - A name is made of letters, digits, C(_), C(.) and C(-), in parts separated by one C(/) that do
+        not start with a dot.
     type: list
     elements: str
     default: []
@@ -173,6 +175,8 @@ cio_ignore:
       elements: str
 """
 
+import re
+
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
@@ -187,6 +191,8 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_state import re
 from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
 
 _TYPED_INT = ("buffer_count", "portno")
+# a qeth sysfs attribute below the group device, such as layer2 or vnicc/learning
+_ATTRIBUTE_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
 
 
 def _typed(name, value):
@@ -200,6 +206,25 @@ def _typed(name, value):
         except ValueError:
             return value
     return value
+
+
+def check_input(params):
+    """(read devices to report, None for all; errors) from the parameters, without the host."""
+    wanted, errors = None, []
+    if params["ids"]:
+        wanted = set()
+        for index, text in enumerate(params["ids"]):
+            try:
+                wanted.add(parse_group_id(text)[0])
+            except QethIdError as exc:
+                errors.append("ids[%d]: %s" % (index, exc))
+    for index, name in enumerate(params["attributes"]):
+        if not isinstance(name, str) or not _ATTRIBUTE_RE.fullmatch(name):
+            errors.append(
+                "attributes[%d]: %r is not a sysfs attribute name (letters, digits, _ . - in parts separated "
+                "by one /, not starting with a dot, such as vnicc/learning)" % (index, name)
+            )
+    return wanted, errors
 
 
 def device_entry(dev, attributes):
@@ -239,18 +264,10 @@ def main():
         ),
         supports_check_mode=True,
     )
-    wanted = None
-    if module.params["ids"]:
-        wanted = set()
-        for text in module.params["ids"]:
-            try:
-                wanted.add(parse_group_id(text)[0])
-            except QethIdError as exc:
-                module.fail_json(msg="ids: %s" % exc)
+    wanted, errors = check_input(module.params)
+    if errors:
+        module.fail_json(msg="; ".join(errors))
     attributes = module.params["attributes"]
-    for name in attributes:
-        if not name or name.startswith("/") or ".." in name.split("/"):
-            module.fail_json(msg="attributes: %r is not a sysfs attribute name" % name)
 
     reader = SysfsReader()
     cio = ccw_blacklist.read()

@@ -71,7 +71,7 @@ options:
     default: smcd
   settings:
     description:
-      - Other C(net.smc.*) settings, key without or with the C(net.smc.) prefix.
+      - Other C(net.smc.*) settings, key without or with the C(net.smc.) prefix (each key once).
       - Known keys and ranges, checked before anything is changed
         (V(autocorking_size) 0..4294967295, V(smcr_buf_type) 0..2, V(smcr_testlink_time)
         0..21474836 seconds, V(smcr_max_links_per_lgr) 1..2, V(smcr_max_conns_per_lgr) 16..255,
@@ -90,6 +90,8 @@ options:
     description:
       - Minimum (first) value of C(net.ipv4.tcp_rmem) for method C(tcp); default is the value in
         O(file), or the host's current value when O(file) does not set it.
+      - Only together with O(rmem), at most twice O(rmem) (the TCP default it sets) and at most
+        O(tcp_rmem_max); not with O(method=net.smc). The same holds for the other three limits.
     type: raw
   tcp_rmem_max:
     description:
@@ -118,7 +120,8 @@ options:
     type: raw
   file:
     description:
-      - The sysctl.d file this module owns.
+      - The sysctl.d file this module owns. An absolute, normalised path ending in C(.conf) (the only
+        files C(systemd-sysctl) reads), not the same file as O(modules_load_file).
     type: path
     default: /etc/sysctl.d/90-smc.conf
   load_module:
@@ -129,6 +132,7 @@ options:
   modules_load_file:
     description:
       - The modules-load.d file that loads C(smc) at boot, owned by this module when O(load_module).
+        An absolute, normalised path ending in C(.conf) (the only files C(systemd-modules-load) reads).
     type: path
     default: /etc/modules-load.d/smc.conf
   apply:

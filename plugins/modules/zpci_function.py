@@ -52,6 +52,7 @@ options:
     description:
       - The functions to manage. Each FID at most once (repeating a FID with the same settings is
         allowed).
+      - At least one function is required for O(state=merged) and O(state=rendered).
     type: list
     elements: dict
     suboptions:
