@@ -27,6 +27,17 @@ Formats, from smc-tools stats.c, dev.c, linkgroup.c and util.c (1.6.0 to 1.8.5):
   (the bracketed columns with -d).
 * ``smcd linkgroup``: ``LG-ID VLAN #Conns PNET-ID``; ``smcr linkgroup``: ``LG-ID LG-Role LG-Type
   VLAN #Conns PNET-ID``; with -d both print ``Key : value`` blocks separated by blank lines.
+
+The same fields from the kernel's netlink replies (``smc_netlink``), mapped the way smc-tools maps
+them before it prints (stats.c ``print_as_text``/``print_as_json``, dev.c
+``show_dev_smcd_info``/``show_devs_smcr_details``, linkgroup.c ``show_lgr_smc*_info``): the
+``stats json`` counter names from the ``SMC_NLA_STATS_T_*`` nests, handshake errors from
+``SMC_NLA_STATS_*_HS_ERR_CNT``, TCP fallbacks and their reason names (``get_fbackstr``: the
+``SMC_CLC_DECL_*`` codes) from ``SMC_NETLINK_GET_FBACK_STATS``; ``InUse`` is ``IS_CRIT``, ``#LGs``
+``USE_CNT``, the type by PCI device ID, an SMC-R row per valid port, the LG-ID ``%08x`` of the
+u32. What the two paths give differently: netlink has every fallback reason (the text the top
+three per role), full IB device names (the text cuts them at 8 characters), None for a counter the
+kernel does not put (smc-tools prints 0), and counts since the module was loaded (no reset).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -592,3 +603,234 @@ def read_stats(run, protocol, absolute=False, reset=False):
     if counters is not None:
         merge_json(stats, counters)
     return stats, "json+text" if counters is not None else "text"
+
+
+# -- the same fields from the kernel's netlink replies ------------------------------------------
+#: SMC_CLC_DECL_* codes (the kernel's smc_clc.h) and the names smc-tools prints for them
+FALLBACK_REASONS = {
+    0x01010000: "MEMORY",
+    0x02010000: "TIMEOUT_CL",
+    0x02020000: "TIMEOUT_AL",
+    0x03000000: "CNF_ERR",
+    0x03010000: "PEER_NO_SMC",
+    0x03020000: "IPSEC",
+    0x03030000: "NOSMCDEV",
+    0x03030001: "NOSMCDDEV",
+    0x03030002: "NOSMCRDEV",
+    0x03030003: "NOISM2SUPP",
+    0x03030004: "NOV2EXT",
+    0x03030005: "NOV2DEXT",
+    0x03030006: "NOSEID",
+    0x03030007: "NOSMCD2DEV",
+    0x03040000: "MODEUNSUPP",
+    0x03050000: "RMBE_EC",
+    0x03060000: "OPTUNSUPP",
+    0x03070000: "DIFFPREFIX",
+    0x03080000: "GETVLANERR",
+    0x03090000: "ISMVLANERR",
+    0x030A0000: "NOACTLINK",
+    0x030B0000: "NOSRVLINK",
+    0x030C0000: "VERSMISMAT",
+    0x030D0000: "MAX_DMB",
+    0x04000000: "SYNCERR",
+    0x05000000: "PEERDECL",
+}
+UNKNOWN_REASON = "[unknown]"
+#: PCI device IDs smc-tools names (others print as %#x)
+PCI_DEVICE_TYPES = {0x1004: "RoCE_Express", 0x1016: "RoCE_Express2", 0x101E: "RoCE_Express3", 0x04ED: "ISM"}
+LGR_TYPES = {0: "NONE", 1: "SINGLE", 2: "SYM", 3: "ASYMP", 4: "ASYML"}
+PEER_OS = {1: "ZOS", 2: "LINUX", 3: "AIX"}
+_NL_BUCKETS = ("8k", "16k", "32k", "64k", "128k", "256k", "512k", "1024k", "g_1024k")
+_NL_JSON_BUCKETS = _JSON_BUCKETS + ("1024K", "G_1024K")
+_NL_RMB_COUNTERS = (
+    ("size_sm_peer_cnt", "SIZE_SM_PEER_CNT"),
+    ("size_sm_cnt", "SIZE_SM_CNT"),
+    ("full_peer_cnt", "FULL_PEER_CNT"),
+    ("full_cnt", "FULL_CNT"),
+    ("reuse_cnt", "REUSE_CNT"),
+    ("alloc_cnt", "ALLOC_CNT"),
+    ("dgrade_cnt", "DGRADE_CNT"),
+)
+_NL_TECH_COUNTERS = (
+    ("clnt_v1_succ", "SMC_CLNT_V1_SUCC_CNT"),
+    ("clnt_v2_succ", "SMC_CLNT_V2_SUCC_CNT"),
+    ("srv_v1_succ", "SMC_SRV_V1_SUCC_CNT"),
+    ("srv_v2_succ", "SMC_SRV_V2_SUCC_CNT"),
+    ("sendpage_cnt", "SMC_SENDPAGE_CNT"),
+    ("urg_data_cnt", "SMC_URG_DATA_CNT"),
+    ("splice_cnt", "SMC_SPLICE_CNT"),
+    ("cork_cnt", "SMC_CORK_CNT"),
+    ("ndly_cnt", "SMC_NDLY_CNT"),
+    ("rx_bytes", "SMC_RX_BYTES"),
+    ("tx_bytes", "SMC_TX_BYTES"),
+    ("rx_cnt", "SMC_RX_CNT"),
+    ("tx_cnt", "SMC_TX_CNT"),
+    ("rx_rmb_usage", "SMC_RX_RMB_USAGE"),
+    ("tx_rmb_usage", "SMC_TX_RMB_USAGE"),
+)
+
+
+def _c_hex(value):
+    """C's ``%#x``: ``0`` for zero, ``0x1f`` otherwise."""
+    return "%#x" % value if value else "0"
+
+
+def _trim(text):
+    return (text or "").strip()
+
+
+def counters_from_netlink(tech):
+    """The ``stats json`` counters (smc-tools' names) of one ``SMC_NLA_STATS_*_TECH`` nest; a
+    counter the kernel did not put is left out."""
+    counters = {}
+    tech = tech or {}
+
+    def put(key, value):
+        if value is not None:
+            counters[key] = value
+
+    for direction in ("TX", "RX"):
+        low = direction.lower()
+        for prefix, nest in (("SMC_INT", tech.get(low + "_rmb_size")), ("SMC_USR", tech.get(low + "pload_size"))):
+            for bucket, name in zip(_NL_BUCKETS, _NL_JSON_BUCKETS):
+                put("%s_%s_BUF_%s" % (prefix, direction, name), (nest or {}).get(bucket))
+        rmb = tech.get(low + "_rmb_stats") or {}
+        for field, name in _NL_RMB_COUNTERS:
+            put("SMC_INT_%s_BUF_%s" % (direction, name), rmb.get(field))
+    for field, name in _NL_TECH_COUNTERS:
+        put(name, tech.get(field))
+    return counters
+
+
+def fallback_reason_name(code):
+    return FALLBACK_REASONS.get(code, UNKNOWN_REASON)
+
+
+def _reasons(codes):
+    names = {}
+    for code, count in sorted((codes or {}).items()):
+        name = fallback_reason_name(code)
+        names[name] = names.get(name, 0) + count
+    return names
+
+
+def stats_from_netlink(protocol, nl_stats, fallback):
+    """Stats dict (see empty_stats) from ``SmcNetlink.stats()`` and ``fallback_stats()``."""
+    if protocol not in PROTOCOLS:
+        raise StatsError("protocol: expected smcd or smcr, got %r" % (protocol,))
+    stats = empty_stats(protocol)
+    conns = stats["connections"]
+    nl_stats = nl_stats or {}
+    client, server = nl_stats.get("clnt_hs_err_cnt"), nl_stats.get("srv_hs_err_cnt")
+    if client is not None and server is not None:
+        conns.update(handshake_errors=client + server, handshake_errors_client=client, handshake_errors_server=server)
+    if fallback is not None:
+        by_role = {"server": _reasons(fallback.get("server")), "client": _reasons(fallback.get("client"))}
+        reasons = {}
+        for role in ("server", "client"):
+            for name, count in by_role[role].items():
+                reasons[name] = reasons.get(name, 0) + count
+        conns.update(
+            tcp_fallback=fallback["client_total"] + fallback["server_total"],
+            tcp_fallback_client=fallback["client_total"],
+            tcp_fallback_server=fallback["server_total"],
+            fallback_reasons=reasons,
+            fallback_reasons_by_role=by_role,
+        )
+    return merge_json(stats, counters_from_netlink(nl_stats.get(protocol + "_tech")))
+
+
+def _port_state(state):
+    if state in (0, 1):
+        return ("INACTIVE", "ACTIVE")[state]
+    return "%s?" % _c_hex(state or 0)
+
+
+def _device_type(pci_device):
+    return PCI_DEVICE_TYPES.get(pci_device, _c_hex(pci_device or 0))
+
+
+def _port_pnet(port):
+    port = port or {}
+    return _trim(port.get("pnetid")) or None, bool(port.get("pnet_usr"))
+
+
+def devices_from_netlink(protocol, devices, details=False, ifname=None):
+    """Devices as ``parse_devices_smcd``/``parse_devices_smcr`` give them, from
+    ``SmcNetlink.devices_smcd()``/``devices_smcr()``; ``ifname(index)`` names a net device."""
+    result = []
+    for dev in devices or []:
+        if protocol == "smcd":
+            pnet_id, by_user = _port_pnet(dev.get("port"))
+            result.append(
+                {
+                    "fid": dev.get("pci_fid"),
+                    "type": _device_type(dev.get("pci_device")),
+                    "pci_id": dev.get("pci_id"),
+                    "pchid": dev.get("pci_chid"),
+                    "in_use": bool(dev.get("is_crit")),
+                    "linkgroups": dev.get("use_cnt"),
+                    "pnet_id": pnet_id,
+                    "pnet_id_by_user": by_user,
+                }
+            )
+            continue
+        for index, key in enumerate(("port", "port2")):
+            port = dev.get(key)
+            if not port or not port.get("valid"):
+                continue
+            pnet_id, by_user = _port_pnet(port)
+            row = {
+                "net_dev": ifname(port.get("netdev")) if ifname and port.get("netdev") else None,
+                "ib_dev": dev.get("ib_name"),
+                "port": index + 1,
+                "port_state": _port_state(port.get("state")),
+                "type": _device_type(dev.get("pci_device")),
+                "critical": bool(dev.get("is_crit")),
+                "fid": None,
+                "pci_id": None,
+                "pchid": None,
+                "links": port.get("lnk_cnt"),
+                "pnet_id": pnet_id,
+                "pnet_id_by_user": by_user,
+            }
+            if details:
+                row.update(fid=dev.get("pci_fid"), pci_id=dev.get("pci_id"), pchid=dev.get("pci_chid"))
+            result.append(row)
+    return result
+
+
+def linkgroups_from_netlink(protocol, groups, details=False):
+    """Link groups as ``parse_linkgroups`` gives them (table or ``-d`` keys), from
+    ``SmcNetlink.linkgroups_smcd()``/``linkgroups_smcr()``."""
+    result = []
+    for lgr in groups or []:
+        group = {"id": "%08x" % (lgr.get("id") or 0)}
+        if protocol == "smcr":
+            group["role"] = "SERV" if lgr.get("role") else "CLNT"
+            group["type"] = LGR_TYPES.get(lgr.get("type"), "%s?" % _c_hex(lgr.get("type") or 0))
+        group["vlan"] = lgr.get("vlan_id")
+        group["pnet_id"] = _trim(lgr.get("pnetid")) or None
+        if details:
+            v2 = lgr.get("v2_common")
+            group["version"] = v2.get("ver") if v2 else 1
+            if v2:
+                peer_os = v2.get("os")
+                group.update(
+                    peer_release=v2.get("rel"),
+                    peer_host=_trim(v2.get("peer_host")),
+                    peer_os=PEER_OS.get(peer_os, "Unknown (%s)" % _c_hex(peer_os or 0)),
+                )
+                if protocol == "smcr":
+                    group["direct"] = bool((lgr.get("v2") or {}).get("direct"))
+                group["eid"] = _trim(v2.get("neg_eid"))
+            group["sndbuf"] = lgr.get("sndbuf_alloc")
+            group["rmb" if protocol == "smcr" else "dmb"] = lgr.get("rmb_alloc" if protocol == "smcr" else "dmb_alloc")
+        group["conns"] = lgr.get("conns_num")
+        result.append(group)
+    return result
+
+
+def read_stats_netlink(smc, protocol):
+    """``(stats, "netlink")`` from an ``smc_netlink.SmcNetlink``."""
+    return stats_from_netlink(protocol, smc.stats(), smc.fallback_stats()), "netlink"

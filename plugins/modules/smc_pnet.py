@@ -10,14 +10,17 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 ---
 module: smc_pnet
-short_description: Manage the software PNET table of SMC (smc_pnet)
+short_description: Manage the software PNET table of SMC (smc_pnet or netlink)
 version_added: 0.1.0
 description:
-  - Manages the entries of the kernel's software PNET table with C(smc_pnet) (smc-tools). An entry
-    groups a network interface, or an RDMA (RoCE) or ISM device port, under a physical network
-    ID (PNET ID), so that SMC finds the SMC device that belongs to the interface a TCP connection uses.
+  - Manages the entries of the kernel's software PNET table with C(smc_pnet) (smc-tools), or without
+    smc-tools through the kernel's generic netlink family C(SMC_PNETID), which C(smc_pnet) itself uses
+    (O(backend)). An entry groups a network interface, or an RDMA (RoCE) or ISM device port, under a
+    physical network ID (PNET ID), so that SMC finds the SMC device that belongs to the interface a TCP
+    connection uses.
   - Resource-module style, O(config) lists entries and O(state) says what to do with them. The module
-    reads the table with C(smc_pnet) first and runs only the commands needed.
+    checks O(config) first (an interface or port under two PNET IDs, an entry listed twice), then reads the
+    table and runs only the commands needed.
   - The kernel can delete only all entries of a PNET ID at once, and an interface or device port can
     belong to one PNET ID only; to change or drop one entry the module deletes its PNET ID and adds
     that ID's other entries again (RV(commands) shows it).
@@ -68,8 +71,19 @@ options:
     type: str
     choices: [merged, overridden, deleted, gathered]
     default: merged
+  backend:
+    description:
+      - V(tool) runs C(smc_pnet) and fails when smc-tools are not installed.
+      - V(netlink) sends the same requests to the kernel directly (C(SMC_PNETID_GET), C(_ADD), C(_DEL), C(_FLUSH)).
+      - V(auto) takes C(smc_pnet) when it is installed, netlink otherwise.
+      - Both read and change the same kernel table with the same plan; only RV(commands) differ.
+    type: str
+    choices: [auto, tool, netlink]
+    default: auto
 notes:
-  - Needs the C(smc) kernel module loaded (for example by M(s390x.network.smc_sysctl)).
+  - Needs the C(smc) kernel module loaded (for example by M(s390x.network.smc_sysctl)). With the netlink backend
+    the module never loads it itself.
+  - Changing the table needs root (CAP_NET_ADMIN), whichever backend.
 seealso:
   - module: s390x.network.smc_sysctl
   - module: s390x.network.smcd_info
@@ -101,6 +115,12 @@ EXAMPLES = r"""
   s390x.network.smc_pnet:
     state: gathered
   register: pnet
+
+- name: Same entries on a host without smc-tools
+  s390x.network.smc_pnet:
+    backend: netlink
+    config:
+      - {pnet_id: NETA, interface: eth1}
 """
 
 RETURN = r"""
@@ -122,11 +142,18 @@ gathered:
   type: list
   elements: dict
 commands:
-  description: The C(smc_pnet) command lines run (or that would run, in check mode).
+  description:
+    - The C(smc_pnet) command lines run (or that would run, in check mode); with the netlink backend the netlink
+      commands with their attributes, for example C(SMC_PNETID_ADD NETA ibname=mlx5_0 ibport=1).
   returned: always
   type: list
   elements: str
   sample: ["smc_pnet -a NETA -D mlx5_0 -P 1"]
+backend:
+  description: V(tool) or V(netlink), the way the table was read and changed.
+  returned: when the table was read
+  type: str
+  sample: netlink
 drift:
   description:
     - What differs between O(config) and the table, one row per PNET ID (C(object) C(smc_pnet NETA),
@@ -145,7 +172,11 @@ rollback:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_resource import PnetTable
+from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_resource import (
+    BACKENDS,
+    PnetTable,
+    report_backend,
+)
 
 
 def main():
@@ -164,10 +195,12 @@ def main():
                 mutually_exclusive=[["interface", "ib_device"]],
             ),
             state=dict(type="str", default="merged", choices=["merged", "overridden", "deleted", "gathered"]),
+            backend=dict(type="str", default="auto", choices=list(BACKENDS)),
         ),
         supports_check_mode=True,
     )
-    resource_engine.run(module, PnetTable(module))
+    resource = PnetTable(module)
+    resource_engine.run(report_backend(module, resource), resource)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ description:
   - Never changes anything; M(s390x.network.smc_stats_reset) resets the counters.
   - Optionally lists the SMC devices (C(smcd device)/C(smcr device)) and link groups
     (C(smcd linkgroup)/C(smcr linkgroup)).
+  - Without smc-tools (O(backend=netlink), or O(backend=auto) on a host without C(smcd)/C(smcr)) it asks
+    the kernel itself, through the generic netlink family C(SMC_GEN_NETLINK) that smc-tools uses, and
+    maps the replies onto the same fields the tool path gives (RV(backend) says which path ran).
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -56,9 +59,26 @@ options:
       - Also return RV(linkgroups).
     type: bool
     default: false
+  backend:
+    description:
+      - How the values are read.
+      - V(tool) runs C(smcd)/C(smcr) (smc-tools) and fails when they are not installed.
+      - V(netlink) asks the kernel directly (the C(smc) module must be loaded); no smc-tools needed.
+      - V(auto) takes the tool when it is installed, netlink otherwise.
+    type: str
+    choices: [auto, tool, netlink]
+    default: auto
 notes:
-  - Fallback reasons are the top three per role (server, client) the tool prints.
-  - Abbreviated text cells (C(358.2M)) are expanded to integers; they are exact only where C(stats json) was available.
+  - With the tool, fallback reasons are the top three per role (server, client) the tool prints; netlink gives
+    every reason the kernel counted (up to 30 per role).
+  - Abbreviated text cells (C(358.2M)) are expanded to integers; they are exact only where C(stats json) was
+    available. Netlink values are always exact.
+  - The kernel counts since the C(smc) module was loaded and cannot reset; the reset of
+    M(s390x.network.smc_stats_reset) is a baseline smc-tools keeps in a file. With the netlink backend the counters
+    are therefore always those of O(absolute=true); the module warns when an smc-tools baseline exists.
+  - Fields the kernel release does not report are null with netlink (for example C(buffer_usage) before Linux
+    6.12, C(sndbuf)/C(dmb)/C(rmb) of detailed link groups before 6.12), where smc-tools 1.8.5 prints 0.
+    IB device names longer than 8 characters are complete with netlink; the tool cuts them.
 seealso:
   - module: s390x.network.smc_stats_reset
   - module: s390x.network.smc_sysctl
@@ -81,6 +101,12 @@ EXAMPLES = r"""
     protocol: smcr
     devices: true
     linkgroups: true
+
+- name: Read the statistics from the kernel, without smc-tools
+  s390x.network.smcd_info:
+    backend: netlink
+    details: true
+    linkgroups: true
 """
 
 RETURN = r"""
@@ -89,8 +115,13 @@ protocol:
   returned: always
   type: str
   sample: smcd
+backend:
+  description: V(tool) when smc-tools were run, V(netlink) when the kernel was asked directly.
+  returned: always
+  type: str
+  sample: tool
 source:
-  description: V(json+text) when C(stats json) refined the text, V(text) otherwise.
+  description: V(json+text) when C(stats json) refined the text, V(text) otherwise; V(netlink) with the netlink backend.
   returned: always
   type: str
   sample: json+text
@@ -138,24 +169,82 @@ linkgroups:
   type: list
   elements: dict
 commands:
-  description: The command lines run.
+  description: The command lines run; with the netlink backend, the netlink commands sent (such as C(SMC_NETLINK_GET_STATS)).
   returned: always
   type: list
   elements: str
 """
 
+import os
+
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.s390x.network.plugins.module_utils import host_files, smc_netlink
 from ansible_collections.s390x.network.plugins.module_utils.smc_stats import (
     StatsError,
     argv_devices,
     argv_linkgroups,
     command_runner,
+    devices_from_netlink,
+    linkgroups_from_netlink,
     parse_devices_smcd,
     parse_devices_smcr,
     parse_linkgroups,
     read_stats,
+    read_stats_netlink,
 )
+
+#: where smc-tools keeps the counters of its last ``stats reset`` (per user)
+TOOL_BASELINE = "/tmp/.smcstats.u%d"
+
+
+def read_with_tool(module, tool, params):
+    proto = params["protocol"]
+    commands = []
+    run = command_runner(module, tool, commands)
+    try:
+        stats, source = read_stats(run, proto, params["absolute"])
+    except StatsError as exc:
+        module.fail_json(msg=str(exc), stdout=getattr(exc, "stdout", None), commands=commands, backend="tool")
+    result = dict(changed=False, protocol=proto, backend="tool", source=source, stats=stats, commands=commands)
+    if params["devices"]:
+        dummy, out, dummy = run(argv_devices(proto, params["details"]))
+        result["devices"] = parse_devices_smcd(out) if proto == "smcd" else parse_devices_smcr(out)
+    if params["linkgroups"]:
+        dummy, out, dummy = run(argv_linkgroups(proto, params["details"]))
+        result["linkgroups"] = parse_linkgroups(out)
+    return result
+
+
+def read_with_netlink(module, params, tool_missing):
+    proto = params["protocol"]
+    smc = None
+    result = {}
+    try:
+        smc = smc_netlink.SmcNetlink()
+        stats, source = read_stats_netlink(smc, proto)
+        result = dict(changed=False, protocol=proto, backend="netlink", source=source, stats=stats)
+        if params["devices"]:
+            devices = smc.devices_smcd() if proto == "smcd" else smc.devices_smcr()
+            result["devices"] = devices_from_netlink(proto, devices, params["details"], smc_netlink.interface_name)
+        if params["linkgroups"]:
+            groups = smc.linkgroups_smcd() if proto == "smcd" else smc.linkgroups_smcr()
+            result["linkgroups"] = linkgroups_from_netlink(proto, groups, params["details"])
+    except smc_netlink.NetlinkError as exc:
+        msg = str(exc)
+        if tool_missing:
+            msg = "%s not found (smc-tools) and the kernel's SMC netlink interface failed: %s" % (proto, msg)
+        module.fail_json(msg=msg, backend="netlink", commands=smc.requests if smc else [])
+    finally:
+        if smc is not None:
+            smc.close()
+    result["commands"] = smc.requests
+    if not params["absolute"] and os.path.exists(host_files.path(TOOL_BASELINE % os.getuid())):
+        module.warn(
+            "the kernel counts since the smc module was loaded: the reset baseline of smc-tools (%s) does not "
+            "apply to the netlink backend" % (TOOL_BASELINE % os.getuid())
+        )
+    return result
 
 
 def main():
@@ -166,27 +255,21 @@ def main():
             absolute=dict(type="bool", default=False),
             devices=dict(type="bool", default=False),
             linkgroups=dict(type="bool", default=False),
+            backend=dict(type="str", default="auto", choices=["auto", "tool", "netlink"]),
         ),
         supports_check_mode=True,
     )
     params = module.params
     proto = params["protocol"]
-    tool = module.get_bin_path(proto, opt_dirs=["/usr/sbin", "/sbin"])
-    if tool is None:
-        module.fail_json(msg="%s not found: install smc-tools (1.6.0 or later for stats)" % proto)
-    commands = []
-    run = command_runner(module, tool, commands)
-    try:
-        stats, source = read_stats(run, proto, params["absolute"])
-    except StatsError as exc:
-        module.fail_json(msg=str(exc), stdout=getattr(exc, "stdout", None), commands=commands)
-    result = dict(changed=False, protocol=proto, source=source, stats=stats, commands=commands)
-    if params["devices"]:
-        dummy, out, dummy = run(argv_devices(proto, params["details"]))
-        result["devices"] = parse_devices_smcd(out) if proto == "smcd" else parse_devices_smcr(out)
-    if params["linkgroups"]:
-        dummy, out, dummy = run(argv_linkgroups(proto, params["details"]))
-        result["linkgroups"] = parse_linkgroups(out)
+    tool = None
+    if params["backend"] != "netlink":
+        tool = module.get_bin_path(proto, opt_dirs=["/usr/sbin", "/sbin"])
+        if tool is None and params["backend"] == "tool":
+            module.fail_json(msg="%s not found: install smc-tools (1.6.0 or later for stats)" % proto)
+    if tool is not None:
+        result = read_with_tool(module, tool, params)
+    else:
+        result = read_with_netlink(module, params, params["backend"] == "auto")
     module.exit_json(**result)
 
 

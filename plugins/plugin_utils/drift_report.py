@@ -30,6 +30,7 @@ _READERS = {
     "guest": None,  # libvirt_device returns its drift rows (one result per guest)
     "sysctl": None,  # smc_sysctl returns its drift rows
     "pnet": None,  # smc_pnet returns its drift rows
+    "ueid": None,  # smc_ueid returns its drift rows
     "dropin": lambda r: _file_loop_rows(r, "drop-in differs"),
     "dropin_removed": lambda r: _file_loop_rows(r, "drop-in to remove"),
 }
