@@ -28,7 +28,17 @@ import sys
 import yaml
 
 DEFAULT_KERNEL = "linux6.12"
-KERNEL_PROFILES = ("rhel8.8", "sles15sp5", "ubuntu23.04", "linux6.12")
+KERNEL_PROFILES = (
+    "rhel8.8",
+    "sles15sp5",
+    "ubuntu23.04",
+    "linux6.12",
+    "rhel9.4",
+    "rhel10.0",
+    "sles15sp6",
+    "sles16.0",
+    "ubuntu24.04",
+)
 PFT = {"ism": 0x05, "roce": 0x0A}
 PCI_IDS = {"ism": (0x1014, 0x04ED), "roce": (0x15B3, 0x1016)}
 

@@ -49,6 +49,14 @@ _SMC_612.update(
     }
 )
 
+# The net.smc.* sets of the distribution profiles below (their sources: docs/lab-profiles.md).
+# 6.8 (upstream v6.8, Ubuntu 24.04's 6.8.0): the 6.5 set plus smcr_max_links_per_lgr and
+# smcr_max_conns_per_lgr ("Networking for v6.8"); limit_smc_hs is a sysctl only from 6.12.
+_SMC_68 = {k: v for k, v in _SMC_612.items() if k != "limit_smc_hs"}
+# RHEL 9 (5.14.0-*.el9): no net.smc.rmem/wmem; the other keys of the 6.8 set (the RHEL 9
+# kernel-doc smc-sysctl.rst and a RHEL 9-derived net/smc/smc_sysctl.c list exactly these).
+_SMC_RHEL9 = {k: v for k, v in _SMC_68.items() if k not in ("rmem", "wmem")}
+
 # Boot defaults of the sysctls the collection reads, as the profile's s390x kernel has them (a
 # host's netns starts with the build machine's). tcp_{r,w}mem: tcp_init() with enough memory,
 # tcp_rmem[1] 128 KiB since 4.20 (RHEL 8 has it too). net.core.{r,w}mem_max: SK_{R,W}MEM_MAX =
@@ -151,6 +159,16 @@ _PACKAGES_DEBIAN = {
 }
 
 
+# Package names on RHEL 9/10 and on SLES 15 SP6/16 (as the rhel8.8 and sles15sp5 entries name them).
+_PACKAGES_RHEL = {
+    "s390-tools": "s390utils-base",
+    "s390-tools-core": "s390utils-core",
+    "libvirt": "libvirt",
+    "qemu": "qemu-kvm",
+}
+_PACKAGES_SUSE = {"libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"}
+
+
 def _profile(
     module_suffix,
     osrelease,
@@ -238,6 +256,78 @@ PROFILES = {
         'VERSION_ID="13"\nVERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n',
         family="Debian",
         smc_sysctls=_SMC_612,
+    ),
+    # RHEL 9.4: 5.14.0-427 without net.smc.rmem/wmem, so SMC buffers are half of tcp_[rw]mem[1]
+    # as on RHEL 8; ism is a module (RHEL's s390x config: CONFIG_ISM=m).
+    "rhel9.4": _profile(
+        ".ko.xz",
+        "5.14.0-427.13.1.el9_4.s390x",
+        (5, 14),
+        modules=_catalog(),
+        os_release='NAME="Red Hat Enterprise Linux"\nVERSION="9.4 (Plow)"\nID="rhel"\n'
+        'ID_LIKE="fedora"\nVERSION_ID="9.4"\nPLATFORM_ID="platform:el9"\n'
+        'PRETTY_NAME="Red Hat Enterprise Linux 9.4 (Plow)"\nANSI_COLOR="0;31"\n'
+        'LOGO="fedora-logo-icon"\nCPE_NAME="cpe:/o:redhat:enterprise_linux:9::baseos"\n',
+        family="RedHat",
+        packages=_PACKAGES_RHEL,
+        smc_sysctls=_SMC_RHEL9,
+        smc_buffer_rule="tcp_half",
+        extra_files={"/etc/redhat-release": "Red Hat Enterprise Linux release 9.4 (Plow)\n"},
+    ),
+    # RHEL 10.0 / CentOS Stream 10: 6.12.0-55 with the upstream 6.12 net.smc set.
+    "rhel10.0": _profile(
+        ".ko.xz",
+        "6.12.0-55.9.1.el10_0.s390x",
+        (6, 12),
+        modules=_catalog(ism_needs_smc=False),
+        os_release='NAME="Red Hat Enterprise Linux"\nVERSION="10.0 (Coughlan)"\nID="rhel"\n'
+        'ID_LIKE="centos fedora"\nVERSION_ID="10.0"\nPLATFORM_ID="platform:el10"\n'
+        'PRETTY_NAME="Red Hat Enterprise Linux 10.0 (Coughlan)"\nANSI_COLOR="0;31"\n'
+        'LOGO="fedora-logo-icon"\nCPE_NAME="cpe:/o:redhat:enterprise_linux:10::baseos"\n',
+        family="RedHat",
+        packages=_PACKAGES_RHEL,
+        smc_sysctls=_SMC_612,
+        extra_files={"/etc/redhat-release": "Red Hat Enterprise Linux release 10.0 (Coughlan)\n"},
+    ),
+    # SLES 15 SP6: 6.4.0-150600 with the 6.4.y fix 833bac7ec392 (64 KiB defaults, INT_MAX/2)
+    # and the SMC-R v2.1 keys a SUSE SLE branch backports (inferred; docs/lab-profiles.md).
+    "sles15sp6": _profile(
+        ".ko.zst",
+        "6.4.0-150600.23.7-default",
+        (6, 4),
+        modules=_catalog(ism_needs_smc=False),
+        os_release='NAME="SLES"\nVERSION="15-SP6"\nVERSION_ID="15.6"\n'
+        'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP6"\nID="sles"\n'
+        'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp6"\n',
+        family="Suse",
+        packages=_PACKAGES_SUSE,
+        smc_sysctls=_SMC_68,
+    ),
+    # SLES 16.0: 6.12 with the upstream 6.12 net.smc set.
+    "sles16.0": _profile(
+        ".ko.zst",
+        "6.12.0-160000.5-default",
+        (6, 12),
+        modules=_catalog(ism_needs_smc=False),
+        os_release='NAME="SLES"\nVERSION="16.0"\nVERSION_ID="16.0"\n'
+        'PRETTY_NAME="SUSE Linux Enterprise Server 16.0"\nID="sles"\n'
+        'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:16:16.0"\n',
+        family="Suse",
+        packages=_PACKAGES_SUSE,
+        smc_sysctls=_SMC_612,
+    ),
+    # Ubuntu 24.04 LTS: 6.8.0 (GA kernel 6.8.0-31) with the upstream 6.8 net.smc set; VFIO built
+    # in as on Ubuntu 23.04.
+    "ubuntu24.04": _profile(
+        ".ko.zst",
+        "6.8.0-31-generic",
+        (6, 8),
+        modules=_catalog(vfio_builtin=True, ism_needs_smc=False),
+        os_release='PRETTY_NAME="Ubuntu 24.04 LTS"\nNAME="Ubuntu"\nVERSION_ID="24.04"\n'
+        'VERSION="24.04 LTS (Noble Numbat)"\nVERSION_CODENAME=noble\nID=ubuntu\n'
+        'ID_LIKE=debian\nUBUNTU_CODENAME=noble\nLOGO=ubuntu-logo\n',
+        family="Debian",
+        smc_sysctls=_SMC_68,
     ),
 }
 
