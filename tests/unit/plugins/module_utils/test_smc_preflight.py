@@ -1,0 +1,677 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The SMC pre-flight (module_utils/smc_preflight.py): the kernel's CLC decisions per pair, facts from
+the inventory and from the hosts, and what stays unknown. Each case asserts the exact prediction,
+decline code and side; the expected values follow net/smc/af_smc.c (smc_find_proposal_devices,
+smc_listen_find_device) as written down in docs/smc-preflight.md."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+import os
+
+import pytest
+import yaml
+
+from ansible_collections.s390x.network.plugins.module_utils import smc_preflight as pf
+from ansible_collections.s390x.network.plugins.module_utils.smc_stats import parse_devices_smcd, parse_devices_smcr
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+FIXTURES = os.path.join(REPO, "tests", "unit", "fixtures", "smc")
+
+NEW = "5.14.0-427.13.1.el9_4.s390x"  # SMC-D v2 and SMC-R v2
+RHEL83 = "4.18.0-240.el8.s390x"  # before SMC-D v2 (RHEL 8.4)
+
+
+def host(*layers, **changes):
+    """An LPAR on CPC CPCA with one non-native ISMv2 function on VCHID 7C8 and a HiperSockets
+    interface without a PNET ID in 10.1.1.0/24; each layer (then ``changes``) replaces top-level
+    facts, ``rendezvous`` entries are merged."""
+    facts = {
+        "cpc": "CPCA",
+        "machine": "z16",
+        "kernel": NEW,
+        "smc": True,
+        "ism": [{"fid": 0x606, "vchid": 0x7C8, "pnet_id": None, "v2": True}],
+        "roce": [],
+        "pnet_table": [],
+        "rendezvous": {"interface": "enc8200", "address": "10.1.1.2/24", "pnet_id": None},
+        "netdev_pnet_ids": [],
+        "seid": {"enabled": True},
+        "ueids": [],
+        "ipsec": False,
+    }
+    for layer in layers + (changes,):
+        layer = copy.deepcopy(layer)
+        rendezvous = layer.pop("rendezvous", None)
+        facts.update(layer)
+        if rendezvous:
+            facts["rendezvous"] = dict(facts["rendezvous"], **rendezvous)
+    return facts
+
+
+def native(pnet, vchid=0x7C8, fid=0x606):
+    return [{"fid": fid, "vchid": vchid, "pnet_id": pnet, "v2": True}]
+
+
+NATIVE_LPAR = dict(ism=native("NETA"), rendezvous={"pnet_id": "NETA"}, netdev_pnet_ids=["NETA"])
+GUEST = dict(
+    ism=native("NETA", fid=0x605),
+    rendezvous={"interface": "eth0", "address": "10.1.1.3/24", "pnet_id": None, "kind": "virtio"},
+    netdev_pnet_ids=[],
+)
+ROCE = [{"name": "mlx5_0", "port": 1, "pnet_id": "NETR", "v2": True, "ipv4": True}]
+ROCE_LPAR = dict(
+    ism=[], roce=ROCE, rendezvous={"interface": "encb000", "pnet_id": "NETR", "kind": "osa"}, netdev_pnet_ids=["NETR"]
+)
+
+# (case, client facts, server facts, prediction, reason name, side)
+CASES = [
+    (
+        "native ISM in a guest, virtio interface without smc_pnet entry",
+        host(GUEST),
+        host(NATIVE_LPAR),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDEV",
+        "client",
+    ),
+    (
+        "the same guest as server: the LPAR proposes its CHID and the guest matches it for SMC-D v2",
+        host(NATIVE_LPAR),
+        host(GUEST),
+        pf.SMCD_V2,
+        None,
+        None,
+    ),
+    (
+        "the same guest as server without SMC-D v2: the guest finds no ISM for its interface",
+        host(NATIVE_LPAR, kernel=RHEL83),
+        host(GUEST, kernel=RHEL83),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDDEV",
+        "server",
+    ),
+    (
+        "the guest with its smc_pnet entry and no SMC-D v2: SMC-D v1",
+        host(GUEST, kernel=RHEL83, pnet_table=[{"pnet_id": "NETA", "interface": "eth0"}]),
+        host(NATIVE_LPAR, kernel=RHEL83),
+        pf.SMCD_V1,
+        None,
+        None,
+    ),
+    ("non-native ISMv2 pair", host(), host(rendezvous={"address": "10.1.1.3/24"}), pf.SMCD_V2, None, None),
+    (
+        "non-native ISM pair on kernels without SMC-D v2",
+        host(kernel=RHEL83),
+        host(kernel=RHEL83),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDEV",
+        "client",
+    ),
+    (
+        "non-native ISMv2 pair across subnets",
+        host(),
+        host(rendezvous={"address": "10.9.9.9/16"}),
+        pf.SMCD_V2,
+        None,
+        None,
+    ),
+    (
+        "PNET ID mismatch between two LPARs, no SMC-D v2: v1 impossible",
+        host(NATIVE_LPAR, kernel=RHEL83),
+        host(kernel=RHEL83, ism=native("NETB"), rendezvous={"pnet_id": "NETA"}, netdev_pnet_ids=["NETA"]),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDDEV",
+        "server",
+    ),
+    (
+        "PNET ID mismatch between two LPARs with SMC-D v2: the CHID matches",
+        host(NATIVE_LPAR),
+        host(ism=native("NETB"), rendezvous={"pnet_id": "NETA"}, netdev_pnet_ids=["NETA", "NETB"]),
+        pf.SMCD_V2,
+        None,
+        None,
+    ),
+    (
+        "different subnets with only v1",
+        host(NATIVE_LPAR, kernel=RHEL83),
+        host(NATIVE_LPAR, kernel=RHEL83, rendezvous={"address": "10.1.2.2/24"}),
+        pf.TCP,
+        "SMC_CLC_DECL_DIFFPREFIX",
+        "server",
+    ),
+    (
+        "same network, different prefix length, only v1",
+        host(NATIVE_LPAR, kernel=RHEL83),
+        host(NATIVE_LPAR, kernel=RHEL83, rendezvous={"address": "10.1.1.9/16"}),
+        pf.TCP,
+        "SMC_CLC_DECL_DIFFPREFIX",
+        "server",
+    ),
+    (
+        "native pair in one subnet without v2: SMC-D v1",
+        host(NATIVE_LPAR, kernel=RHEL83),
+        host(NATIVE_LPAR, kernel=RHEL83, rendezvous={"address": "10.1.1.7/24"}),
+        pf.SMCD_V1,
+        None,
+        None,
+    ),
+    (
+        "native pair in one subnet with v2: the server tries SMC-D v2 first",
+        host(NATIVE_LPAR),
+        host(NATIVE_LPAR, rendezvous={"address": "10.1.1.7/24"}),
+        pf.SMCD_V2,
+        None,
+        None,
+    ),
+    (
+        "SMC-D v2 across subnets with a common UEID, system EID disabled on the server",
+        host(ueids=["PLEX1.PROD"]),
+        host(ueids=["PLEX1.PROD"], seid={"enabled": False}, rendezvous={"address": "192.168.5.5/24"}),
+        pf.SMCD_V2,
+        None,
+        None,
+    ),
+    (
+        "system EID disabled and no common UEID",
+        host(ueids=["PLEX1.TEST"]),
+        host(ueids=["PLEX1.PROD"], seid={"enabled": False}),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDDEV",
+        "server",
+    ),
+    (
+        "system EIDs of two machines (live values) and no UEID",
+        host(seid={"enabled": True, "value": "IBM-SYSZ-ISMSEID00000000C0DE8561"}),
+        host(seid={"enabled": True, "value": "IBM-SYSZ-ISMSEID00000000BEEF3931"}),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDDEV",
+        "server",
+    ),
+    (
+        "client offers no EID (no SEID, no UEID; s390 kernels keep the SEID while no UEID is defined)",
+        host(seid={"enabled": False}),
+        host(),
+        pf.TCP,
+        "SMC_CLC_DECL_NOUEID",
+        "server",
+    ),
+    (
+        "RoCE pair with matching PNET IDs on OSA: SMC-R v1",
+        host(ROCE_LPAR, cpc="CPCA"),
+        host(ROCE_LPAR, cpc="CPCB", rendezvous={"address": "10.1.1.77/24"}),
+        pf.SMCR_V1,
+        None,
+        None,
+    ),
+    (
+        "RoCE pair with a common UEID: SMC-R v2 across subnets",
+        host(ROCE_LPAR, ueids=["PLEX1"]),
+        host(ROCE_LPAR, cpc="CPCB", ueids=["PLEX1"], rendezvous={"address": "10.7.7.7/24"}),
+        pf.SMCR_V2,
+        None,
+        None,
+    ),
+    (
+        "RoCE pair in different subnets without UEID",
+        host(ROCE_LPAR),
+        host(ROCE_LPAR, cpc="CPCB", rendezvous={"address": "10.7.7.7/24"}),
+        pf.TCP,
+        "SMC_CLC_DECL_DIFFPREFIX",
+        "server",
+    ),
+    (
+        "RoCE on the client, the server's interface under another PNET ID",
+        host(ROCE_LPAR),
+        host(cpc="CPCB", roce=ROCE, rendezvous={"interface": "encb000", "pnet_id": "NETX"}, ism=[]),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDEV",
+        "server",
+    ),
+    ("smc not loaded on the server", host(), host(smc=False), pf.TCP, "SMC_CLC_DECL_PEERNOSMC", "client"),
+    ("smc not loaded on the client", host(smc=False), host(), pf.TCP, "SMC_CLC_DECL_PEERNOSMC", "server"),
+    (
+        "different VCHIDs",
+        host(),
+        host(ism=[{"fid": 0x700, "vchid": 0x7C9, "pnet_id": None, "v2": True}]),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCD2DEV",
+        "server",
+    ),
+    (
+        "the same VCHID number on two CPCs",
+        host(cpc="CPCA"),
+        host(cpc="CPCB"),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCD2DEV",
+        "server",
+    ),
+    (
+        "server without any ISM device, client with SMC-D v2 only",
+        host(),
+        host(ism=[]),
+        pf.TCP,
+        "SMC_CLC_DECL_NOISM2SUPP",
+        "server",
+    ),
+    (
+        "client without ISM and RoCE",
+        host(ism=[]),
+        host(),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDEV",
+        "client",
+    ),
+    ("IPsec on the client", host(ipsec=True), host(), pf.TCP, "SMC_CLC_DECL_IPSEC", "client"),
+    ("IPsec on the server", host(), host(ipsec=True), pf.TCP, "SMC_CLC_DECL_IPSEC", "server"),
+    (
+        "v1 with different VLANs",
+        host(NATIVE_LPAR, kernel=RHEL83, rendezvous={"interface": "enc8200.10"}),
+        host(NATIVE_LPAR, kernel=RHEL83, rendezvous={"interface": "enc8200.20"}),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDDEV",
+        "server",
+    ),
+    (
+        "a software PNET entry for an interface with a hardware PNET ID is ignored",
+        host(NATIVE_LPAR, kernel=RHEL83, pnet_table=[{"pnet_id": "NETB", "interface": "enc8200"}]),
+        host(NATIVE_LPAR, kernel=RHEL83, rendezvous={"address": "10.1.1.9/24"}),
+        pf.SMCD_V1,
+        None,
+        None,
+    ),
+    (
+        "a native ISM whose PNET ID no interface has is not proposed for v2",
+        host(ism=native("NETZ")),
+        host(ism=native("NETZ", fid=0x607)),
+        pf.TCP,
+        "SMC_CLC_DECL_NOSMCDEV",
+        "client",
+    ),
+    (
+        "server kernel before SMC v2, v2-only proposal: TCP, code not modelled",
+        host(),
+        host(kernel=RHEL83),
+        pf.TCP,
+        None,
+        "server",
+    ),
+]
+
+
+@pytest.mark.parametrize("case, client, server, prediction, reason, side", CASES, ids=[c[0] for c in CASES])
+def test_pair(case, client, server, prediction, reason, side):
+    (row,) = pf.predict({"c": client, "s": server}, [{"client": "c", "server": "s"}])
+    assert (row["prediction"], row["reason_name"], row["side"]) == (prediction, reason, side), row["why"]
+    if reason:
+        assert row["reason_code"] == "0x%08x" % pf.CODE_OF[reason]
+        assert row["fix"]
+    else:
+        assert row["reason_code"] is None
+    assert row["unknown"] == [] and row["possible"] == []
+    assert row["why"]
+
+
+@pytest.mark.parametrize(
+    "case, why, fix",
+    [
+        (
+            "native ISM in a guest",
+            "FID 0x605 (VCHID 7C8) has the PNET ID NETA, which no interface of c has",
+            "{pnet_id: NETA, interface: eth0}",
+        ),
+        ("PNET ID mismatch between two LPARs, no", "FID 0x606 (VCHID 7C8): NETB", "Make the PNET IDs of s's"),
+        ("system EID disabled", "c and s share no EID", "offer the system EID on both (smc_seid: enabled)"),
+        ("the same VCHID number", "runs on another CPC than c", "one VCHID of the same CPC"),
+        ("v1 with different VLANs", "c and s use different VLANs (10, 20)", "in one VLAN"),
+        (
+            "non-native ISM pair on kernels",
+            "c's kernel 4.18.0-240.el8.s390x has no SMC-D v2",
+            "which SMC-D v2 only uses",
+        ),
+        ("different subnets with only v1", "one IP subnet with the same prefix length", "SMC-D v2, which works across"),
+    ],
+)
+def test_why_and_fix_name_the_cause(case, why, fix):
+    _case, client, server, _p, _r, _s = [c for c in CASES if c[0].startswith(case)][0]
+    (row,) = pf.predict({"c": client, "s": server}, [["c", "s"]])
+    assert why in row["why"]
+    assert fix in row["fix"]
+
+
+def test_codes_are_the_kernels():
+    # net/smc/smc_clc.h (the values the brief names and the ones the rules return)
+    assert pf.code_text("SMC_CLC_DECL_NOSMCDEV") == "0x03030000"
+    assert pf.code_text("SMC_CLC_DECL_PEERNOSMC") == "0x03010000"
+    assert pf.code_text("SMC_CLC_DECL_IPSEC") == "0x03020000"
+    assert pf.code_text("SMC_CLC_DECL_NOSMCDDEV") == "0x03030001"
+    assert pf.code_text("SMC_CLC_DECL_NOSMCRDEV") == "0x03030002"
+    assert pf.code_text("SMC_CLC_DECL_NOISM2SUPP") == "0x03030003"
+    assert pf.code_text("SMC_CLC_DECL_NOSMCD2DEV") == "0x03030007"
+    assert pf.code_text("SMC_CLC_DECL_NOUEID") == "0x03030008"
+    assert pf.code_text("SMC_CLC_DECL_MODEUNSUPP") == "0x03040000"
+    assert pf.code_text("SMC_CLC_DECL_DIFFPREFIX") == "0x03070000"
+    assert pf.code_text("SMC_CLC_DECL_GETVLANERR") == "0x03080000"
+    assert pf.code_text("SMC_CLC_DECL_ISMVLANERR") == "0x03090000"
+    assert pf.code_text("SMC_CLC_DECL_NOACTLINK") == "0x030a0000"
+    assert pf.code_text("SMC_CLC_DECL_NOSRVLINK") == "0x030b0000"
+    assert pf.code_text("SMC_CLC_DECL_MAX_DMB") == "0x030d0000"
+    assert pf.code_text("SMC_CLC_DECL_PEERDECL") == "0x05000000"
+    assert len(pf.CODE_OF) == len(pf.DECLINE_CODES)
+
+
+def test_server_declines_are_counted_as_peerdecl_by_the_client():
+    (row,) = pf.predict({"c": host(), "s": host(ism=[])}, [["c", "s"]])
+    assert "c counts SMC_CLC_DECL_PEERDECL" in row["why"]
+
+
+def test_unknown_kernel_gives_every_outcome_and_what_to_check():
+    client = host(kernel=None)
+    (row,) = pf.predict({"c": client, "s": host()}, [["c", "s"]])
+    assert row["prediction"] == pf.UNKNOWN
+    assert (row["reason_code"], row["reason_name"], row["side"]) == (None, None, None)
+    assert row["unknown"] == ["c's kernel has SMC-D v2"]
+    outcomes = dict((p["outcome"], p["if"]) for p in row["possible"])
+    assert outcomes == {
+        "SMC-D v2": ["c's kernel has SMC-D v2: yes"],
+        "TCP (SMC_CLC_DECL_NOSMCDEV 0x03030000, client)": ["c's kernel has SMC-D v2: no"],
+    }
+    assert "smcd info" in row["fix"]
+
+
+def test_unknown_that_does_not_matter_is_not_reported():
+    # the client falls back before anything of the server's kernel or addresses matters
+    (row,) = pf.predict({"c": host(ism=[]), "s": host(kernel=None, rendezvous={"address": None})}, [["c", "s"]])
+    assert (row["prediction"], row["reason_name"]) == (pf.TCP, "SMC_CLC_DECL_NOSMCDEV")
+    assert row["unknown"] == []
+
+
+def test_unknown_subnet_only_matters_for_v1():
+    no_address = {"address": None}
+    (v2,) = pf.predict({"c": host(rendezvous=no_address), "s": host(rendezvous=no_address)}, [["c", "s"]])
+    assert v2["prediction"] == pf.SMCD_V2
+    (v1,) = pf.predict(
+        {
+            "c": host(NATIVE_LPAR, kernel=RHEL83, rendezvous=no_address),
+            "s": host(NATIVE_LPAR, kernel=RHEL83, rendezvous=no_address),
+        },
+        [["c", "s"]],
+    )
+    assert v1["prediction"] == pf.UNKNOWN
+    assert v1["unknown"] == ["c and s have their rendezvous addresses in one IP subnet (same prefix length)"]
+    assert [p["outcome"] for p in v1["possible"]] == [
+        "SMC-D v1",
+        "TCP (SMC_CLC_DECL_DIFFPREFIX 0x03070000, server)",
+    ]
+
+
+def test_unknown_device_list_blocks_the_prediction():
+    (row,) = pf.predict({"c": host(ism=None), "s": host()}, [["c", "s"]])
+    assert row["prediction"] == pf.UNKNOWN
+    assert row["unknown"] == ["the ISM devices of c"]
+    assert row["possible"] == [{"outcome": "not predictable without the ISM devices of c", "if": []}]
+    assert "smcd_info" in row["fix"]
+
+
+def test_unknown_smc_on_the_server():
+    (row,) = pf.predict({"c": host(), "s": host(smc=None)}, [["c", "s"]])
+    assert row["prediction"] == pf.UNKNOWN
+    assert [p["outcome"] for p in row["possible"]] == ["SMC-D v2", "TCP (SMC_CLC_DECL_PEERNOSMC 0x03010000, client)"]
+
+
+@pytest.mark.parametrize(
+    "release, smcd_v2, smcr_v2",
+    [
+        ("4.18.0-477.10.1.el8_8.s390x", True, None),  # RHEL 8.8 (the study)
+        ("4.18.0-305.el8.s390x", True, None),  # RHEL 8.4
+        ("4.18.0-240.22.1.el8_3.s390x", False, None),  # RHEL 8.3
+        ("5.3.18-57-default", True, None),  # SLES 15 SP3
+        ("5.3.18-24.9-default", False, None),  # SLES 15 SP2
+        ("5.14.21-150500.55.19-default", True, None),  # SLES 15 SP5
+        ("5.14.0-362.8.1.el9_3.s390x", True, None),  # RHEL 9.3
+        ("5.14.0-427.13.1.el9_4.s390x", True, True),  # RHEL 9.4
+        ("5.10.0", True, None),
+        ("5.15.0-91-generic", True, None),
+        ("5.16.0", True, True),
+        ("6.8.0-31-generic", True, True),
+        ("5.4.0-45-generic", None, None),
+        (None, None, None),
+        ("garbage", None, None),
+    ],
+)
+def test_kernel_releases(release, smcd_v2, smcr_v2):
+    assert pf.kernel_smcd_v2(release) is smcd_v2
+    assert pf.kernel_smcr_v2(release) is smcr_v2
+
+
+@pytest.mark.parametrize(
+    "facts, message",
+    [
+        ({"kernal": "6.1"}, "unknown fact kernal"),
+        ({"smc": "yes"}, "facts of h.smc: expected true, false or null"),
+        ({"ism": [{"pnet_id": "NETA"}]}, r"facts of h\.ism\[0\]\.vchid: required"),
+        ({"ism": [{"vchid": "7C8", "pnet_id": "net a"}]}, "is not a PNET ID"),
+        ({"rendezvous": {"address": "10.1.1.1/33"}}, "is not an IP address with prefix length"),
+        ({"pnet_table": [{"pnet_id": "NETA"}]}, "names neither an interface nor an ib_device"),
+        ({"roce": [{"port": 3}]}, "port: 3 is not 1 or 2"),
+    ],
+)
+def test_bad_facts_name_the_field(facts, message):
+    with pytest.raises(pf.PreflightError, match=message):
+        pf.normalize_facts("h", facts)
+
+
+def test_bad_pairs():
+    with pytest.raises(pf.PreflightError, match="pairs\\[0\\]: expected"):
+        pf.predict({}, [{"client": "a"}])
+    with pytest.raises(pf.PreflightError, match="client and server are both a"):
+        pf.predict({"a": host()}, [["a", "a"]])
+
+
+def test_pair_with_a_host_without_facts():
+    (row,) = pf.predict({"a": host()}, [["a", "TSTP1"]])
+    assert row["prediction"] == pf.UNKNOWN and row["unknown"] == ["facts of TSTP1"]
+
+
+# -- facts from the inventory --------------------------------------------------------------------
+def _load(path):
+    with open(os.path.join(REPO, path)) as handle:
+        return yaml.safe_load(handle)
+
+
+LAB_CPC = _load("inventories/lab/group_vars/all/cpc.yml")["cpc"]
+LAB = {
+    "lpar-a": {"cpc": LAB_CPC, "group_names": ["lpars", "kvm_hosts"], "qeth_devices": [{"id": "0.0.8200"}]},
+    "lpar-b": {"cpc": LAB_CPC, "group_names": ["lpars", "smc_hosts"], "qeth_devices": [{"id": "8200"}]},
+    "g1": {"cpc": LAB_CPC, "group_names": ["kvm_guests", "smc_hosts"]},
+}
+
+
+def test_lab_facts_from_the_model():
+    lpar_b = pf.inventory_host_facts("lpar-b", LAB["lpar-b"])
+    assert lpar_b["cpc"] == "ZLAB" and lpar_b["machine"] == "z16" and lpar_b["smc"] is True
+    assert lpar_b["ism"] == [{"name": "0606:00:00.0", "fid": 0x606, "vchid": 0x7C8, "pnet_id": "", "v2": True}]
+    assert lpar_b["rendezvous"] == {"interface": "enc8200", "pnet_id": "", "kind": "hipersockets"}
+    assert lpar_b["pnet_table"] == [] and lpar_b["ueids"] == [] and lpar_b["seid"]["enabled"] is True
+    assert lpar_b["kernel"] is None
+    g1 = pf.inventory_host_facts("g1", LAB["g1"])
+    assert g1["ism"] == [{"fid": 0x605, "vchid": 0x7C8, "pnet_id": "", "v2": True}]
+    assert g1["rendezvous"] == {"interface": None, "pnet_id": "", "kind": "virtio"} and g1["netdev_pnet_ids"] == []
+    # the KVM host passes its only function to g1 and is no SMC host
+    lpar_a = pf.inventory_host_facts("lpar-a", LAB["lpar-a"])
+    assert lpar_a["ism"] == [] and lpar_a["smc"] is None and lpar_a["pnet_table"] is None
+
+
+def test_lab_pairs_and_predictions():
+    pairs, unresolved = pf.inventory_pairs(LAB, list(LAB))
+    assert pairs == [{"client": "lpar-b", "server": "g1"}, {"client": "g1", "server": "lpar-b"}]
+    assert unresolved == []
+    assume = {"kernel": "4.18.0-477.10.1.el8_8.s390x"}
+    facts = dict((h, pf.inventory_host_facts(h, v, assume=assume)) for h, v in LAB.items())
+    rows = pf.predict(facts, pairs)
+    assert [r["prediction"] for r in rows] == [pf.SMCD_V2, pf.SMCD_V2]
+    lines = pf.table(rows)
+    assert lines[0].split() == ["PAIR", "PREDICTION", "REASON", "FIX"]
+    assert lines[1].split()[:4] == ["lpar-b", "->", "g1", "SMC-D"]
+    assert pf.summary(rows) == {"smc": 2, "tcp": 0, "unknown": 0}
+
+
+EXAMPLE_CPCS = _load("inventories/example/group_vars/all/cpcs.yml")
+
+
+def _example(host, groups, **extra):
+    cpc = EXAMPLE_CPCS["cpc_proda"] if host in ("kvmp1", "dbp1", "app1", "app2") else EXAMPLE_CPCS["cpc_prodb"]
+    hvars = {"cpc": cpc, "group_names": groups}
+    hvars.update(extra)
+    return hvars
+
+
+EXAMPLE = {
+    "kvmp1": _example("kvmp1", ["lpars", "kvm_hosts"], qeth_devices=[{"id": "0.0.8200"}, {"id": "0.0.1000"}]),
+    "dbp1": _example("dbp1", ["lpars", "smc_hosts"], qeth_devices=[{"id": "0.0.8203"}, {"id": "0.0.1003"}]),
+    "app1": _example("app1", ["kvm_guests", "smc_hosts"]),
+    "app2": _example("app2", ["kvm_guests", "smc_hosts"]),
+    "kvmp2": _example("kvmp2", ["lpars", "kvm_hosts"], qeth_devices=[{"id": "0.0.8200"}]),
+    "dbp2": _example(
+        "dbp2",
+        ["lpars", "smc_hosts"],
+        qeth_devices=[{"id": "0.0.8203"}],
+        smc_pnet_config=[{"pnet_id": "PNETB", "interface": "enc8203"}],
+    ),
+    "app3": _example("app3", ["kvm_guests", "smc_hosts"], smc_pnet_config=[{"pnet_id": "PNETB", "interface": "enc1"}]),
+}
+
+
+def test_example_inventory():
+    pairs, unresolved = pf.inventory_pairs(EXAMPLE, list(EXAMPLE))
+    assert pairs == [
+        {"client": "app1", "server": "dbp1"},
+        {"client": "dbp1", "server": "app1"},
+        {"client": "app2", "server": "dbp1"},
+        {"client": "dbp1", "server": "app2"},
+        {"client": "app3", "server": "dbp2"},
+        {"client": "dbp2", "server": "app3"},
+    ]
+    assert unresolved == []
+    app3 = pf.inventory_host_facts("app3", EXAMPLE["app3"])
+    assert app3["rendezvous"] == {"interface": "enc1", "pnet_id": "", "kind": "virtio"}
+    assert app3["ism"] == [{"fid": 0x1017, "vchid": 0x7E1, "pnet_id": "PNETB", "v2": True}]
+    dbp2 = pf.inventory_host_facts("dbp2", EXAMPLE["dbp2"])
+    assert dbp2["rendezvous"] == {"interface": "enc8203", "pnet_id": "", "kind": "hipersockets"}
+    # without the kernel releases nothing v2 is known; with a RHEL 9.4 kernel every pair is SMC-D v2
+    facts = dict((h, pf.inventory_host_facts(h, v)) for h, v in EXAMPLE.items())
+    assert set(r["prediction"] for r in pf.predict(facts, pairs)) == {pf.UNKNOWN}
+    facts = dict((h, pf.inventory_host_facts(h, v, assume={"kernel": NEW})) for h, v in EXAMPLE.items())
+    assert [r["prediction"] for r in pf.predict(facts, pairs)] == [pf.SMCD_V2] * 6
+
+
+def test_example_native_guest_without_v2_needs_its_subnet():
+    # app3 -> dbp2 on kernels without SMC-D v2: both have PNETB by smc_pnet, so SMC-D v1 if the
+    # addresses share a subnet; the addresses come from smc_preflight_interface
+    app3 = dict(EXAMPLE["app3"], smc_preflight_interface={"interface": "enc1", "address": "10.20.0.3/24"})
+    dbp2 = dict(EXAMPLE["dbp2"], smc_preflight_interface={"interface": "enc8203", "address": "10.20.0.2/24"})
+    facts = {
+        "app3": pf.inventory_host_facts("app3", app3, assume={"kernel": RHEL83}),
+        "dbp2": pf.inventory_host_facts("dbp2", dbp2, assume={"kernel": RHEL83}),
+    }
+    (row,) = pf.predict(facts, [["app3", "dbp2"]])
+    assert row["prediction"] == pf.SMCD_V1, row["why"]
+    facts["app3"]["pnet_table"] = []  # the smc_pnet entry lost (not persisted)
+    (row,) = pf.predict(facts, [["app3", "dbp2"]])
+    assert (row["prediction"], row["reason_name"], row["side"]) == (pf.TCP, "SMC_CLC_DECL_NOSMCDEV", "client")
+    assert "{pnet_id: PNETB, interface: enc1}" in row["fix"]
+
+
+def test_interface_override_takes_the_chpid_pnet_id():
+    cpc = copy.deepcopy(LAB_CPC)
+    cpc["hipersockets"][0]["pnet_id"] = "NETHS"
+    hvars = dict(LAB["lpar-b"], cpc=cpc, smc_preflight_interface={"interface": "enc8200.5", "address": "10.5.0.2/24"})
+    facts = pf.inventory_host_facts("lpar-b", hvars)
+    assert facts["rendezvous"] == {
+        "interface": "enc8200.5",
+        "address": "10.5.0.2/24",
+        "pnet_id": "NETHS",
+        "kind": "hipersockets",
+    }
+    assert pf.normalize_facts("lpar-b", facts)["rendezvous"]["vlan"] == 5
+    assert facts["netdev_pnet_ids"] == ["NETHS"]
+
+
+def test_facts_override_and_assume():
+    hvars = dict(LAB["lpar-b"], smc_preflight_facts={"kernel": "6.8.0", "ueids": ["A"]}, smc_preflight_ipsec=True)
+    facts = pf.inventory_host_facts("lpar-b", hvars, assume={"kernel": "4.18.0", "machine": "z15"})
+    assert facts["kernel"] == "6.8.0" and facts["ueids"] == ["A"] and facts["ipsec"] is True
+    assert facts["machine"] == "z16"  # known from the model; assume fills only what is not known
+    bare = pf.inventory_host_facts("nowhere", {}, assume={"kernel": "4.18.0"})
+    assert bare["kernel"] == "4.18.0" and bare["ism"] is None and bare["smc"] is None
+
+
+def _fixture(name):
+    with open(os.path.join(FIXTURES, name)) as handle:
+        return handle.read()
+
+
+def test_live_facts_win():
+    live = {
+        "smc_sysctl": {"changed": False, "kernel": "6.8.0-31-generic", "smc_loaded": False},
+        "smcd_info_smcd": {"devices": parse_devices_smcd(_fixture("smcd_device.txt"))},
+        "smcd_info_smcr": {"devices": parse_devices_smcr(_fixture("smcr_d_device.txt"))},
+        "smc_pnet": {"gathered": [{"pnet_id": "NETA", "interface": "enc8200"}]},
+        "smc_ueid": {"after": ["PLEX1"], "seid": {"system_eid": "IBM-SYSZ-ISMSEID00000000C0DE8561", "enabled": False}},
+        "ansible_facts": {
+            "kernel": "ignored, smc_sysctl said it",
+            "enc8200": {
+                "ipv4": {"address": "10.1.1.2", "netmask": "255.255.255.0"},
+                "ipv6": [{"address": "fd00::2", "prefix": "64", "scope": "global"}],
+            },
+        },
+    }
+    facts = pf.inventory_host_facts("lpar-b", LAB["lpar-b"], live=live)
+    assert facts["kernel"] == "6.8.0-31-generic" and facts["smc"] is False
+    assert facts["ism"] == [
+        {"name": "0000:00:00.0", "fid": 0x605, "vchid": 0x7C8, "pnet_id": "", "pnet_id_user": None, "v2": True},
+        {"name": "0001:00:00.0", "fid": 0x606, "vchid": 0x7C8, "pnet_id": "", "pnet_id_user": "NETA", "v2": True},
+        {
+            "name": "0002:00:00.0",
+            "fid": 0x1234,
+            "vchid": 0x7C1,
+            "pnet_id": "PNETHS01",
+            "pnet_id_user": None,
+            "v2": True,
+        },
+    ]
+    assert [(r["name"], r["port"], r["pnet_id"], r["pnet_id_user"], r["active"], r["v2"]) for r in facts["roce"]] == [
+        ("mlx5_0", 1, "NETR", None, True, True),
+        ("mlx5_1", 1, "", "NETR", False, True),
+        ("mlx5_2", 2, "", None, True, True),
+    ]
+    assert facts["pnet_table"] == [{"pnet_id": "NETA", "interface": "enc8200"}]
+    assert facts["ueids"] == ["PLEX1"]
+    assert facts["seid"] == {"enabled": False, "value": "IBM-SYSZ-ISMSEID00000000C0DE8561"}
+    assert facts["rendezvous"]["addresses"] == ["10.1.1.2/24", "fd00::2/64"]
+    assert "live smc_sysctl" in facts["sources"]
+    # a failed or skipped module run gives nothing
+    failed = pf.inventory_host_facts(
+        "lpar-b", LAB["lpar-b"], live={"smc_sysctl": {"failed": True, "msg": "x"}, "smc_pnet": {"skipped": True}}
+    )
+    assert failed["kernel"] is None and failed["smc"] is True and failed["pnet_table"] == []
+
+
+def test_live_software_pnet_on_a_non_native_ism_enables_v1():
+    # 0001:00:00.0 got NETA by smc_pnet; the interface has NETA from the table: SMC-D v1 with it
+    live = {"smcd_info_smcd": {"devices": parse_devices_smcd(_fixture("smcd_device.txt"))}}
+    client = pf.inventory_host_facts(
+        "lpar-b",
+        dict(LAB["lpar-b"], smc_pnet_config=[{"pnet_id": "NETA", "interface": "enc8200"}]),
+        live=live,
+        assume={"kernel": RHEL83},
+    )
+    client["rendezvous"]["address"] = "10.1.1.2/24"
+    server = host(NATIVE_LPAR, kernel=RHEL83)
+    server["cpc"] = "ZLAB"
+    (row,) = pf.predict({"lpar-b": client, "peer": server}, [["lpar-b", "peer"]])
+    assert row["prediction"] == pf.SMCD_V1
+    assert "0001:00:00.0 (VCHID 7C8)" in row["why"]
