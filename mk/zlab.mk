@@ -6,10 +6,12 @@ PY ?= $(VENV)/bin/python
 ZLAB ?= $(VENV)/bin/zlab
 ZLAB_LAB ?= inventories/lab
 ZLAB_LAB_NAME ?= lab
-# Debian packages the lab needs on the controller (this machine).
-ZLAB_APT_PACKAGES ?= mmdebstrap fuse3 libfuse3-3 iproute2 openssh-client util-linux procps qemu-user-static
+# Debian packages the lab needs on the controller (this machine); qemu-system-misc, qemu-utils
+# and arch-test: real-kernel hosts (zlab_kind: debian13-s390x) and their image.
+ZLAB_APT_PACKAGES ?= mmdebstrap fuse3 libfuse3-3 iproute2 openssh-client util-linux procps qemu-user-static \
+	qemu-system-misc qemu-utils arch-test
 
-.PHONY: zlab-deps zlab-install zlab-image lab-up lab-down lab-status test-zlab-lab zlab-bench
+.PHONY: zlab-deps zlab-install zlab-image zlab-image-s390x lab-up lab-down lab-status test-zlab-lab zlab-bench
 
 # Installs the apt packages once (apt-get update only when something is missing).
 zlab-deps:
@@ -27,6 +29,10 @@ zlab-install:
 
 zlab-image: setup zlab-deps zlab-install
 	$(ZLAB) image build
+
+# The disk and kernel of real-kernel hosts (zlab up and the lab test build it on first use too).
+zlab-image-s390x: setup zlab-deps zlab-install
+	$(ZLAB) image build --kind debian13-s390x
 
 lab-up: setup zlab-image
 	$(ZLAB) up $(ZLAB_LAB) --name $(ZLAB_LAB_NAME)

@@ -10,7 +10,7 @@ import shlex
 import sys
 import time
 
-from . import guests, host, image, inventory, kernel, model, network, s390tools, tools
+from . import guests, host, image, image_s390x, inventory, kernel, model, network, qemu_s390x, s390tools, tools
 from .host import Lab, LabError
 from .kernel import faults
 from .tools import _real as real_tools
@@ -23,6 +23,9 @@ commands:
                             with the same CPC keeps its hosts and takes the edited variables;
                             an inventory of several CPCs (cpc set per CPC group, also as
                             cpc: "{{ cpc_x }}") needs --cpc NAME (lab name DIR-NAME)
+                            a host with zlab_kind: debian13-s390x boots a real Debian s390x
+                            kernel under qemu-system-s390x (LPARs; drift and faults but
+                            `fault HOST link` are not supported on it)
   down [LAB] [--all]        remove everything of a lab (namespaces, mounts, FUSE daemons,
                             bridges, processes, overlays); also after a crash; idempotent
   status [LAB] [--json]     hosts, roles, addresses, devices, state
@@ -36,7 +39,9 @@ commands:
   start-guest GUEST         start a KVM guest as its KVM host's persistent domain XML says
                             (up starts every guest: stop-guest it first, or reboot it)
   stop-guest GUEST          stop a KVM guest (managed hostdevs go back to their host driver)
-  image build [--force]     build the cached host images (/var/cache/zlab/images)
+  image build [--force] [--kind debian13-s390x]
+                            build the cached host images (/var/cache/zlab/images); --kind
+                            debian13-s390x: the disk and kernel of real-kernel hosts
 
 drift (changes state behind Ansible's back):
   zlab drift HOST set PATH VALUE      write VALUE to a sysfs/procfs file (as `echo VALUE > PATH`)
@@ -162,9 +167,11 @@ def cmd_up(args):
         host.down(name)
     elif name in host.list_labs():
         host.down(name)
-    variants = sorted({"kvm" if h["role"] == "kvm_host" else "base" for h in mdl.hosts.values()})
+    variants = sorted({"kvm" if h["role"] == "kvm_host" else "base" for h in mdl.hosts.values() if not h.get("kind")})
     for v in variants:
         image.build(v, force=args.rebuild_image)
+    if any(qemu_s390x.is_real(h) for h in mdl.hosts.values()):
+        image_s390x.build(force=args.rebuild_image)  # real-kernel hosts (zlab_kind)
     if args.emulator:
         s390tools.register_binfmt()  # the hosts' real s390-tools run through qemu-user
     lab = Lab.create(name, mdl, emulator=args.emulator)
@@ -388,6 +395,7 @@ DRIFT = {
 
 def cmd_drift(args):
     lab = Lab.load(_lab_name(args))
+    qemu_s390x.refuse(lab, args.host, "zlab drift")
     if args.action not in DRIFT:
         raise LabError("drift: unknown action %s (one of %s)" % (args.action, ", ".join(DRIFT)))
     nargs, script, mangle = DRIFT[args.action]
@@ -614,6 +622,8 @@ def cmd_fault(args):
     lab = Lab.load(_lab_name(args))
     h = lab.host(args.host)
     a = args.args
+    if args.kind != "link":  # link off|on acts on the lab's switch port, any host kind
+        qemu_s390x.refuse(lab, args.host, "zlab fault " + args.kind)
     for opt, kinds in (
         ("count", ("write", "tool")),
         ("after", ("write", "tool")),
@@ -647,6 +657,9 @@ def cmd_fault(args):
 
 
 def cmd_image(args):
+    if args.action == "build" and args.kind == image_s390x.KIND:
+        print("%s %s" % (image_s390x.KIND, image_s390x.build(force=args.force)))
+        return 0
     if args.action == "build":
         paths = image.build_all(force=args.force)
         s390tools.register_binfmt()
@@ -655,6 +668,10 @@ def cmd_image(args):
         return 0
     for v in image.VARIANTS:
         print("%-5s %s %s" % (v, image.image_path(v), "built" if image.is_built(v) else "not built"))
+    print(
+        "%s %s %s"
+        % (image_s390x.KIND, image_s390x.image_path(), "built" if image_s390x.is_built() else "not built (--kind)")
+    )
     return 0
 
 
@@ -744,6 +761,12 @@ def parser():
     s = sub.add_parser("image", parents=[common], help="host images")
     s.add_argument("action", choices=["build", "list"], nargs="?", default="list")
     s.add_argument("--force", action="store_true")
+    s.add_argument(
+        "--kind",
+        choices=["namespace", image_s390x.KIND],
+        default="namespace",
+        help="namespace: the base and kvm images (default); %s: the disk of real-kernel hosts" % image_s390x.KIND,
+    )
     s.set_defaults(func=cmd_image)
     return p
 

@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from . import guests, image, kernel, model as model_mod, network, profiles
+from . import guests, image, kernel, model as model_mod, network, profiles, qemu_s390x
 from .errors import LabError
 
 STATE_ROOT = os.environ.get("ZLAB_STATE_ROOT", "/var/lib/zlab")
@@ -335,12 +335,13 @@ class Lab:
                 "index": i,
                 "role": h["role"],
                 "partition": h["partition"],
-                "kernel_profile": h["kernel_profile"],
+                "kernel_profile": h.get("kind") or h["kernel_profile"],
                 "kvm_host": h["kvm_host"],
                 "guests": h["guests"],
                 "ip": network.host_ip(slot, i),
                 "netns": network.host_ns(name, hname),
                 "image": "kvm" if h["role"] == "kvm_host" else "base",
+                "kind": h.get("kind", "namespace"),
                 "spec": spec,
                 "guest_config": mdl.guest_config(hname) if h["role"] == "guest" else None,
                 "pid": None,
@@ -413,6 +414,8 @@ class Lab:
     def start_host(self, hname, spec=None, before_init=None):
         """Create the host's netns + namespaces and launch its init (does not wait)."""
         h = self.hosts[hname]
+        if qemu_s390x.is_real(h):
+            return qemu_s390x.start(self, hname)
         if pid_alive(h.get("pid1")) or pid_alive(h.get("pid")):
             raise LabError("%s is already running" % hname)
         for d in ("upper", "work", "root", "kernel", "lab"):
@@ -501,11 +504,15 @@ class Lab:
 
     def wait_ready(self, names, timeout=BOOT_TIMEOUT):
         """Wait for hosts' init to report ready and sshd to accept connections."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + qemu_s390x.boot_timeout(self, names, timeout)
         pending = list(names)
         while pending and time.monotonic() < end:
             for hname in list(pending):
                 h = self.hosts[hname]
+                if qemu_s390x.is_real(h):
+                    if qemu_s390x.poll(self, hname):
+                        pending.remove(hname)
+                    continue
                 lf = self.hdir(hname, "lab")
                 if h.get("pid1") is None and h.get("pid"):
                     kids = _children(h["pid"])
@@ -539,6 +546,8 @@ class Lab:
 
     def stop_host(self, hname, timeout=10):
         h = self.hosts[hname]
+        if qemu_s390x.is_real(h):
+            h["stopped_by"] = qemu_s390x.stop(self, hname)  # a clean poweroff first
         pids = [p for p in (h.get("pid1"), h.get("pid")) if p]
         pids += processes_in_netns([h["netns"]])
         for p in pids:
@@ -572,6 +581,8 @@ class Lab:
         h = self.host(hname)
         if not self.running(hname):
             raise LabError("%s is not running" % hname)
+        if qemu_s390x.is_real(h):
+            return qemu_s390x.ssh_argv(self, hname, argv, env, tty=argv == ["/bin/bash", "-l"])
         if not h.get("pid1"):
             kids = _children(h["pid"])
             if not kids:
@@ -617,6 +628,8 @@ class Lab:
 
     def reboot(self, hname, log=sys.stderr):
         h = self.host(hname)
+        if qemu_s390x.is_real(h):
+            return qemu_s390x.reboot(self, hname)
         if h["role"] == "guest":
             guests.restart(self, hname)
             return {}

@@ -39,6 +39,9 @@ KERNEL_PROFILES = (
     "sles16.0",
     "ubuntu24.04",
 )
+# zlab_kind: a namespace host over the emulated kernel (default), or a real s390x kernel under
+# qemu-system-s390x (zlab.qemu_s390x), for LPARs only
+HOST_KINDS = ("namespace", "debian13-s390x")
 PFT = {"ism": 0x05, "roce": 0x0A}
 PCI_IDS = {"ism": (0x1014, 0x04ED), "roce": (0x15B3, 0x1016)}
 
@@ -425,6 +428,16 @@ class Model:
                     raise ModelError("%s: kvm_guests[%d].name is required" % (host, j))
                 self._add_guest(name, host)
             h["guests"] = [n for n, x in self.hosts.items() if x.get("kvm_host") == host]
+        for name, h in self.hosts.items():
+            if h.get("kind") and h["role"] != "lpar":
+                raise ModelError(
+                    "%s: zlab_kind %s is for LPARs; a %s stays a namespace host" % (name, h["kind"], h["role"])
+                )
+            if h.get("kind") and h["ccw"]:
+                self.warnings.append(
+                    "%s: zlab_kind %s: its %d CCW devices (HiperSockets, OSA) are not there: QEMU "
+                    "emulates no qeth device" % (name, h["kind"], len(h["ccw"]))
+                )
 
     def _group_members(self, group, seen=None):
         seen = seen or set()
@@ -453,7 +466,7 @@ class Model:
             cio.apply_list([], cio_ignore, "add", msgs)
             # the kernel skips what it cannot parse (and says so at boot)
             self.warnings.extend("%s: zlab_cio_ignore: %s" % (name, m) for m in msgs)
-        return {
+        host = {
             "name": name,
             "partition": partition,
             "role": role,
@@ -465,6 +478,12 @@ class Model:
             "kvm_host": None,
             "guests": [],
         }
+        kind = str(hv.get("zlab_kind", HOST_KINDS[0]))
+        if kind not in HOST_KINDS:
+            raise ModelError("%s: zlab_kind %s not one of %s" % (name, kind, ", ".join(HOST_KINDS)))
+        if kind != HOST_KINDS[0]:
+            host["kind"] = kind  # a real kernel under QEMU (zlab.qemu_s390x)
+        return host
 
     def _add_guest(self, name, kvm_host):
         if name in self.hosts:

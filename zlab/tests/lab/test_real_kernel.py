@@ -1,0 +1,286 @@
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A lab host on a real s390x kernel: ``zlab_kind: debian13-s390x`` boots Debian's s390x kernel
+under qemu-system-s390x (TCG) on the lab's management network.
+
+What only a real kernel can show: the machine and release are the kernel's own, a zPCI function of
+the CPC model appears with the PCI domain = UID, its FID and UID in sysfs, and its slot powers it
+off and on; Ansible reaches the host over SSH, and a reboot is a real one (new boot ID, same QEMU).
+The measured times (image build when this run built it, boot to SSH, reboot) and QEMU's memory
+are printed, not asserted: they depend on the machine's load (TCG, two cores).
+"""
+
+import json
+import os
+import re
+import time
+
+import pytest
+
+from labutil import LAB_NAME, ansible, tiny_inventory, zlab
+
+NAME = LAB_NAME + "-s390x"  # ZLAB_TEST_LAB names this run's labs
+FID, UID = 0x605, 0x605
+CPC = """\
+cpc:
+  name: REAL
+  machine: z16
+  uid_checking: [LP1]
+  partitions:
+    - {name: lp1, mif_id: 1, host: solo}
+  ism:
+    - vchid: 7C8
+      functions:
+        - {fid: 0x605, uid: 0x605, vf: 1, partition: LP1}
+"""
+HIPERSOCKETS = """\
+  hipersockets:
+    - {chpid: "E1", control_unit: E100, devices: "7000-7002", partitions: [LP1]}
+"""
+FIGURES = {}
+
+
+def _skip_reason():
+    if os.geteuid() != 0:
+        return "lab tests need root"
+    from zlab import image_s390x, qemu_s390x  # pylint: disable=import-outside-toplevel
+
+    why = qemu_s390x.missing()
+    if why:
+        return "real-kernel hosts need QEMU: " + why
+    if not image_s390x.is_built() and image_s390x.missing_tools():
+        return "the %s image is not built and building it needs %s" % (
+            image_s390x.KIND,
+            ", ".join(image_s390x.missing_tools()),
+        )
+    return None
+
+
+def _lab():
+    from zlab.host import Lab  # pylint: disable=import-outside-toplevel
+
+    return Lab.load(NAME)
+
+
+def run(script, check=True):
+    """sh -c SCRIPT in the real-kernel host (zlab exec runs it over SSH)."""
+    return zlab("exec", "solo", "--", "/bin/sh", "-c", script, check=check, lab=NAME, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    from zlab import image_s390x  # pylint: disable=import-outside-toplevel
+
+    if not image_s390x.is_built():
+        start = time.monotonic()
+        image_s390x.build()
+        FIGURES["image build"] = "%.0f s" % (time.monotonic() - start)
+    meta = image_s390x.info()
+    FIGURES["image"] = "%s: disk %.0f MiB (root tree %.0f MiB), kernel %.1f MiB, initrd %.1f MiB" % (
+        meta["kernel_release"],
+        meta["disk_bytes"] / 2**20,
+        meta["root_bytes"] / 2**20,
+        meta["kernel_bytes"] / 2**20,
+        meta["initrd_bytes"] / 2**20,
+    )
+    inv = tiny_inventory(tmp_path_factory.mktemp("real") / "real", CPC)
+    (inv / "host_vars").mkdir()
+    (inv / "host_vars" / "solo.yml").write_text("zlab_kind: debian13-s390x\n")
+    zlab("down", NAME, lab=None)
+    start = time.monotonic()
+    up = zlab("up", str(inv), "--name", NAME, lab=None, timeout=1200)
+    FIGURES["zlab up (boot to SSH)"] = "%.0f s (QEMU start to SSH %s s)" % (
+        time.monotonic() - start,
+        _lab().hosts["solo"]["boot_seconds"],
+    )
+    inventory = tmp_path_factory.mktemp("real-inv") / "zlab.yml"
+    inventory.write_text(zlab("inventory", lab=NAME).stdout)
+    yield {"up": up.stdout, "inventory": str(inventory), "meta": meta}
+    zlab("down", NAME, lab=None, check=False)
+
+
+def test_the_kernel_is_a_real_s390x_kernel(real):
+    assert "solo" in real["up"] and "debian13-s390x" in real["up"]
+    machine, release = run("uname -m; uname -r").stdout.split()
+    assert machine == "s390x"
+    assert release == real["meta"]["kernel_release"]
+    assert re.match(r"^\d+\.\d+\.\d+", release)
+    # the kernel's own s390 interfaces, no emulator in between
+    assert "Manufacturer:" in run("cat /proc/sysinfo").stdout
+    assert run("stat -f -c %T /sys").stdout.strip() == "sysfs"
+    FIGURES["kernel"] = "%s %s" % (machine, release)
+
+
+def test_a_zpci_function_of_the_model_appears_with_its_fid_and_uid(real):
+    # pylint: disable=unused-argument
+    dev = "/sys/bus/pci/devices/%04x:00:00.0" % UID  # PCI domain = UID (UID checking)
+    slot = "/sys/bus/pci/slots/%08x" % FID
+    out = run("cat %s/function_id %s/uid; readlink %s/iommu_group; cat %s/power" % (dev, dev, dev, slot))
+    fid, uid, group, power = out.stdout.split()
+    assert (int(fid, 16), int(uid, 16), power) == (FID, UID, "1")
+    assert "/iommu_groups/" in group
+
+    # the slot powers the function off (the device goes) and on again (back at the same address)
+    start = time.monotonic()
+    run("echo 0 > %s/power" % slot)
+    assert run("test -e %s" % dev, check=False).returncode != 0
+    assert run("cat %s/power" % slot).stdout.strip() == "0"
+    run("echo 1 > %s/power; for i in $(seq 100); do [ -e %s ] && break; sleep 0.2; done" % (slot, dev))
+    assert int(run("cat %s/function_id" % dev).stdout, 16) == FID
+    FIGURES["slot power off/on"] = "%.1f s" % (time.monotonic() - start)
+
+
+def test_ansible_reaches_the_host(real):
+    res = ansible(real["inventory"], "solo", "-m", "ping", timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert '"ping": "pong"' in res.stdout
+    res = ansible(real["inventory"], "solo", "-m", "setup", "-a", "gather_subset=min", timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    facts = json.loads(res.stdout.split("=>", 1)[1])["ansible_facts"]
+    assert facts["ansible_architecture"] == "s390x"
+    assert facts["ansible_kernel"] == real["meta"]["kernel_release"]
+
+
+def test_emulated_kernel_commands_are_refused(real):
+    # pylint: disable=unused-argument
+    res = zlab("drift", "solo", "sysctl", "net.smc.rmem", "65536", lab=NAME, check=False)
+    assert res.returncode == 1
+    assert "not supported on real-kernel hosts" in res.stderr
+    res = zlab("fault", "solo", "tool", "chzdev", "1", lab=NAME, check=False)
+    assert res.returncode == 1
+    assert "not supported on real-kernel hosts" in res.stderr
+
+
+def test_reboot_is_a_real_reboot_and_udev_applies_the_persistent_binding(real):
+    # the collection's zpci_function binds the function to vfio-pci now and at boot (a udev rule
+    # by FID): the real udev of the next boot applies it
+    res = ansible(
+        real["inventory"],
+        "solo",
+        "-m",
+        "s390x.network.zpci_function",
+        "-a",
+        json.dumps({"config": [{"fid": "0x%x" % FID, "driver": "vfio-pci"}]}),
+        timeout=600,
+    )
+    assert res.returncode == 0 and "CHANGED" in res.stdout, res.stdout + res.stderr
+    dev = "/sys/bus/pci/devices/%04x:00:00.0" % UID
+    before = run("cat /proc/sys/kernel/random/boot_id").stdout.strip()
+    pid = _lab().hosts["solo"]["pid"]
+    rss = _rss(pid)
+    start = time.monotonic()
+    res = zlab("reboot", "solo", lab=NAME, timeout=1200)
+    assert "solo rebooted" in res.stdout
+    FIGURES["zlab reboot (to SSH)"] = "%.0f s" % (time.monotonic() - start)
+    after = run("cat /proc/sys/kernel/random/boot_id").stdout.strip()
+    assert after and after != before
+    assert _lab().hosts["solo"]["pid"] == pid  # the same QEMU: the guest rebooted itself
+    # the function is back (configured at IPL), bound to vfio-pci by the rule, its group open to QEMU
+    out = run("cat %s/function_id; basename $(readlink %s/driver); basename $(readlink %s/iommu_group)" % ((dev,) * 3))
+    fid, driver, group = out.stdout.split()
+    assert (int(fid, 16), driver) == (FID, "vfio-pci")
+    assert run("test -c /dev/vfio/%s" % group, check=False).returncode == 0
+    FIGURES["QEMU memory (VmRSS)"] = "%s MiB after boot, %s MiB after reboot" % (rss, _rss(pid))
+
+
+def test_stop_powers_the_guest_off(real):
+    # pylint: disable=unused-argument
+    lab = _lab()
+    start = time.monotonic()
+    lab.stop_host("solo")  # a clean stop (zlab down ends QEMU at once: the overlay goes with it)
+    FIGURES["poweroff (QEMU ends)"] = "%.0f s" % (time.monotonic() - start)
+    assert lab.host_state("solo") == "stopped"
+    assert lab.hosts["solo"]["stopped_by"] == "poweroff"
+
+
+def test_down_stops_qemu_and_removes_the_host(real):
+    # pylint: disable=unused-argument
+    lab = _lab()
+    lab.start_host("solo")  # booted again from its own overlay
+    lab.wait_ready(["solo"])
+    pid, netns, hdir = lab.hosts["solo"]["pid"], lab.hosts["solo"]["netns"], lab.hdir("solo")
+    assert os.path.isfile(os.path.join(hdir, "disk.qcow2"))
+    # the overlay kept what the host wrote: the binding rule of the zpci_function run
+    assert run("ls /etc/udev/rules.d").stdout.count("zpci") == 1
+    start = time.monotonic()
+    zlab("down", NAME, lab=None, timeout=300)
+    FIGURES["zlab down"] = "%.0f s" % (time.monotonic() - start)
+    assert "qemu-system-s390x" not in _cmdline(pid)
+    assert not os.path.exists("/run/netns/" + netns)
+    assert not os.path.exists(hdir)
+
+
+def test_zlab_kind_is_read_from_the_inventory_for_lpars_only(tmp_path):
+    # no QEMU needed: the model and the command line a host would get
+    from zlab import model  # pylint: disable=import-outside-toplevel
+
+    inv = tiny_inventory(tmp_path / "kinds", CPC + HIPERSOCKETS)
+    (inv / "host_vars").mkdir()
+    (inv / "host_vars" / "solo.yml").write_text("zlab_kind: debian13-s390x\n")
+    mdl = model.load(str(inv))
+    assert mdl.hosts["solo"]["kind"] == "debian13-s390x"
+    assert any("CCW devices (HiperSockets, OSA) are not there" in w for w in mdl.warnings)
+    (inv / "host_vars" / "solo.yml").write_text("zlab_kind: namespace\n")
+    assert "kind" not in model.load(str(inv)).hosts["solo"]  # the default: digests unchanged
+    (inv / "host_vars" / "solo.yml").write_text("zlab_kind: debian12-s390x\n")
+    with pytest.raises(model.ModelError, match="zlab_kind debian12-s390x not one of namespace, debian13-s390x"):
+        model.load(str(inv))
+    (inv / "host_vars" / "solo.yml").write_text("zlab_kind: debian13-s390x\nkvm_guests: [{name: g1}]\n")
+    with pytest.raises(model.ModelError, match="solo: zlab_kind debian13-s390x is for LPARs; a kvm_host"):
+        model.load(str(inv))
+
+
+def test_qemu_command_line(tmp_path):
+    from zlab import qemu_s390x  # pylint: disable=import-outside-toplevel
+
+    class StubLab:  # what qemu_argv reads of a Lab
+        name = "x"
+        hosts = {"solo": {"ip": "10.209.7.10", "spec": {"pci": [{"fid": FID, "uid": UID}, {"fid": 0x20, "uid": 0x7}]}}}
+
+        @staticmethod
+        def key_file():
+            return str(tmp_path / "id_ed25519")
+
+        @staticmethod
+        def hdir(host, *parts):
+            return os.path.join(str(tmp_path), host, *parts)
+
+    (tmp_path / "id_ed25519.pub").write_text("ssh-ed25519 AAAAKEY zlab-x\n")
+    argv = qemu_s390x.qemu_argv(StubLab(), "solo", "02:5a:07:00:00:00", "/d.qcow2")
+    line = " ".join(argv)
+    assert argv[argv.index("-cpu") + 1].startswith("max,vx=off")
+    assert "zpci,uid=0x605,fid=0x605,target=zpci0" in line and "zpci,uid=0x7,fid=0x20,target=zpci1" in line
+    assert "virtio-net-pci,id=zpci1,netdev=zpcinet1,romfile=" in line
+    assert "zlab.ip=10.209.7.10/24 zlab.mac=02:5a:07:00:00:00 zlab.key=AAAAKEY" in line
+    # the network rule: one tap (on the lab's bridge), isolated hubs, no user-mode networking
+    netdevs = [argv[i + 1].split(",")[0] for i, a in enumerate(argv) if a == "-netdev"]
+    assert netdevs == ["tap", "hubport", "hubport"]
+    assert "-nic" not in argv and "-net" not in argv
+
+
+def test_print_figures(real, capsys):
+    # pylint: disable=unused-argument
+    with capsys.disabled():
+        print("\nreal-kernel host (qemu-system-s390x TCG, -smp 1); figures depend on the machine's load:")
+        for key, value in FIGURES.items():
+            print("  %-24s %s" % (key, value))
+
+
+def _rss(pid):
+    try:
+        with open("/proc/%d/status" % pid, encoding="ascii") as f:
+            kib = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        return "%.0f" % (kib / 1024)
+    except (OSError, StopIteration):
+        return "?"
+
+
+def _cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return f.read().decode(errors="replace")
+    except OSError:
+        return ""
