@@ -99,47 +99,51 @@ def _zpci_args(fid, power="on", driver="ism"):
     return {"config": [entry], "persistent": True}
 
 
+def _fault_case(run, host, module, read, old, new, fault, *texts):
+    """``old`` and ``new``: (module arguments, state read from the host). Sets ``old``, injects
+    ``fault`` (``zlab fault HOST ...`` arguments), runs towards ``new``: the run fails naming
+    ``texts``, the host stays ``old``, also after a reboot; then a clean run converges to ``new``.
+    Returns the failed run's result for the case's own assertions."""
+    (old_args, old_state), (new_args, new_state) = old, new
+    _ok(run(host, module, **old_args))
+    assert read() == old_state
+    zlab("fault", host, *fault)
+    res = _failed(run(host, module, **new_args), *texts)
+    assert read() == old_state, res
+    _reboot(host)
+    assert read() == old_state
+    _converges(run, host, module, new_args, read, new_state)
+    return res
+
+
+def _zpci_case(old, new, fault, *texts, run):
+    """lpar-b's FID 0x606 between the states ``ism``, ``vfio`` and ``off``."""
+    states = {
+        "ism": (_zpci_args(0x606), ISM),
+        "vfio": (_zpci_args(0x606, driver="vfio-pci"), VFIO),
+        "off": (_zpci_args(0x606, power="off"), OFF),
+    }
+    read = lambda: _zpci("lpar-b", 0x606)  # noqa: E731
+    return _fault_case(run, "lpar-b", "zpci_function", read, states[old], states[new], fault, *texts)
+
+
 def test_zpci_modprobe_failing_leaves_the_old_driver_and_no_override(run):
     # lpar-b has never loaded vfio-pci: the binding needs modprobe, which fails
-    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
-    assert _zpci("lpar-b", 0x606) == ISM
-    zlab("fault", "lpar-b", "tool", "modprobe", "1", "--stderr", "modprobe: FATAL: Module vfio-pci not found")
-    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), "modprobe vfio-pci failed")
+    fault = ("tool", "modprobe", "1", "--stderr", "modprobe: FATAL: Module vfio-pci not found")
+    res = _zpci_case("ism", "vfio", fault, "modprobe vfio-pci failed", run=run)
     assert res["rollback"]["ok"] is True
-    assert _zpci("lpar-b", 0x606) == ISM
-    _reboot("lpar-b")
-    assert _zpci("lpar-b", 0x606) == ISM
-    _converges(
-        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
-    )
 
 
 def test_zpci_probe_failing_after_the_unbind_rebinds_the_old_driver(run):
-    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
-    assert _zpci("lpar-b", 0x606) == ISM
-    zlab("fault", "lpar-b", "write", "/sys/bus/pci/drivers_probe", "EIO")
-    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), "Input/output error")
+    res = _zpci_case("ism", "vfio", ("write", "/sys/bus/pci/drivers_probe", "EIO"), "Input/output error", run=run)
     assert res["rollback"]["ok"] is True
     assert "echo 0606:00:00.0 > /sys/bus/pci/drivers_probe" in res["rollback"]["commands"]
-    assert _zpci("lpar-b", 0x606) == ISM
-    _reboot("lpar-b")
-    assert _zpci("lpar-b", 0x606) == ISM
-    _converges(
-        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
-    )
 
 
 def test_zpci_unbind_refused_keeps_the_old_binding(run):
-    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
-    zlab("fault", "lpar-b", "write", "/sys/bus/pci/drivers/ism/unbind", "EBUSY")
-    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), "Device or resource busy")
+    fault = ("write", "/sys/bus/pci/drivers/ism/unbind", "EBUSY")
+    res = _zpci_case("ism", "vfio", fault, "Device or resource busy", run=run)
     assert res["rollback"]["ok"] is True
-    assert _zpci("lpar-b", 0x606) == ISM
-    _reboot("lpar-b")
-    assert _zpci("lpar-b", 0x606) == ISM
-    _converges(
-        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
-    )
 
 
 @pytest.mark.parametrize(
@@ -152,52 +156,26 @@ def test_zpci_unbind_refused_keeps_the_old_binding(run):
 def test_zpci_boot_file_that_cannot_be_written_changes_no_function(run, path, errno, text):
     # the files come first: the rules file fails (nothing written) or the modules-load file fails
     # after the rules file was written (the rules file is put back); no function is touched
-    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
-    zlab("fault", "lpar-b", "write", path, errno)
-    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, driver="vfio-pci")), text)
+    res = _zpci_case("ism", "vfio", ("write", path, errno), text, run=run)
     assert res["changed"] is False
     assert not any(c.startswith("echo") for c in res["commands"]), res["commands"]
-    assert _zpci("lpar-b", 0x606) == ISM
-    _reboot("lpar-b")
-    assert _zpci("lpar-b", 0x606) == ISM
-    _converges(
-        run, "lpar-b", "zpci_function", _zpci_args(0x606, driver="vfio-pci"), lambda: _zpci("lpar-b", 0x606), VFIO
-    )
 
 
 def test_zpci_power_on_failing_keeps_the_function_in_standby_at_boot_too(run):
-    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606, power="off")))
-    assert _zpci("lpar-b", 0x606) == OFF
-    zlab("fault", "lpar-b", "write", "/sys/bus/pci/slots/00000606/power", "EIO")
-    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606)), "Input/output error")
+    fault = ("write", "/sys/bus/pci/slots/00000606/power", "EIO")
+    res = _zpci_case("off", "ism", fault, "Input/output error", run=run)
     assert res["rollback"]["ok"] is True
-    assert _zpci("lpar-b", 0x606) == OFF
-    _reboot("lpar-b")
-    assert _zpci("lpar-b", 0x606) == OFF
-    _converges(run, "lpar-b", "zpci_function", _zpci_args(0x606), lambda: _zpci("lpar-b", 0x606), ISM)
 
 
 def test_zpci_tmpfiles_failing_after_the_rules_file_keeps_both_files_old(run):
-    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606, power="off")))
-    zlab("fault", "lpar-b", "write", ZPCI_TMPFILES, "EIO")
-    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606)), "Input/output error")
+    res = _zpci_case("off", "ism", ("write", ZPCI_TMPFILES, "EIO"), "Input/output error", run=run)
     assert res["changed"] is False
-    assert _zpci("lpar-b", 0x606) == OFF
-    _reboot("lpar-b")
-    assert _zpci("lpar-b", 0x606) == OFF
-    _converges(run, "lpar-b", "zpci_function", _zpci_args(0x606), lambda: _zpci("lpar-b", 0x606), ISM)
 
 
 def test_zpci_power_off_refused_keeps_the_function_on_and_bound(run):
-    _ok(run("lpar-b", "zpci_function", **_zpci_args(0x606)))
-    assert _zpci("lpar-b", 0x606) == ISM
-    zlab("fault", "lpar-b", "write", "/sys/bus/pci/slots/00000606/power", "EBUSY")
-    res = _failed(run("lpar-b", "zpci_function", **_zpci_args(0x606, power="off")), "Device or resource busy")
+    fault = ("write", "/sys/bus/pci/slots/00000606/power", "EBUSY")
+    res = _zpci_case("ism", "off", fault, "Device or resource busy", run=run)
     assert res["rollback"]["ok"] is True
-    assert _zpci("lpar-b", 0x606) == ISM
-    _reboot("lpar-b")
-    assert _zpci("lpar-b", 0x606) == ISM
-    _converges(run, "lpar-b", "zpci_function", _zpci_args(0x606, power="off"), lambda: _zpci("lpar-b", 0x606), OFF)
 
 
 # -- qeth_device -----------------------------------------------------------------------------------
@@ -240,50 +218,34 @@ QETH_OLD_ARGS = {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 6
 QETH_NEW_ARGS = {"config": [{"id": "0.0.8200", "layer2": False, "buffer_count": 128}]}
 
 
-def _qeth_old(run):
-    _ok(run("lpar-b", "qeth_device", **QETH_OLD_ARGS))
-    assert _qeth("lpar-b", "8200") == QETH_OLD
-
-
-def _qeth_after_failure(run, res):
+def _qeth_case(fault, *texts, run):
+    """lpar-b's 0.0.8200 from QETH_OLD towards QETH_NEW; the rollback says it restored."""
+    read = lambda: _qeth("lpar-b", "8200")  # noqa: E731
+    old, new = (QETH_OLD_ARGS, QETH_OLD), (QETH_NEW_ARGS, QETH_NEW)
+    res = _fault_case(run, "lpar-b", "qeth_device", read, old, new, fault, "previous state restored", *texts)
     assert res["rollback"]["ok"] is True, res["rollback"]
-    assert "NOT restored" not in res["msg"]
-    assert _qeth("lpar-b", "8200") == QETH_OLD
-    _reboot("lpar-b")
-    assert _qeth("lpar-b", "8200") == QETH_OLD
-    _converges(run, "lpar-b", "qeth_device", QETH_NEW_ARGS, lambda: _qeth("lpar-b", "8200"), QETH_NEW)
+    return res
 
 
 def test_qeth_chzdev_failing_half_way_through_the_settings_is_rolled_back(run):
     # the offline works, the configuring chzdev sets half the attributes (active and persistent) and fails
-    _qeth_old(run)
-    zlab("fault", "lpar-b", "tool", "chzdev", "17", "--half-way", "--after", "1", "--stderr", "chzdev: cut")
-    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "chzdev: cut", "restored")
-    _qeth_after_failure(run, res)
+    _qeth_case(
+        ("tool", "chzdev", "17", "--half-way", "--after", "1", "--stderr", "chzdev: cut"), "chzdev: cut", run=run
+    )
 
 
 def test_qeth_chzdev_failing_on_the_rollback_too_is_put_back_through_sysfs(run):
-    _qeth_old(run)
-    zlab("fault", "lpar-b", "tool", "chzdev", "17", "--half-way", "--after", "1", "--count", "2")
-    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "restored")
+    res = _qeth_case(("tool", "chzdev", "17", "--half-way", "--after", "1", "--count", "2"), run=run)
     assert any(c.startswith("echo 1 > ") and c.endswith("/online") for c in res["rollback"]["commands"]), res
-    _qeth_after_failure(run, res)
 
 
 def test_qeth_online_failing_after_the_reconfiguration_is_rolled_back(run):
     # chzdev sets the device offline (first write works), changes layer2, and online=1 fails
-    _qeth_old(run)
-    zlab("fault", "lpar-b", "write", "/sys/bus/ccwgroup/devices/0.0.8200/online", "EIO", "--after", "1")
-    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "restored")
-    _qeth_after_failure(run, res)
+    _qeth_case(("write", "/sys/bus/ccwgroup/devices/0.0.8200/online", "EIO", "--after", "1"), run=run)
 
 
 def test_qeth_udev_rule_that_cannot_be_written_is_rolled_back(run):
-    _qeth_old(run)
-    zlab("fault", "lpar-b", "write", RULES + "/41-qeth-0.0.8200.rules", "EROFS", "--count", "3")
-    res = _failed(run("lpar-b", "qeth_device", **QETH_NEW_ARGS), "restored")
-    zlab("fault", "lpar-b", "clear")
-    _qeth_after_failure(run, res)
+    _qeth_case(("write", RULES + "/41-qeth-0.0.8200.rules", "EROFS"), run=run)
 
 
 QETH_8203_ARGS = {"config": [{"id": "0.0.8203", "layer2": True, "buffer_count": 64}]}
@@ -308,32 +270,16 @@ UNGROUPED = {"grouped": False, "rule": None}
     ids=["chzdev-half-way", "group-refused"],
 )
 def test_qeth_new_device_that_fails_is_neither_grouped_nor_in_a_rule(run, fault):
-    if _qeth("lpar-b", "8203") != UNGROUPED:
-        _ok(run("lpar-b", "qeth_device", state="deleted", config=[{"id": "0.0.8203"}]))
-    assert _qeth("lpar-b", "8203") == UNGROUPED
-    zlab("fault", "lpar-b", *fault)
-    res = _failed(run("lpar-b", "qeth_device", **QETH_8203_ARGS))
-    assert _qeth("lpar-b", "8203") == UNGROUPED, res
-    _reboot("lpar-b")
-    assert _qeth("lpar-b", "8203") == UNGROUPED
-    _converges(run, "lpar-b", "qeth_device", QETH_8203_ARGS, lambda: _qeth("lpar-b", "8203"), QETH_8203)
+    read = lambda: _qeth("lpar-b", "8203")  # noqa: E731
+    old = ({"state": "deleted", "config": [{"id": "0.0.8203"}]}, UNGROUPED)
+    _fault_case(run, "lpar-b", "qeth_device", read, old, (QETH_8203_ARGS, QETH_8203), fault)
 
 
 def test_qeth_delete_that_fails_keeps_the_device(run):
-    _ok(run("lpar-b", "qeth_device", **QETH_NEW_ARGS))
-    zlab("fault", "lpar-b", "tool", "chzdev", "1", "--stderr", "chzdev: refused")
-    res = _failed(run("lpar-b", "qeth_device", state="deleted", config=[{"id": "0.0.8200"}]), "chzdev: refused")
-    assert _qeth("lpar-b", "8200") == QETH_NEW, res
-    _reboot("lpar-b")
-    assert _qeth("lpar-b", "8200") == QETH_NEW
-    _converges(
-        run,
-        "lpar-b",
-        "qeth_device",
-        {"state": "deleted", "config": [{"id": "0.0.8200"}]},
-        lambda: _qeth("lpar-b", "8200"),
-        {"grouped": False, "rule": None},
-    )
+    read = lambda: _qeth("lpar-b", "8200")  # noqa: E731
+    deleted = ({"state": "deleted", "config": [{"id": "0.0.8200"}]}, UNGROUPED)
+    fault = ("tool", "chzdev", "1", "--stderr", "chzdev: refused")
+    _fault_case(run, "lpar-b", "qeth_device", read, (QETH_NEW_ARGS, QETH_NEW), deleted, fault, "chzdev: refused")
 
 
 # -- smc_sysctl (the lab's hosts imitate RHEL 8.8: SMC buffers through net.ipv4.tcp_[rw]mem) ------
@@ -370,34 +316,23 @@ SYSCTL_NEW = _sysctl_state(524288, 524288)
 SYSCTL_NEW_ARGS = {"rmem": "256K", "wmem": "256K"}
 
 
-def _sysctl_old(run, host):
-    _ok(run(host, "smc_sysctl", rmem="128K", wmem="128K"))
-    assert _sysctl(host) == SYSCTL_OLD
-
-
-def _sysctl_after_failure(run, host, res):
+def _sysctl_case(fault, *texts, run):
+    """lpar-b's SMC buffers from 128K towards 256K; the live values are put back, no file changed."""
+    old, new = ({"rmem": "128K", "wmem": "128K"}, SYSCTL_OLD), (SYSCTL_NEW_ARGS, SYSCTL_NEW)
+    res = _fault_case(run, "lpar-b", "smc_sysctl", lambda: _sysctl("lpar-b"), old, new, fault, *texts)
     assert res["rollback"]["ok"] is True, res["rollback"]
-    assert _sysctl(host) == SYSCTL_OLD
-    _reboot(host)
-    assert _sysctl(host) == SYSCTL_OLD
-    _converges(run, host, "smc_sysctl", SYSCTL_NEW_ARGS, lambda: _sysctl(host), SYSCTL_NEW)
+    assert res["changed"] is False
+    return res
 
 
 def test_sysctl_kernel_refusing_the_second_value_puts_the_first_back_and_writes_no_file(run):
-    _sysctl_old(run, "lpar-b")
-    zlab("fault", "lpar-b", "write", "/proc/sys/net/ipv4/tcp_wmem", "EINVAL")
-    res = _failed(run("lpar-b", "smc_sysctl", **SYSCTL_NEW_ARGS), "net.ipv4.tcp_wmem", "EINVAL")
-    assert res["changed"] is False
+    fault = ("write", "/proc/sys/net/ipv4/tcp_wmem", "EINVAL")
+    res = _sysctl_case(fault, "net.ipv4.tcp_wmem", "EINVAL", run=run)
     assert not any(c.startswith("write ") for c in res["commands"]), res["commands"]
-    _sysctl_after_failure(run, "lpar-b", res)
 
 
 def test_sysctl_file_that_cannot_be_written_puts_the_live_values_back(run):
-    _sysctl_old(run, "lpar-b")
-    zlab("fault", "lpar-b", "write", SYSCTL_FILE, "EROFS")
-    res = _failed(run("lpar-b", "smc_sysctl", **SYSCTL_NEW_ARGS), "Read-only file system")
-    assert res["changed"] is False
-    _sysctl_after_failure(run, "lpar-b", res)
+    _sysctl_case(("write", SYSCTL_FILE, "EROFS"), "Read-only file system", run=run)
 
 
 def test_sysctl_first_run_whose_modules_load_file_fails_leaves_nothing_for_the_next_boot(run):
