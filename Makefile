@@ -11,7 +11,7 @@ BASE_PYTHON ?= $(firstword $(wildcard /root/.pyenv/versions/3.13*/bin/python3 /r
 COLL_ROOT   := $(CURDIR)/.cache/collections
 COLL_LINK   := $(COLL_ROOT)/ansible_collections/s390x/network
 STAMPS      := $(CURDIR)/.cache/stamps
-APT_PACKAGES := git graphviz rsync
+APT_PACKAGES := git graphviz rsync ethtool
 
 # Makefile fragments of the development tools (mk/zlab.mk: the emulated lab) add targets and
 # their Debian packages (ZLAB_APT_PACKAGES), so they are read before the targets below.

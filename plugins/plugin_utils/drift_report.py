@@ -31,6 +31,7 @@ _READERS = {
     "sysctl": None,  # smc_sysctl returns its drift rows
     "pnet": None,  # smc_pnet returns its drift rows
     "ueid": None,  # smc_ueid returns its drift rows
+    "nic": None,  # nic_tuning returns its drift rows
     "dropin": lambda r: _file_loop_rows(r, "drop-in differs"),
     "dropin_removed": lambda r: _file_loop_rows(r, "drop-in to remove"),
 }

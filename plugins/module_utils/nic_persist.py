@@ -1,0 +1,330 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""How nic_tuning makes its settings survive a reboot: NetworkManager profiles, or a boot unit.
+
+Two ways, chosen per interface:
+
+* **NetworkManager**, when NetworkManager manages the interface and has an active profile for it
+  (``nmcli -t -f GENERAL.NM-MANAGED,GENERAL.CON-UUID device show IF``). The ethtool settings go
+  into that profile with ``nmcli connection modify UUID ethtool.feature-tso off ethtool.ring-rx 1024
+  ...``; NetworkManager applies them whenever it activates the profile, so it stays the one owner of
+  the interface's configuration (a second mechanism could run before NetworkManager's activation
+  and be undone by it). The profile keeps what is not set here. Properties by NetworkManager
+  version (git history of ``src/libnm-base/nm-ethtool-utils-base.h``, NEWS):
+  ``ethtool.feature-*`` 1.14 (six of them 1.30), ``ethtool.ring-*`` 1.26, ``ethtool.channels-*``
+  1.46 ("Support configuring ethtool channels property to configure NIC multiqueue"). A setting
+  the installed NetworkManager has no property for goes to the boot unit instead. ``nmcli
+  connection modify`` changes the stored profile only; the live values are set with ethtool.
+* **Boot unit** otherwise (and always for RPS and IRQ affinity, which no network stack keeps):
+  ``/etc/systemd/system/s390x-network-nic-tuning-<if>.service``, wanted by and bound to the
+  interface's device unit ``sys-subsystem-net-devices-<if>.device`` (enabled with ``systemctl
+  enable``), so it runs whenever the interface appears -- at boot, after a driver reload, after a
+  PCI function comes back -- under its final (udev-renamed) name. It runs
+  ``/etc/s390x-network/nic-tuning/<if>.sh``, a POSIX sh script written here: ``ethtool -L/-G/-K``
+  first (before ``network-pre.target``, so before the network stack configures the interface),
+  then the RPS masks, then the IRQ affinities, looked up by IRQ name in ``/proc/interrupts`` because
+  IRQ numbers change across boots. With NetworkManager the unit runs after
+  ``NetworkManager-wait-online.service`` instead, because NetworkManager may change the channel
+  count (and with it the queues and IRQs) when it activates the profile.
+
+  A udev ``RUN`` rule was not used: it matches the kernel name before the rename by
+  ``80-net-setup-link.rules`` unless ordered after it, and IRQ lookups need more than one command.
+  NetworkManager dispatcher scripts, wicked ``ifcfg`` ``ETHTOOL_OPTIONS`` and systemd-networkd
+  ``.link`` files would be three more formats, each for one network stack only.
+
+irqbalance (``irqbalance: ban``): irqbalance reads ``IRQBALANCE_ARGS`` from the environment file
+of its service (``EnvironmentFile=`` of ``irqbalance.service``: ``/etc/sysconfig/irqbalance`` on
+RHEL and SLES, ``/etc/default/irqbalance`` on Debian and Ubuntu and upstream's default); the
+option ``--banirq=N`` (irqbalance(1)) keeps it away from IRQ N. There is no
+``IRQBALANCE_BANNED_IRQS`` variable (upstream ``misc/irqbalance.env`` knows IRQBALANCE_ONESHOT,
+IRQBALANCE_BANNED_CPUS, IRQBALANCE_BANNED_CPULIST and IRQBALANCE_ARGS). irqbalance reads the file
+when it starts; the module never stops or restarts it and reports ``restart_needed`` instead.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import re
+
+from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool
+
+HEADER = "# Managed by s390x.network.nic_tuning. Changes are overwritten."
+UNIT_DIR = "/etc/systemd/system"
+SCRIPT_DIR = "/etc/s390x-network/nic-tuning"
+NMCLI = "nmcli"
+SYSTEMCTL = "systemctl"
+IRQBALANCE_UNITS = (
+    "/etc/systemd/system/irqbalance.service",
+    "/usr/lib/systemd/system/irqbalance.service",
+    "/lib/systemd/system/irqbalance.service",
+)
+IRQBALANCE_FILES = ("/etc/sysconfig/irqbalance", "/etc/default/irqbalance")
+PATH_ENV = "/usr/sbin:/usr/bin:/sbin:/bin"
+
+#: NetworkManager version that first has the property, by kind
+NM_RINGS_SINCE = (1, 26)
+NM_CHANNELS_SINCE = (1, 46)
+NM_FEATURES_SINCE = (1, 14)
+#: ethtool -k long legacy names -> NetworkManager's short feature names (nmp-ethtool-ioctl.c)
+NM_LEGACY = {
+    "rx-checksumming": "rx",
+    "tx-checksumming": "tx",
+    "scatter-gather": "sg",
+    "tcp-segmentation-offload": "tso",
+    "generic-segmentation-offload": "gso",
+    "generic-receive-offload": "gro",
+    "large-receive-offload": "lro",
+    "rx-vlan-offload": "rxvlan",
+    "tx-vlan-offload": "txvlan",
+    "ntuple-filters": "ntuple",
+    "receive-hashing": "rxhash",
+}
+#: kernel feature names NetworkManager has a property for, and the version that added them
+NM_KERNEL_FEATURES = dict(
+    [
+        (name, (1, 14))
+        for name in (
+            "esp-hw-offload esp-tx-csum-hw-offload fcoe-mtu highdma hw-tc-offload l2-fwd-offload loopback "
+            "rx-all rx-fcs rx-gro-hw rx-udp_tunnel-port-offload rx-vlan-filter rx-vlan-stag-filter "
+            "rx-vlan-stag-hw-parse tls-hw-record tls-hw-tx-offload tx-checksum-fcoe-crc tx-checksum-ipv4 "
+            "tx-checksum-ipv6 tx-checksum-ip-generic tx-checksum-sctp tx-esp-segmentation tx-fcoe-segmentation "
+            "tx-gre-csum-segmentation tx-gre-segmentation tx-gso-partial tx-gso-robust tx-ipxip4-segmentation "
+            "tx-ipxip6-segmentation tx-nocache-copy tx-scatter-gather tx-scatter-gather-fraglist "
+            "tx-sctp-segmentation tx-tcp6-segmentation tx-tcp-ecn-segmentation tx-tcp-mangleid-segmentation "
+            "tx-tcp-segmentation tx-udp-segmentation tx-udp_tnl-csum-segmentation tx-udp_tnl-segmentation "
+            "tx-vlan-stag-hw-insert"
+        ).split()
+    ]
+    + [
+        (name, (1, 30))
+        for name in (
+            "macsec-hw-offload rx-gro-list rx-udp-gro-forwarding tls-hw-rx-offload tx-gso-list "
+            "tx-tunnel-remcsum-segmentation"
+        ).split()
+    ]
+)
+
+_NM_VERSION_RE = re.compile(r"version\s+(\d+)\.(\d+)")
+_UNIT_SAFE = re.compile(r"[A-Za-z0-9:_.]")
+_ENVFILE_RE = re.compile(r"^\s*EnvironmentFile\s*=\s*-?(\S+)\s*$")
+
+
+# -- names and paths --------------------------------------------------------------------------------
+def systemd_escape(name):
+    """``systemd-escape`` of one path component: characters outside [A-Za-z0-9:_.] (and a leading
+    ``.``) as ``\\xNN``."""
+    out = []
+    for index, char in enumerate(name):
+        if _UNIT_SAFE.match(char) and not (index == 0 and char == "."):
+            out.append(char)
+        else:
+            out.extend("\\x%02x" % b for b in char.encode("utf-8"))
+    return "".join(out)
+
+
+def device_unit(ifname):
+    return "sys-subsystem-net-devices-%s.device" % systemd_escape(ifname)
+
+
+def unit_name(ifname):
+    return "s390x-network-nic-tuning-%s.service" % systemd_escape(ifname)
+
+
+def unit_path(ifname):
+    return "%s/%s" % (UNIT_DIR, unit_name(ifname))
+
+
+def wants_link(ifname):
+    """The link ``systemctl enable`` creates (its presence: the unit is enabled)."""
+    return "%s/%s.wants/%s" % (UNIT_DIR, device_unit(ifname), unit_name(ifname))
+
+
+def script_path(ifname):
+    return "%s/%s.sh" % (SCRIPT_DIR, ifname)
+
+
+# -- the boot unit and its script -------------------------------------------------------------------
+def render_unit(ifname, networkmanager=False):
+    dev = device_unit(ifname)
+    lines = [
+        HEADER,
+        "[Unit]",
+        "Description=NIC tuning of %s (s390x.network.nic_tuning)" % ifname,
+        "BindsTo=%s" % dev,
+        "After=%s" % dev,
+    ]
+    if networkmanager:
+        lines.append("After=NetworkManager-wait-online.service")
+    else:
+        lines += ["Before=network-pre.target", "Wants=network-pre.target"]
+    lines += [
+        "",
+        "[Service]",
+        "Type=oneshot",
+        "RemainAfterExit=yes",
+        "Environment=PATH=%s" % PATH_ENV,
+        "ExecStart=/bin/sh %s" % script_path(ifname),
+        "",
+        "[Install]",
+        "WantedBy=%s" % dev,
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _sh_quote(text):
+    return "'" + str(text).replace("'", "'\\''") + "'"
+
+
+def render_script(ifname, ethtool_argvs, rps, irqs):
+    """The boot script: ``ethtool_argvs`` (argv lists, program name ``ethtool``), ``rps`` (list of
+    (queue index or ``all``, mask text)), ``irqs`` (list of (IRQ name, CPU list text)).
+    Paths are below ``$NIC_TUNING_ROOT`` (empty on a host; tests point it at a tree)."""
+    queues = "\"$r\"/sys/class/net/%s/queues" % ifname
+    lines = [
+        "#!/bin/sh",
+        HEADER,
+        "# Run by %s whenever %s appears." % (unit_name(ifname), ifname),
+        'r="${NIC_TUNING_ROOT:-}"',
+        "rc=0",
+    ]
+    for argv in ethtool_argvs:
+        lines.append("%s || rc=1" % " ".join(_sh_quote(a) if i else a for i, a in enumerate(argv)))
+    for queue, mask in rps:
+        if queue == "all":
+            lines.append("for q in %s/rx-*; do echo %s > \"$q/rps_cpus\" || rc=1; done" % (queues, _sh_quote(mask)))
+        else:
+            lines.append("echo %s > %s/rx-%d/rps_cpus || rc=1" % (_sh_quote(mask), queues, int(queue)))
+    if irqs:
+        lines += [
+            "# IRQ numbers change across boots: look the IRQ up by its name.",
+            "irq_affinity() {",
+            "  n=$(awk -v name=\"$1\" '$1 ~ /^[0-9]+:$/ { for (i = 2; i <= NF; i++) { t = $i; sub(/,$/, \"\", t);"
+            " if (t == name) { sub(/:$/, \"\", $1); print $1; exit } } }' \"$r/proc/interrupts\")",
+            '  if [ -z "$n" ]; then echo "nic_tuning: no IRQ named $1" >&2; return 1; fi',
+            '  echo "$2" > "$r/proc/irq/$n/smp_affinity_list"',
+            "}",
+        ]
+        for name, cpus in irqs:
+            lines.append("irq_affinity %s %s || rc=1" % (_sh_quote(name), _sh_quote(cpus)))
+    lines += ["exit $rc", ""]
+    return "\n".join(lines)
+
+
+# -- NetworkManager ---------------------------------------------------------------------------------
+def argv_nm_version(tool=NMCLI):
+    return [tool, "--version"]
+
+
+def parse_nm_version(text):
+    """``nmcli tool, version 1.46.0`` -> (1, 46); None when not found."""
+    match = _NM_VERSION_RE.search(text or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def argv_nm_device(ifname, tool=NMCLI):
+    return [tool, "-t", "-f", "GENERAL.NM-MANAGED,GENERAL.CON-UUID", "device", "show", ifname]
+
+
+def _terse_value(value):
+    """A value of nmcli's terse output (``\\:`` escapes ``:``); ``--`` and empty are None."""
+    value = value.replace("\\:", ":").replace("\\\\", "\\").strip()
+    return None if value in ("", "--") else value
+
+
+def parse_terse(text):
+    """``nmcli -t -f ...`` multiline output -> {field: value or None}."""
+    values = {}
+    for line in (text or "").splitlines():
+        match = re.match(r"^([^:]+):(.*)$", line)
+        if match:
+            values[match.group(1).strip()] = _terse_value(match.group(2))
+    return values
+
+
+def parse_nm_device(text):
+    """(managed, profile UUID or None) from ``argv_nm_device`` output."""
+    values = parse_terse(text)
+    managed = (values.get("GENERAL.NM-MANAGED") or "").lower() in ("yes", "true")
+    return managed, values.get("GENERAL.CON-UUID")
+
+
+def argv_nm_show(uuid, tool=NMCLI):
+    return [tool, "-t", "-f", "ethtool", "connection", "show", uuid]
+
+
+def parse_nm_ethtool(text):
+    """``ethtool.*`` properties of a profile -> {option (``feature-tso``): value or None}."""
+    return dict(
+        (key[len("ethtool.") :], value) for key, value in parse_terse(text).items() if key.startswith("ethtool.")
+    )
+
+
+def argv_nm_modify(uuid, values, tool=NMCLI):
+    """``nmcli connection modify UUID ethtool.OPT VALUE ...`` (None resets the property)."""
+    argv = [tool, "connection", "modify", uuid]
+    for option in sorted(values):
+        argv += ["ethtool.%s" % option, "" if values[option] is None else str(values[option])]
+    return argv
+
+
+def nm_feature_option(name, version):
+    """The NetworkManager option of the feature ``name`` (as ethtool -k shows it), None when the
+    installed NetworkManager has none."""
+    if not version:
+        return None
+    if name in NM_LEGACY:
+        return "feature-%s" % NM_LEGACY[name] if tuple(version) >= NM_FEATURES_SINCE else None
+    since = NM_KERNEL_FEATURES.get(name)
+    return "feature-%s" % name if since and tuple(version) >= since else None
+
+
+def nm_ring_option(key, version):
+    if not version or tuple(version) < NM_RINGS_SINCE:
+        return None
+    return "ring-%s" % nic_ethtool.RING_ARGS[key]
+
+
+def nm_channel_option(key, version):
+    if not version or tuple(version) < NM_CHANNELS_SINCE:
+        return None
+    return "channels-%s" % key
+
+
+def nm_value(value):
+    """A setting as NetworkManager stores it (``on``/``off`` for features)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return None if value is None else str(value)
+
+
+# -- irqbalance -------------------------------------------------------------------------------------
+def irqbalance_env_files(unit_text):
+    """The ``EnvironmentFile=`` paths of an irqbalance.service (the ``-`` prefix removed)."""
+    paths = []
+    for line in (unit_text or "").splitlines():
+        match = _ENVFILE_RE.match(line)
+        if match:
+            paths.append(match.group(1))
+    return paths
+
+
+def choose_irqbalance_file(unit_texts, exists):
+    """The environment file irqbalance reads: of its unit's ``EnvironmentFile=`` paths under /etc the
+    first that exists, else the last one under /etc; without a unit, the first of
+    ``IRQBALANCE_FILES`` that exists. None when irqbalance has no such file (not installed)."""
+    for text in unit_texts:
+        if text is None:
+            continue
+        paths = [p for p in irqbalance_env_files(text) if p.startswith("/etc/")]
+        for path in paths:
+            if exists(path):
+                return path
+        if paths:
+            return paths[-1]
+    for path in IRQBALANCE_FILES:
+        if exists(path):
+            return path
+    return None
