@@ -13,7 +13,8 @@ docs/smc-sizing.md gives the rule per kernel with its upstream sources; in short
   with an upper bound of 4 MiB for physically contiguous buffers, ``smcr_buf_type`` 0).
 * Where the requested size comes from:
 
-  - no ``net.smc.rmem`` (upstream < 6.1, e.g. RHEL 8.8 4.18, SLES 15 SP5 / RHEL 9 5.14):
+  - no ``net.smc.rmem`` (upstream < 6.1, e.g. RHEL 8.8 4.18 and RHEL 9 5.14; the module looks
+    for the sysctl rather than trusting the release, as backports differ):
     half of the TCP socket's initial buffer, i.e. ``net.ipv4.tcp_{r,w}mem[1] / 2``
     (at least 16 KiB), read at every socket creation;
   - ``net.smc.{r,w}mem`` present (6.1+): that value itself. 6.1-6.4 initialise it from

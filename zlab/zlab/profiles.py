@@ -12,7 +12,7 @@ A profile decides:
 Facts: upstream net/smc/smc_sysctl.c
 (6.1: autocorking_size, smcr_buf_type, smcr_testlink_time, wmem, rmem defaulting to
 tcp_{w,r}mem[1], min 16 KiB, no max; 6.5 and the 6.4 stable fix: default 64 KiB, max INT_MAX/2;
-6.7: smcr_max_links_per_lgr 1..2, smcr_max_conns_per_lgr 16..255) and net/smc/smc_core.c
+6.8: smcr_max_links_per_lgr 1..2, smcr_max_conns_per_lgr 16..255) and net/smc/smc_core.c
 (smc_compress_bufsize: 16 KiB * 2^n, SMC-D capped at 1 MiB, SMC-R at 512 KiB).
 Distribution kernels backport: the SLES 15 SP5 profile carries the 6.1 sysctl set on 5.14 [I],
 the RHEL 8.8 profile has no net.smc sysctls (the study's tcp_rmem[1]/2 rule).
