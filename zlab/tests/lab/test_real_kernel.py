@@ -154,6 +154,82 @@ def test_emulated_kernel_commands_are_refused(real):
     assert "not supported on real-kernel hosts" in res.stderr
 
 
+# The collection's netlink client (plugins/module_utils/smc_netlink.py, standard library only) run
+# by the guest's Python against its real kernel: one AF_SMC connection over loopback, the counters
+# before and after, and a PNET entry and a UEID added, read back and removed.
+NETLINK_PROBE = r"""
+import base64, json, socket, sys, types
+mod = types.ModuleType("smc_netlink")
+exec(compile(base64.b64decode(sys.argv[1]).decode(), "smc_netlink.py", "exec"), mod.__dict__)
+nl = mod.SmcNetlink()
+def counters():
+    stats, fb = nl.stats(), nl.fallback_stats()
+    tech = {}
+    for name in ("smcd_tech", "smcr_tech"):
+        t = (stats or {}).get(name) or {}
+        tech[name] = {k: t.get(k) for k in ("clnt_v1_succ", "clnt_v2_succ", "srv_v1_succ", "srv_v2_succ")}
+    return {"tech": tech, "fallback": {"client_total": fb["client_total"], "server_total": fb["server_total"],
+            "client": {"0x%08x" % k: v for k, v in fb["client"].items()}}}
+out = {"before": counters()}
+IPPROTO_SMC = 256  # an SMC socket with AF_INET addresses (Linux 6.11+)
+srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+srv.bind(("127.0.0.1", 0)); srv.listen(1)
+cli = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+cli.connect(srv.getsockname()); conn, _ = srv.accept()
+cli.sendall(b"x" * 4096); got = b""
+while len(got) < 4096:
+    got += conn.recv(4096)
+for s in (cli, conn, srv):
+    s.close()
+out["after"] = counters()
+nl.pnet_add("NETLAB", interface="lo")
+out["pnet_added"] = nl.pnet_table()
+nl.pnet_delete("NETLAB")
+out["pnet_deleted"] = nl.pnet_table()
+nl.add_ueid("LAB.UEID-1")
+out["ueids_added"] = nl.ueids()
+nl.flush_ueids()
+out["ueids_flushed"] = nl.ueids()
+print(json.dumps(out))
+"""
+
+
+def test_the_netlink_client_reads_and_writes_the_real_kernels_smc_state(real):
+    import base64  # pylint: disable=import-outside-toplevel
+
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    with open(os.path.join(repo, "plugins", "module_utils", "smc_netlink.py"), "rb") as handle:
+        source = base64.b64encode(handle.read()).decode()
+    start = time.monotonic()
+    run("modprobe smc")
+    FIGURES["modprobe smc"] = "%.1f s" % (time.monotonic() - start)
+    res = zlab("exec", "solo", "--", "python3", "-c", NETLINK_PROBE, source, lab=NAME, timeout=600)
+    out = json.loads(res.stdout)
+    before, after = out["before"], out["after"]
+    # one connection: either it used SMC (a success counted on both sides of one technology and
+    # version) or both sides fell back, the client with the reason the kernel gives for a host
+    # without an SMC device (SMC_CLC_DECL_NOSMCDEV 0x03030000)
+    succ = dict(
+        (tech + "." + key, (after["tech"][tech][key] or 0) - (before["tech"][tech][key] or 0))
+        for tech in after["tech"]
+        for key in after["tech"][tech]
+    )
+    fell_back = after["fallback"]["client_total"] - before["fallback"]["client_total"]
+    FIGURES["AF_SMC over loopback"] = "fell back" if fell_back else "SMC: %s" % [k for k, v in succ.items() if v]
+    if fell_back:
+        assert fell_back == 1, out
+        assert after["fallback"]["server_total"] - before["fallback"]["server_total"] == 1, out
+        reasons = after["fallback"]["client"]
+        assert reasons.get("0x03030000", 0) - before["fallback"]["client"].get("0x03030000", 0) == 1, out
+        assert sum(succ.values()) == 0, out
+    else:
+        assert sorted(v for v in succ.values() if v) == [1, 1], out  # client and server of one kind
+    assert out["pnet_added"] == [{"pnet_id": "NETLAB", "interface": "lo", "ib_device": None, "port": None}]
+    assert out["pnet_deleted"] == []
+    assert out["ueids_added"] == ["LAB.UEID-1"]
+    assert out["ueids_flushed"] == []
+
+
 def test_reboot_is_a_real_reboot_and_udev_applies_the_persistent_binding(real):
     # the collection's zpci_function binds the function to vfio-pci now and at boot (a udev rule
     # by FID): the real udev of the next boot applies it
