@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from labutil import LAB_NAME, ansible, tiny_inventory, zlab
+from labutil import LAB_NAME, ansible, run_module, tiny_inventory, zlab
 
 NAME = LAB_NAME + "-s390x"  # ZLAB_TEST_LAB names this run's labs
 FID, UID = 0x605, 0x605
@@ -224,6 +224,17 @@ def test_the_netlink_client_reads_and_writes_the_real_kernels_smc_state(real):
         assert sum(succ.values()) == 0, out
     else:
         assert sorted(v for v in succ.values() if v) == [1, 1], out  # client and server of one kind
+    # the module on the host: Debian has no smc-tools, so backend auto takes the netlink path
+    res = run_module(real["inventory"], "solo", "s390x.network.smcd_info", {"protocol": "smcd"})
+    assert not res.get("failed"), res.get("msg")
+    assert res["backend"] == "netlink"
+    conns = res["stats"]["connections"]
+    FIGURES["smcd_info connections"] = json.dumps(conns, sort_keys=True)
+    if fell_back:  # the same counters, by name: the client found no device, the server saw the decline
+        assert conns["tcp_fallback_client"] == after["fallback"]["client_total"], conns
+        assert conns["tcp_fallback_server"] == after["fallback"]["server_total"], conns
+        assert conns["fallback_reasons_by_role"]["client"].get("NOSMCDEV") == reasons["0x03030000"], conns
+        assert conns["fallback_reasons_by_role"]["server"].get("PEERDECL", 0) >= 1, conns
     assert out["pnet_added"] == [{"pnet_id": "NETLAB", "interface": "lo", "ib_device": None, "port": None}]
     assert out["pnet_deleted"] == []
     assert out["ueids_added"] == ["LAB.UEID-1"]
