@@ -17,7 +17,7 @@ import yaml
 from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import drift_rows, result_drift
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "smc")
+DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "nic_tuning", "smc")
 _RESULT = re.compile(r"(\w+) \| default\(none\) \| s390x\.network\.result_drift\('(\w+)'\)")
 
 
@@ -55,6 +55,15 @@ def _render(expression, variables):
     env = jinja2.Environment(undefined=jinja2.Undefined)
     env.filters["s390x.network.result_drift"] = result_drift
     return yaml.safe_load(env.from_string(expression).render(**variables))
+
+
+def test_these_are_the_roles_drift_yml_runs():
+    with open(os.path.join(ROOT, "playbooks", "drift.yml")) as handle:
+        plays = yaml.safe_load(handle)
+    named = [
+        r for play in plays for task in play.get("tasks") or [] for r in (task.get("vars") or {}).get("drift_roles", [])
+    ]
+    assert tuple(named) == DRIFT_ROLES
 
 
 @pytest.mark.parametrize("role", DRIFT_ROLES)
