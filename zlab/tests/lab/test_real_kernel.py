@@ -241,69 +241,6 @@ def test_the_netlink_client_reads_and_writes_the_real_kernels_smc_state(real):
     assert out["ueids_flushed"] == []
 
 
-# SMC-R for real: soft-RoCE (rdma_rxe) on the loopback interface, grouped with lo under one PNET ID
-# and a UEID through the netlink client; one SMC socket over 127.0.0.1 then uses SMC-R v2, and the
-# link groups, links and device are read while it is open.
-SMCR_PROBE = r"""
-import base64, json, socket, subprocess, sys, types
-mod = types.ModuleType("smc_netlink")
-exec(compile(base64.b64decode(sys.argv[1]).decode(), "smc_netlink.py", "exec"), mod.__dict__)
-nl = mod.SmcNetlink()
-def succ():
-    t = (nl.stats() or {}).get("smcr_tech") or {}
-    return {k: t.get(k) or 0 for k in ("clnt_v1_succ", "clnt_v2_succ", "srv_v1_succ", "srv_v2_succ")}
-subprocess.run(["modprobe", "rdma_rxe"], check=True)
-subprocess.run(["rdma", "link", "add", "rxe_lo", "type", "rxe", "netdev", "lo"], check=True)
-nl.pnet_add("NETLO", interface="lo")
-nl.pnet_add("NETLO", ib_device="rxe_lo", port=1)
-nl.add_ueid("SMC.LAB")  # SMC-R v2 needs an EID in common
-out = {"pnet": nl.pnet_table(), "before": succ()}
-srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-srv.bind(("127.0.0.1", 0)); srv.listen(1)
-cli = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-cli.connect(srv.getsockname()); conn, _ = srv.accept()
-cli.sendall(b"y" * 65536); got = 0
-while got < 65536:
-    got += len(conn.recv(65536))
-out["lgr"] = nl.linkgroups_smcr()
-out["links"] = nl.links_smcr()
-out["devices"] = nl.devices_smcr()
-for s in (cli, conn, srv):
-    s.close()
-out["after"] = succ()
-out["fallback"] = nl.fallback_stats()
-print(json.dumps(out, default=str))
-"""
-
-
-def test_smc_r_over_soft_roce_is_read_back_through_netlink(real):
-    import base64  # pylint: disable=import-outside-toplevel
-
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    with open(os.path.join(repo, "plugins", "module_utils", "smc_netlink.py"), "rb") as handle:
-        source = base64.b64encode(handle.read()).decode()
-    run("modprobe smc")
-    res = zlab("exec", "solo", "--", "python3", "-c", SMCR_PROBE, source, lab=NAME, timeout=600)
-    out = json.loads(res.stdout)
-    FIGURES["SMC-R over rxe on lo"] = json.dumps({k: out[k] for k in ("before", "after")}, sort_keys=True)
-    assert sorted(out["pnet"], key=lambda e: str(e["interface"])) == [
-        {"pnet_id": "NETLO", "interface": None, "ib_device": "rxe_lo", "port": 1},
-        {"pnet_id": "NETLO", "interface": "lo", "ib_device": None, "port": None},
-    ]
-    delta = dict((k, out["after"][k] - out["before"][k]) for k in out["after"])
-    assert delta["clnt_v1_succ"] + delta["clnt_v2_succ"] == 1, (out["fallback"], out["devices"])
-    assert delta["srv_v1_succ"] + delta["srv_v2_succ"] == 1, out
-    # both ends on one host: a link group in the client role (0) and one in the server role (1)
-    assert sorted((g["role"], g["pnetid"].strip()) for g in out["lgr"]) == [(0, "NETLO"), (1, "NETLO")], out["lgr"]
-    assert [link["ib_dev"] for link in out["links"]] == ["rxe_lo", "rxe_lo"], out["links"]
-    assert any(d.get("ib_name") == "rxe_lo" for d in out["devices"]), out["devices"]
-    # the module reads the same SMC-R counters (netlink: Debian has no smc-tools)
-    res = run_module(real["inventory"], "solo", "s390x.network.smcd_info", {"protocol": "smcr"})
-    assert not res.get("failed"), res.get("msg")
-    conns = res["stats"]["connections"]
-    assert (res["backend"], conns["smc_client"], conns["smc_server"], conns["v2"]) == ("netlink", 1, 1, 2), conns
-
-
 def test_reboot_is_a_real_reboot_and_udev_applies_the_persistent_binding(real):
     # the collection's zpci_function binds the function to vfio-pci now and at boot (a udev rule
     # by FID): the real udev of the next boot applies it
