@@ -65,47 +65,7 @@ from ansible_collections.s390x.network.plugins.module_utils.cpc_host import host
 from ansible_collections.s390x.network.plugins.module_utils.cpc_model import iqd_devices, normalize_cpc
 from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text
 from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError, parse_ccw_id
-
-# -- the kernel's decline codes (net/smc/smc_clc.h) -----------------------------------------------
-DECLINE_CODES = (
-    ("SMC_CLC_DECL_MEM", 0x01010000),
-    ("SMC_CLC_DECL_TIMEOUT_CL", 0x02010000),
-    ("SMC_CLC_DECL_TIMEOUT_AL", 0x02020000),
-    ("SMC_CLC_DECL_CNFERR", 0x03000000),
-    ("SMC_CLC_DECL_PEERNOSMC", 0x03010000),
-    ("SMC_CLC_DECL_IPSEC", 0x03020000),
-    ("SMC_CLC_DECL_NOSMCDEV", 0x03030000),
-    ("SMC_CLC_DECL_NOSMCDDEV", 0x03030001),
-    ("SMC_CLC_DECL_NOSMCRDEV", 0x03030002),
-    ("SMC_CLC_DECL_NOISM2SUPP", 0x03030003),
-    ("SMC_CLC_DECL_NOV2EXT", 0x03030004),
-    ("SMC_CLC_DECL_NOV2DEXT", 0x03030005),
-    ("SMC_CLC_DECL_NOSEID", 0x03030006),
-    ("SMC_CLC_DECL_NOSMCD2DEV", 0x03030007),
-    ("SMC_CLC_DECL_NOUEID", 0x03030008),
-    ("SMC_CLC_DECL_RELEASEERR", 0x03030009),
-    ("SMC_CLC_DECL_MAXCONNERR", 0x0303000A),
-    ("SMC_CLC_DECL_MAXLINKERR", 0x0303000B),
-    ("SMC_CLC_DECL_MODEUNSUPP", 0x03040000),
-    ("SMC_CLC_DECL_RMBE_EC", 0x03050000),
-    ("SMC_CLC_DECL_OPTUNSUPP", 0x03060000),
-    ("SMC_CLC_DECL_DIFFPREFIX", 0x03070000),
-    ("SMC_CLC_DECL_GETVLANERR", 0x03080000),
-    ("SMC_CLC_DECL_ISMVLANERR", 0x03090000),
-    ("SMC_CLC_DECL_NOACTLINK", 0x030A0000),
-    ("SMC_CLC_DECL_NOSRVLINK", 0x030B0000),
-    ("SMC_CLC_DECL_VERSMISMAT", 0x030C0000),
-    ("SMC_CLC_DECL_MAX_DMB", 0x030D0000),
-    ("SMC_CLC_DECL_NOROUTE", 0x030E0000),
-    ("SMC_CLC_DECL_NOINDIRECT", 0x030F0000),
-    ("SMC_CLC_DECL_SYNCERR", 0x04000000),
-    ("SMC_CLC_DECL_PEERDECL", 0x05000000),
-    ("SMC_CLC_DECL_INTERR", 0x09990000),
-    ("SMC_CLC_DECL_ERR_RTOK", 0x09990001),
-    ("SMC_CLC_DECL_ERR_RDYLNK", 0x09990002),
-    ("SMC_CLC_DECL_ERR_REGBUF", 0x09990003),
-)
-CODE_OF = dict(DECLINE_CODES)
+from ansible_collections.s390x.network.plugins.module_utils.smc_clc import CODE_OF
 
 SMCD_V2 = "SMC-D v2"
 SMCD_V1 = "SMC-D v1"

@@ -47,6 +47,8 @@ __metaclass__ = type
 import json
 import re
 
+from ansible_collections.s390x.network.plugins.module_utils import smc_clc
+
 PROTOCOLS = ("smcd", "smcr")
 BUCKETS = ("8KB", "16KB", "32KB", "64KB", "128KB", "256KB", "512KB", ">512KB")
 _JSON_BUCKETS = ("8K", "16K", "32K", "64K", "128K", "256K", "512K")
@@ -606,35 +608,8 @@ def read_stats(run, protocol, absolute=False, reset=False):
 
 
 # -- the same fields from the kernel's netlink replies ------------------------------------------
-#: SMC_CLC_DECL_* codes (the kernel's smc_clc.h) and the names smc-tools prints for them
-FALLBACK_REASONS = {
-    0x01010000: "MEMORY",
-    0x02010000: "TIMEOUT_CL",
-    0x02020000: "TIMEOUT_AL",
-    0x03000000: "CNF_ERR",
-    0x03010000: "PEER_NO_SMC",
-    0x03020000: "IPSEC",
-    0x03030000: "NOSMCDEV",
-    0x03030001: "NOSMCDDEV",
-    0x03030002: "NOSMCRDEV",
-    0x03030003: "NOISM2SUPP",
-    0x03030004: "NOV2EXT",
-    0x03030005: "NOV2DEXT",
-    0x03030006: "NOSEID",
-    0x03030007: "NOSMCD2DEV",
-    0x03040000: "MODEUNSUPP",
-    0x03050000: "RMBE_EC",
-    0x03060000: "OPTUNSUPP",
-    0x03070000: "DIFFPREFIX",
-    0x03080000: "GETVLANERR",
-    0x03090000: "ISMVLANERR",
-    0x030A0000: "NOACTLINK",
-    0x030B0000: "NOSRVLINK",
-    0x030C0000: "VERSMISMAT",
-    0x030D0000: "MAX_DMB",
-    0x04000000: "SYNCERR",
-    0x05000000: "PEERDECL",
-}
+#: SMC_CLC_DECL_* codes and the names smc-tools prints for them
+FALLBACK_REASONS = smc_clc.TOOL_NAME
 UNKNOWN_REASON = "[unknown]"
 #: PCI device IDs smc-tools names (others print as %#x)
 PCI_DEVICE_TYPES = {0x1004: "RoCE_Express", 0x1016: "RoCE_Express2", 0x101E: "RoCE_Express3", 0x04ED: "ISM"}

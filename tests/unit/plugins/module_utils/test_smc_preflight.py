@@ -16,6 +16,7 @@ import os
 import pytest
 import yaml
 
+from ansible_collections.s390x.network.plugins.module_utils import smc_clc, smc_stats
 from ansible_collections.s390x.network.plugins.module_utils import smc_preflight as pf
 from ansible_collections.s390x.network.plugins.module_utils.smc_stats import parse_devices_smcd, parse_devices_smcr
 
@@ -360,7 +361,9 @@ def test_codes_are_the_kernels():
     assert pf.code_text("SMC_CLC_DECL_NOSRVLINK") == "0x030b0000"
     assert pf.code_text("SMC_CLC_DECL_MAX_DMB") == "0x030d0000"
     assert pf.code_text("SMC_CLC_DECL_PEERDECL") == "0x05000000"
-    assert len(pf.CODE_OF) == len(pf.DECLINE_CODES)
+    assert len(smc_clc.CODE_OF) == len(smc_clc.DECLINE_CODES)  # each name once
+    # the netlink statistics name the codes as smc-tools does, from the same table
+    assert smc_stats.FALLBACK_REASONS[0x03030000] == "NOSMCDEV" and 0x03030008 not in smc_stats.FALLBACK_REASONS
 
 
 def test_server_declines_are_counted_as_peerdecl_by_the_client():

@@ -17,31 +17,13 @@ import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils import smc_netlink
 from ansible_collections.s390x.network.plugins.modules import smcd_info
+from ansible_collections.s390x.network.tests.unit.plugins.modules.test_smcd_info import FakeTool, fixture
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.smc_netlink_fake import (
     FakeSmcKernel,
     tech_from_json,
 )
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "smc")
 IFNAMES = {3: "ens1", 4: "ens2"}
-
-
-def fixture(name):
-    with open(os.path.join(FIXTURES, name)) as handle:
-        return handle.read()
-
-
-class FakeTool(object):
-    def __init__(self, outputs):
-        self.outputs = outputs
-        self.calls = []
-
-    def __call__(self, argv):
-        self.calls.append(argv)
-        key = " ".join(argv[1:])
-        if key not in self.outputs:
-            return 255, "", "Usage: smcd stats [show | reset]\n"
-        return 0, self.outputs[key], ""
 
 
 @pytest.fixture
