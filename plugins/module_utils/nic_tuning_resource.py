@@ -38,6 +38,8 @@ U32_MAX = 0xFFFFFFFF
 IRQBALANCE = "irqbalance"
 CPU_ONLINE = "/sys/devices/system/cpu/online"
 PROC_INTERRUPTS = "/proc/interrupts"
+#: present while systemd runs as the init system (sd_booted(3))
+SYSTEMD_RUNNING = "/run/systemd/system"
 _SETTINGS_RE = re.compile(r"^# settings: (\{.*\})$", re.M)
 _TRUE = ("on", "yes", "true", "1")
 _FALSE = ("off", "no", "false", "0")
@@ -919,7 +921,7 @@ class NicTuning(Resource):
             if unit != info.get("unit"):
                 steps.append(self._file_step(persist.unit_path(name), unit, name))
                 changed_unit = True
-            if changed_unit:
+            if changed_unit and self._systemd_running():
                 steps.append(self._command_step([self.systemctl, "daemon-reload"], name, "reload"))
             if not info.get("enabled"):
                 steps.append(
@@ -940,9 +942,17 @@ class NicTuning(Resource):
             ):
                 if old is not None:
                     steps.append(self._file_step(path, None, name))
-            steps.append(self._command_step([self.systemctl, "daemon-reload"], name, "reload"))
+            if self._systemd_running():
+                steps.append(self._command_step([self.systemctl, "daemon-reload"], name, "reload"))
         after["persist"].update(script=text, unit=unit, enabled=has_script)
         return steps
+
+    @staticmethod
+    def _systemd_running():
+        """Whether systemd runs as the init system. Without it (a container, a chroot, an image being
+        built) ``systemctl daemon-reload`` fails ("System has not been booted with systemd"), while
+        ``systemctl enable`` works on the files alone; systemd reads the unit when it starts."""
+        return os.path.isdir(host_files.path(SYSTEMD_RUNNING))
 
     def _irqbalance_change(self, current, wants):
         info = current["irqbalance"]
@@ -1186,7 +1196,9 @@ class NicTuning(Resource):
                 steps.append(
                     self._command_step([self.systemctl, verb, persist.unit_name(name)], name, "enable", {}, "rollback")
                 )
-        if any(getattr(s, "area", None) == "file" and s.values["path"].endswith(".service") for s in ran):
+        if self._systemd_running() and any(
+            getattr(s, "area", None) == "file" and s.values["path"].endswith(".service") for s in ran
+        ):
             steps.append(self._command_step([self.systemctl, "daemon-reload"], name, "reload", {}, "rollback"))
         return steps
 

@@ -7,11 +7,14 @@ Started by the lab after pivot_root into the host's overlay root with /proc, /ru
 state dir) and /run/zlab/lab (the lab's files for this host: config.json, logs, ready marker)
 mounted. It boots the host: device emulator (FUSE) over /sys and parts of /proc, tool wrappers,
 persistent configuration (udev rules, modules-load.d, sysctl.d via zlab.kernel.apply_persistent),
-SSH host keys, sshd, libvirtd on KVM hosts; then reaps children until it is killed.
+SSH host keys, libvirtd on KVM hosts, the systemd units enabled for network interfaces
+(start_device_units), sshd; then reaps children until it is killed.
 """
 
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -312,6 +315,76 @@ def apply_plain_sysctls():
     sh(["sysctl", "-q", "--system"], check=False)
 
 
+UNIT_DIRS = ("etc/systemd/system", "usr/lib/systemd/system", "lib/systemd/system")
+_NET_WANTS = re.compile(r"^sys-subsystem-net-devices-(.+)\.device\.wants$")
+
+
+def _unit_service(text):
+    """(ExecStart= command lines, Environment= values) of a unit's [Service] section."""
+    section, execs, env = None, [], {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            section = line
+            continue
+        if section != "[Service]" or "=" not in line:
+            continue
+        key, value = (x.strip() for x in line.split("=", 1))
+        if key == "ExecStart":
+            execs = execs + [value] if value else []  # an empty ExecStart= resets the list
+        elif key == "Environment":
+            env.update(item.split("=", 1) for item in shlex.split(value) if "=" in item)
+    return execs, env
+
+
+def start_device_units(root="/", net="/sys/class/net", timeout=90):
+    """What systemd does when a network interface appears: start the units enabled for its device
+    unit (``systemctl enable`` of a unit with ``WantedBy=sys-subsystem-net-devices-IF.device``
+    links it into ``/etc/systemd/system/sys-subsystem-net-devices-IF.device.wants/``), here once
+    at boot for the interfaces that exist then. Each unit's ExecStart= commands run in order with
+    its Environment= (a ``-`` prefix ignores a failure, as systemd does). Returns {unit: exit
+    status of its last command, or a reason it did not run}."""
+    etc = os.path.join(root, UNIT_DIRS[0])
+    done = {}
+    try:
+        names = sorted(os.listdir(etc))
+    except OSError:
+        return done
+    for name in names:
+        match = _NET_WANTS.match(name)
+        if not match or not os.path.isdir(os.path.join(etc, name)):
+            continue
+        ifname = re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)), match.group(1))
+        for unit in sorted(os.listdir(os.path.join(etc, name))):
+            if not os.path.exists(net + "/" + ifname):
+                done[unit] = "no interface %s" % ifname
+                continue
+            files = [os.path.join(root, d, unit) for d in UNIT_DIRS if os.path.isfile(os.path.join(root, d, unit))]
+            if not files:
+                done[unit] = "no unit file"
+                continue
+            with open(files[0], encoding="utf-8") as f:
+                execs, env = _unit_service(f.read())
+            done[unit] = 0
+            for line in execs:
+                ignore = line.startswith("-")
+                argv = shlex.split(line.lstrip("-@:+!"))
+                try:
+                    rc = subprocess.run(
+                        argv, env=dict(os.environ, **env), capture_output=True, timeout=timeout, check=False
+                    ).returncode
+                except (OSError, subprocess.TimeoutExpired) as exc:
+                    rc = str(exc)
+                if rc != 0:
+                    log("%s: %s -> %s" % (unit, line, rc))
+                done[unit] = rc
+                if rc != 0 and not ignore:
+                    break
+    return done
+
+
 def start_sshd():
     os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
     sh(["/usr/sbin/sshd", "-E", os.path.join(LAB, "sshd.log")])
@@ -352,6 +425,7 @@ def boot(cfg):
             apply_plain_sysctls()
         if cfg.get("role") == "kvm_host":
             start_libvirtd(cfg)
+        notes["device_units"] = start_device_units()
         start_sshd()
         write(ready, json.dumps(notes) + "\n")
         log("ready " + json.dumps(notes))

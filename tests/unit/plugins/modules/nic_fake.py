@@ -87,7 +87,7 @@ class Iface(object):
 
 
 class FakeNicHost(object):
-    def __init__(self, root, monkeypatch, version="6.1", cpus="0-3"):
+    def __init__(self, root, monkeypatch, version="6.1", cpus="0-3", systemd=True):
         self.root = str(root)
         self.version = version
         self.ifaces = {}
@@ -101,6 +101,8 @@ class FakeNicHost(object):
         self.after_channels = None  # called after a channel change (a driver reset renumbering IRQs)
         self._write("/sys/devices/system/cpu/online", cpus + "\n")
         self._write("/proc/interrupts", "")
+        if systemd:  # systemd runs as the init system (sd_booted)
+            os.makedirs(self.path("/run/systemd/system"))
         monkeypatch.setattr(kernel_write, "write_value", self.write_value)
 
     # -- files -------------------------------------------------------------------------------------

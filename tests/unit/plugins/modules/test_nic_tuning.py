@@ -19,8 +19,8 @@ from ansible_collections.s390x.network.tests.unit.plugins.modules.nic_fake impor
 ETHTOOL = "/usr/sbin/ethtool"
 
 
-def virtio_host(host_root, monkeypatch, version="6.1", cpus="0-3", queues=4):
-    host = FakeNicHost(host_root, monkeypatch, version=version, cpus=cpus)
+def virtio_host(host_root, monkeypatch, version="6.1", cpus="0-3", queues=4, systemd=True):
+    host = FakeNicHost(host_root, monkeypatch, version=version, cpus=cpus, systemd=systemd)
     host.add_iface(
         "eth0",
         "virtio_net",
@@ -490,6 +490,40 @@ def test_persistent_boot_unit(run_module, host_root, monkeypatch):
         "systemctl daemon-reload",
     ]
     assert host.read(persist.unit_path("eth0")) is None and host.read(persist.script_path("eth0")) is None
+
+
+def test_persistent_boot_unit_without_a_running_systemd(run_module, host_root, monkeypatch):
+    """systemd installed but not the init system (a container, a chroot): daemon-reload would fail
+    ("System has not been booted with systemd"); the files and the enable link are written."""
+    host = virtio_host(host_root, monkeypatch, systemd=False)
+    host.fail[("/usr/sbin/systemctl", "daemon-reload")] = (1, "", "System has not been booted with systemd\n")
+    args = {"persistent": True, "config": [{"name": "eth0", "channels": {"combined": 2}}]}
+    out = run(run_module, host, args)
+    assert not out.failed, out.result
+    assert out.result["commands"] == [
+        "ethtool -L eth0 combined 2",
+        "write /etc/s390x-network/nic-tuning/eth0.sh",
+        "write /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
+        "systemctl enable s390x-network-nic-tuning-eth0.service",
+    ]
+    assert host.systemctl == [["enable", "s390x-network-nic-tuning-eth0.service"]]
+    assert host.read(persist.unit_path("eth0")) == persist.render_unit("eth0")
+    assert run(run_module, host, args).result["changed"] is False
+    out = run(run_module, host, {"state": "replaced", "persistent": True, "config": [{"name": "eth0"}]})
+    assert out.result["commands"] == [
+        "systemctl disable s390x-network-nic-tuning-eth0.service",
+        "rm /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
+        "rm /etc/s390x-network/nic-tuning/eth0.sh",
+    ]
+    # a failure rolls back without daemon-reload either
+    host.fail[("/usr/sbin/systemctl", "enable")] = (1, "", "Failed to enable unit\n")
+    out = run(run_module, host, args)
+    assert out.failed
+    assert out.result["rollback"]["commands"] == [
+        "rm /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
+        "rm /etc/s390x-network/nic-tuning/eth0.sh",
+    ]
+    assert ["daemon-reload"] not in host.systemctl
 
 
 def test_persistent_rollback_puts_files_back(run_module, host_root, monkeypatch):
