@@ -27,6 +27,8 @@ import sys
 
 import yaml
 
+from .kernel.spec import PCI_IDS
+
 DEFAULT_KERNEL = "linux6.12"
 KERNEL_PROFILES = (
     "rhel8.8",
@@ -42,8 +44,11 @@ KERNEL_PROFILES = (
 # zlab_kind: a namespace host over the emulated kernel (default), or a real s390x kernel under
 # qemu-system-s390x (zlab.qemu_s390x), for LPARs only
 HOST_KINDS = ("namespace", "debian13-s390x")
-PFT = {"ism": 0x05, "roce": 0x0A}
-PCI_IDS = {"ism": (0x1014, 0x04ED), "roce": (0x15B3, 0x1016)}
+# RoCE functions: the kernel spec's kind per IOCP type (ROCE: RoCE Express, mlx4; ROC2: RoCE
+# Express2, or RoCE Express3 with zlab's own key ``adapter: express3`` on the PCHID, both mlx5;
+# IOCP has one type for both generations). zlab.kernel.spec.PCI_IDS holds their ids and PFT.
+ROCE_KINDS = {"ROCE": "roce", "ROC2": "roce2"}
+ROCE_ADAPTERS = {"express": "roce", "express2": "roce2", "express3": "roce3"}
 
 
 class ModelError(Exception):
@@ -213,7 +218,7 @@ CHECKOUT_COLLECTIONS = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".cache", "collections"
 )
 # cpc_model warns about keys it does not know; these are zlab's own and are used
-ZLAB_KEY_WARNING = re.compile(r"^OSA [^:]*: ports is not a known field")
+ZLAB_KEY_WARNING = re.compile(r"^(OSA [^:]*: ports|RoCE [^:]*: adapter) is not a known field")
 
 
 def cpc_model():
@@ -389,30 +394,40 @@ class Model:
                     for cu in ch["control_units"]:
                         first = int(cu["devices"]["first"], 16)
                         for d in range(first, first + cu["devices"]["count"]):
-                            entry = {"devno": "0.0.%04x" % d, "chpid": chpid, "chpid_type": ctype, "ports": ports}
+                            entry = {
+                                "devno": "0.0.%04x" % d,
+                                "chpid": chpid,
+                                "chpid_type": ctype,
+                                "ports": ports,
+                                "pnet_id": ch.get("pnet_id"),
+                            }
                             if frame:
                                 entry["frame_size"] = frame
                             self.hosts[host]["ccw"].append(entry)
         # PCI functions (ISM, RoCE)
+        raw_roce = self.cpc.get("roce") or []
         for kind in ("ism", "roce"):
-            for v in norm[kind]:
+            for i, v in enumerate(norm[kind]):
                 chid = v["vchid" if kind == "ism" else "pchid"]
+                ptype = "ism" if kind == "ism" else self._roce_kind(v, raw_roce[i] if i < len(raw_roce) else {}, i)
                 for f in v["functions"]:
                     host = names[f["partition"]]["host"]
                     if host not in self.hosts:
                         continue
+                    vendor, device, pft = PCI_IDS[ptype]
                     self.hosts[host]["pci"].append(
                         {
                             "fid": f["fid"],
                             "uid": f["fid"] if f["uid"] is None else f["uid"],
                             "pchid": chid,
-                            "pft": PFT[kind],
+                            "pft": pft,
+                            "vendor": vendor,
+                            "device": device,
                             "vfn": f["vf"],
+                            # ROC2: the port of the FID (1 or 2); a RoCE Express FID has both
                             "port": f.get("port") or 0,
                             "pnet_id": f["pnet_id"],
-                            "vendor": PCI_IDS[kind][0],
-                            "device": PCI_IDS[kind][1],
-                            "type": kind,
+                            "type": ptype,
                         }
                     )
                     if f.get("guest"):
@@ -438,6 +453,25 @@ class Model:
                     "%s: zlab_kind %s: its %d CCW devices (HiperSockets, OSA) are not there: QEMU "
                     "emulates no qeth device" % (name, h["kind"], len(h["ccw"]))
                 )
+
+    @staticmethod
+    def _roce_kind(card, raw, index):
+        """spec kind of a RoCE PCHID: by its IOCP type, ROC2 refined by ``adapter``."""
+        adapter = raw.get("adapter") if isinstance(raw, dict) else None
+        kind = ROCE_KINDS[card["type"]]
+        if adapter is None:
+            return kind
+        want = ROCE_ADAPTERS.get(str(adapter).lower().replace(" ", "").replace("_", "").replace("roce", ""))
+        if want is None:
+            raise ModelError(
+                "cpc.roce[%d].adapter: %r is not one of %s" % (index, adapter, ", ".join(sorted(ROCE_ADAPTERS)))
+            )
+        if (want == "roce") != (kind == "roce"):
+            raise ModelError(
+                "cpc.roce[%d].adapter: %s does not fit type %s (ROCE is RoCE Express, ROC2 RoCE Express2 or "
+                "Express3)" % (index, adapter, card["type"])
+            )
+        return want
 
     def _group_members(self, group, seen=None):
         seen = seen or set()

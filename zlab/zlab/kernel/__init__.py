@@ -9,8 +9,8 @@ Public API (module functions, ``state_dir`` first; see docs/contributing.md, "Ke
     apply_sysctl_defaults(state_dir)          the profile's sysctl boot values (before that)
     modules_loaded, load_module, unload_module
     pnet_list, pnet_add, pnet_del, pnet_flush
-    smc_stats, smc_stats_set, smcd_devices, linkgroups, linkgroups_set, smc_sockets,
-    smc_sockets_set, smc_sysctl
+    smc_stats, smc_stats_set, smcd_devices, smcr_devices, linkgroups, linkgroups_set, smc_sockets,
+    smc_sockets_set, smc_sysctl, netdev_info
     add_write_fault, add_tool_fault, consume_tool_fault, record_service_fault,
     forget_service_fault, pending_faults, clear_faults
     set_pci_functions(state_dir, list_of_pci_dicts)
@@ -48,6 +48,8 @@ __all__ = [
     "smc_stats",
     "smc_stats_set",
     "smcd_devices",
+    "smcr_devices",
+    "netdev_info",
     "linkgroups",
     "linkgroups_set",
     "smc_sockets",
@@ -225,11 +227,27 @@ def smcd_devices(state_dir):
     return core.smcd_devices(store.load(state_dir))
 
 
+def smcr_devices(state_dir):
+    """RoCE RDMA devices registered with SMC-R, with their ports (see core.smcr_devices)."""
+    return core.smcr_devices(store.load(state_dir))
+
+
+def netdev_info(state_dir, ifname):
+    """``ethtool -i`` facts of an emulated RoCE netdev (driver, firmware-version, bus-info), or
+    None for any other name."""
+    return core.netdev_info(store.load(state_dir), ifname)
+
+
 def linkgroups(state_dir, proto="SMCD"):
     return copy.deepcopy(store.load(state_dir)["linkgroups"][proto.upper()])
 
 
 def linkgroups_set(state_dir, proto, groups):
+    """Tests/labs: the link groups of ``proto``. SMC-D: ``{id, vlan, conns, pnet_id, device (PCI
+    address), ...}``; SMC-R: ``{id, role (CLNT|SERV), type (SINGLE|SYM|ASYMP|ASYML|NONE), vlan,
+    conns, pnet_id, sndbuf, rmb, version, peer_rel, peer_host, peer_os, direct, eid, links: [{id,
+    state (0-3, LINK_ACTIVE 3), conns, netdev, ib_dev, ib_port, link_uid, peer_uid, gid,
+    peer_gid}]}``."""
     with _tx(state_dir) as st:
         st["linkgroups"][proto.upper()] = list(groups)
 

@@ -178,6 +178,7 @@ def new_state(spec_dict, old=None):
             "group": None,
             "card_type": c.get("card_type"),
             "layer_enforced": c.get("layer_enforced"),
+            "pnet_id": c.get("pnet_id"),
             "registered": not cio.is_blacklisted(st["cio_ignore"], cio.busid_key(c["devno"])),
         }
     for p in spec_dict.get("pci") or []:
@@ -195,6 +196,7 @@ _STANDBY = {
     "iommu_group": None,
     "removed": False,
     "fh": 0,
+    "ibdev": None,
 }
 
 
@@ -980,6 +982,25 @@ def _driver_matches(st, ent, drv):
     return False
 
 
+def _bind(st, ent, drv):
+    """``drv`` binds ``ent``: mlx4_core/mlx5_core register the function's RDMA device under the
+    next free ``mlx4_<n>``/``mlx5_<n>`` name (ib_device names are allocated lowest-free per name
+    pattern) and its Ethernet netdev(s)."""
+    ent["driver"] = drv
+    ent["ibdev"] = None
+    if drv in RDMA_DRIVERS:
+        prefix = RDMA_DRIVERS[drv]
+        used = {
+            e.get("ibdev")
+            for e in st["pci"].values()
+            if e is not ent and e.get("driver") == drv and e["configured"] and not e["removed"]
+        }
+        n = 0
+        while "%s_%d" % (prefix, n) in used:
+            n += 1
+        ent["ibdev"] = "%s_%d" % (prefix, n)
+
+
 def pci_probe(st, ent):
     """device_attach: first matching registered driver binds (no-op when already bound)."""
     if ent["driver"] or not ent["configured"] or ent["removed"]:
@@ -989,7 +1010,7 @@ def pci_probe(st, ent):
         order = [ent["driver_override"]]
     for drv in order:
         if drv in profiles.PCI_DRIVERS and _driver_matches(st, ent, drv):
-            ent["driver"] = drv
+            _bind(st, ent, drv)
             return
 
 
@@ -997,7 +1018,7 @@ def pci_driver_attach(st, drv):
     for key in sorted(st["pci"], key=int):
         ent = st["pci"][key]
         if ent["configured"] and not ent["removed"] and ent["driver"] is None and _driver_matches(st, ent, drv):
-            ent["driver"] = drv
+            _bind(st, ent, drv)
 
 
 def _addr_arg(data):
@@ -1013,7 +1034,7 @@ def pci_bind(st, drv, data):
         raise oserr(errno.ENODEV)
     if ent["driver"]:
         raise oserr(errno.EBUSY)
-    ent["driver"] = drv
+    _bind(st, ent, drv)
 
 
 def pci_unbind(st, drv, data):
@@ -1127,6 +1148,124 @@ def set_pci_functions(st, functions):
 
 
 # ---------------------------------------------------------------------------------------------
+# RoCE Express: the mlx4/mlx5 functions' netdevs and RDMA devices
+
+# PCI driver -> RDMA device name prefix
+RDMA_DRIVERS = {"mlx4_core": "mlx4", "mlx5_core": "mlx5"}
+# `ethtool -i` firmware-version per kind of function. smc_rnics (smc-tools 1.8.5) tells a ROC2
+# function's generation by the major version: 14 (ConnectX-4 Lx) RoCE Express2, 22 (ConnectX-6 Dx)
+# RoCE Express3. The minor parts are the lab's.
+FW_VERSION = {"roce": "2.42.5000", "roce2": "14.32.1020", "roce3": "22.36.1010"}
+# enum ib_port_state: IB_PORT_ACTIVE (the ports/N/state attribute reads "4: ACTIVE")
+IB_PORT_ACTIVE = 4
+
+
+def uid_is_unique(st):
+    return bool(st["spec"].get("uid_checking") or st["spec"].get("role") == "guest")
+
+
+def rdma_functions(st):
+    """The configured RoCE functions a mlx driver has bound (they have an RDMA device), by FID."""
+    out = []
+    for key in sorted(st["pci"], key=int):
+        ent = st["pci"][key]
+        if ent["configured"] and not ent["removed"] and ent["driver"] in RDMA_DRIVERS and ent.get("ibdev"):
+            out.append(ent)
+    return out
+
+
+def rdma_ports(ent):
+    """Ports of the function's RDMA device: a RoCE Express (mlx4) VF drives both ports of its card,
+    a RoCE Express2/3 (mlx5) VF one (one FID per port)."""
+    return 2 if ent["spec"]["type"] == "roce" else 1
+
+
+def roce_netdevs(st, ent):
+    """[(ifname, dev_port)]: the Ethernet netdev of each port as systemd's net_id names a PCI
+    function on s390: ``eno<UID>`` (the function's ``index``, set when uid_is_unique) or else
+    ``ens<FID>`` (its hotplug slot), both decimal, ``d<dev_port>`` for the second port."""
+    s = ent["spec"]
+    base = ("eno%d" % s["uid"]) if uid_is_unique(st) else ("ens%d" % s["fid"])
+    return [(base if i == 0 else "%sd%d" % (base, i), i) for i in range(rdma_ports(ent))]
+
+
+def hardware_pnet(ent, index):
+    """The IOCDS PNET ID of port ``index`` (0-based: the util_string's 16-byte field), or None."""
+    pnets = ent["spec"].get("pnet_ids") or []
+    return pnets[index] if index < len(pnets) and pnets[index] else None
+
+
+def netdev_info(st, ifname):
+    """``ethtool -i`` of a RoCE netdev: {driver, version, firmware-version, bus-info}, or None."""
+    for ent in rdma_functions(st):
+        for name, _port in roce_netdevs(st, ent):
+            if name == ifname:
+                return {
+                    "driver": ent["driver"],
+                    "version": core_release(st),
+                    "firmware-version": FW_VERSION.get(ent["spec"]["type"], ""),
+                    "bus-info": ent["addr"],
+                }
+    return None
+
+
+def core_release(st):
+    return profile_of(st)["osrelease"]
+
+
+def smcr_devices(st):
+    """RoCE devices SMC-R knows (``smcr device``; the kernel's SMC_NETLINK_GET_DEV_SMCR): every
+    RDMA device of a bound mlx function once smc is loaded, with its ports (PNET ID from the IOCDS,
+    else the software table's, link counts from the SMC-R link groups)."""
+    out = []
+    if not smc_loaded(st):
+        return out
+    links = []
+    for lg in st["linkgroups"]["SMCR"]:
+        for link in lg.get("links") or []:
+            links.append((lg, link))
+    for ent in rdma_functions(st):
+        s = ent["spec"]
+        ports = []
+        for ifname, dev_port in roce_netdevs(st, ent):
+            port = dev_port + 1
+            hw = hardware_pnet(ent, dev_port)
+            user = [
+                e["pnet_id"] for e in st["pnet"] if e.get("ib") in (ent["addr"], ent["ibdev"]) and e.get("port") == port
+            ]
+            on_port = [
+                lk for _lg, lk in links if lk.get("ib_dev") == ent["ibdev"] and int(lk.get("ib_port", 1)) == port
+            ]
+            ports.append(
+                {
+                    "port": port,
+                    "netdev": ifname,
+                    "state": 1,
+                    "valid": True,
+                    "links": len(on_port),
+                    "pnet_id": hw or (user[0] if user else None),
+                    "pnet_user": bool(user and not hw),
+                }
+            )
+        critical = any(
+            str(lg.get("type", "SINGLE")) in ("SINGLE", "ASYML") for lg, lk in links if lk.get("ib_dev") == ent["ibdev"]
+        )
+        out.append(
+            {
+                "ib_dev": ent["ibdev"],
+                "fid": s["fid"],
+                "pci_id": ent["addr"],
+                "pchid": s["pchid"],
+                "vendor": s["vendor"],
+                "device": s["device"],
+                "critical": critical,
+                "ports": ports,
+            }
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # SMC (netlink-ish)
 
 
@@ -1148,6 +1287,7 @@ def pnet_add(st, pnet_id, eth=None, ib=None, port=None):
         raise oserr(errno.EINVAL, "need exactly one of eth/ib")
     if ib:
         known = [e["addr"] for e in st["pci"].values() if e["configured"] and not e["removed"]]
+        known += [e["ibdev"] for e in rdma_functions(st)]
         if ib not in known and not re.match(r"^mlx\d_\d+$", ib):
             raise oserr(errno.ENODEV, ib)
         port = 1 if port is None else int(port)
@@ -1157,8 +1297,13 @@ def pnet_add(st, pnet_id, eth=None, ib=None, port=None):
         if (eth and e.get("eth") == eth) or (ib and e.get("ib") == ib and e.get("port") == port):
             raise oserr(errno.EEXIST)
     if ib:
+        # smc_pnet_apply_ib: a port whose PNET ID the IOCDS set keeps it
         for ent in st["pci"].values():
-            if ent["addr"] == ib and ent["spec"].get("pnet_ids"):
+            if not ent["configured"] or ent["removed"] or ib not in (ent["addr"], ent.get("ibdev")):
+                continue
+            if ent["spec"]["type"] == "ism" and ent["spec"].get("pnet_ids"):
+                raise oserr(errno.EEXIST, "hardware PNET ID")
+            if ent["spec"]["type"] != "ism" and hardware_pnet(ent, port - 1):
                 raise oserr(errno.EEXIST, "hardware PNET ID")
     st["pnet"].append({"pnet_id": pid, "eth": eth, "ib": ib, "port": 255 if eth else port})
 

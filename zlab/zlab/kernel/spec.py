@@ -10,6 +10,17 @@ _BUSID = re.compile(r"^([0-9a-f]{1,2})\.([0-9a-f])\.([0-9a-f]{4})$")
 FRAME_SIZES = ("16K", "24K", "40K", "64K")
 CHPID_TYPES = ("IQD", "OSD", "OSX", "OSM")
 PCI_TYPES = ("ism", "roce", "roce2", "roce3")
+# PCI vendor, device and function type (PFT) per kind of function: ISM (IBM 1014:04ed); RoCE Express
+# (a ConnectX-3 VF, mlx4: 15b3:1004, PFT 0x02 ROCE, one FID for both ports); RoCE Express2 (a
+# ConnectX-4 Lx VF, mlx5: 15b3:1016) and RoCE Express3 (the mlx5 "ConnectX Family mlx5Gen" VF
+# 15b3:101e), both PFT 0x0a ROC2 with one FID per port. Device ids: the kernel's mlx4/mlx5 PCI id
+# tables and smc-tools dev.c (MASK_ROCE_V1/V2/V3_HEX).
+PCI_IDS = {
+    "ism": (0x1014, 0x04ED, 0x05),
+    "roce": (0x15B3, 0x1004, 0x02),
+    "roce2": (0x15B3, 0x1016, 0x0A),
+    "roce3": (0x15B3, 0x101E, 0x0A),
+}
 ROLES = ("lpar", "kvm_host", "guest")
 
 
@@ -96,6 +107,9 @@ class HostSpec:
             if fs not in FRAME_SIZES:
                 raise ValueError("host spec %s: frame_size %r not one of %s" % (name, fs, ", ".join(FRAME_SIZES)))
             chpid = "%02X" % int(str(c.get("chpid", "00")), 16)
+            cpnet = c.get("pnet_id")
+            if cpnet and (len(cpnet) > 16 or not re.match(r"^[A-Za-z0-9]+$", cpnet)):
+                raise ValueError("host spec %s: PNET ID %r must be 1-16 alphanumerics" % (name, cpnet))
             out["ccw"].append(
                 {
                     "devno": busid,
@@ -105,6 +119,8 @@ class HostSpec:
                     "ports": int(c.get("ports", 1)),
                     "card_type": c.get("card_type"),
                     "layer_enforced": c.get("layer_enforced"),
+                    # the CHPID's PNET ID from the IOCDS (chp util_string), None without one
+                    "pnet_id": cpnet.upper() if cpnet else None,
                 }
             )
         fids = set()
@@ -116,14 +132,7 @@ class HostSpec:
             ptype = str(p.get("type", "ism")).lower()
             if ptype not in PCI_TYPES:
                 raise ValueError("host spec %s: pci type %r not one of %s" % (name, ptype, ", ".join(PCI_TYPES)))
-            if ptype == "ism":
-                dv, dd, pft = 0x1014, 0x04ED, 0x05
-            elif ptype == "roce":
-                dv, dd, pft = 0x15B3, 0x1004, 0x02
-            elif ptype == "roce2":
-                dv, dd, pft = 0x15B3, 0x1016, 0x0A
-            else:
-                dv, dd, pft = 0x15B3, 0x101E, 0x0A
+            dv, dd, pft = PCI_IDS[ptype]
             pnet = p.get("pnet_id")
             pnets = p.get("pnet_ids")
             if pnets is None:

@@ -342,7 +342,7 @@ class Builder:
                 "devices": Dir(self.devices(), real=self.R("devices"), hide=lambda n: n.startswith("pci")),
                 "module": Dir(self.modules(), real=self.R("module"), hide=lambda n: n in catalog),
                 "kernel": Dir({"iommu_groups": self.iommu_groups()}, real=self.R("kernel")),
-                "class": Dir({"net": self.class_net()}, real=self.R("class")),
+                "class": Dir({"net": self.class_net(), "infiniband": self.class_infiniband()}, real=self.R("class")),
             },
             real=self.R(""),
         )
@@ -444,9 +444,14 @@ class Builder:
         st = self.st
         out = {"uevent": const("", 0o644)}
         chps = {}
+        pnets = {}
         for busid, d in st["ccw"].items():
             chps[d["chpid"]] = d["chpid_type"]
+            if d.get("pnet_id"):
+                pnets[d["chpid"]] = d["pnet_id"]
         for chpid, ctype in chps.items():
+            # util_string: the CHPID's PNET IDs from the IOCDS, EBCDIC, 16 bytes per port
+            util = ebcdic.pnet_util_string([pnets[chpid]] if chpid in pnets else [])
             out["chp0.%s" % chpid.lower()] = Dir(
                 {
                     "type": const("%s\n" % core.CHP_TYPE_CODE.get(ctype, "0")),
@@ -456,6 +461,7 @@ class Builder:
                     "cmg": const("unknown\n"),
                     "chid": const("%04x\n" % int(chpid, 16)),
                     "chid_external": const("0\n"),
+                    "util_string": File(0o444, show=lambda st, u=util: u, size=64),
                     "uevent": const("", 0o644),
                 }
             )
@@ -625,7 +631,75 @@ class Builder:
                 real = self.R("class/net/" + ifn)
                 if real and os.path.lexists(real):
                     out[ifn] = Link("../../devices/qeth/%s/net/%s" % (gid, ifn))
+        for ent in core.rdma_functions(self.st):
+            for ifn, _port in core.roce_netdevs(self.st, ent):
+                out[ifn] = Link("../../devices/%s/%s/net/%s" % (_root_bus(ent), ent["addr"], ifn))
         return Dir(out, real=self.R("class/net"))
+
+    def class_infiniband(self):
+        """/sys/class/infiniband: the RDMA devices of the bound RoCE functions (nothing of the
+        machine's shows through)."""
+        out = {}
+        for ent in core.rdma_functions(self.st):
+            out[ent["ibdev"]] = Link("../../devices/%s/%s/infiniband/%s" % (_root_bus(ent), ent["addr"], ent["ibdev"]))
+        return Dir(out)
+
+    def roce_netdev_dir(self, ent, ifn, dev_port):
+        """An emulated RoCE Ethernet netdev (sysfs only: no real netdev stands behind it)."""
+        s = ent["spec"]
+        return Dir(
+            {
+                "device": Link("../../../" + ent["addr"]),
+                "subsystem": Link("../../../../../class/net"),
+                "dev_port": const("%d\n" % dev_port),
+                "dev_id": const("0x0\n"),
+                "address": const(_roce_mac(s, dev_port) + "\n"),
+                "broadcast": const("ff:ff:ff:ff:ff:ff\n"),
+                "mtu": const("1500\n", 0o644),
+                "type": const("1\n"),
+                "operstate": const("up\n"),
+                "carrier": const("1\n"),
+                "flags": const("0x1003\n", 0o644),
+                "uevent": const("INTERFACE=%s\n" % ifn, 0o644),
+            }
+        )
+
+    def roce_ib_dir(self, ent):
+        """/sys/.../<PCI address>/infiniband/<mlx4_N|mlx5_N>: the function's RDMA device, its
+        ports numbered from 1, each a RoCE port (link layer Ethernet) over the port's netdev."""
+        s = ent["spec"]
+        ports = {}
+        for ifn, dev_port in core.roce_netdevs(self.st, ent):
+            mac = _roce_mac(s, dev_port)
+            ports["%d" % (dev_port + 1)] = Dir(
+                {
+                    "state": const("%d: ACTIVE\n" % core.IB_PORT_ACTIVE),
+                    "phys_state": const("5: LinkUp\n"),
+                    "link_layer": const("Ethernet\n"),
+                    "lid": const("0x0\n"),
+                    "sm_lid": const("0x0\n"),
+                    "gids": Dir({"0": const(_link_local_gid(mac) + "\n")}),
+                    "gid_attrs": Dir(
+                        {
+                            "ndevs": Dir({"0": const(ifn + "\n")}),
+                            "types": Dir({"0": const("IB/RoCE v1\n")}),
+                        }
+                    ),
+                }
+            )
+        return Dir(
+            {
+                "device": Link("../../../" + ent["addr"]),
+                "subsystem": Link("../../../../../class/infiniband"),
+                "node_type": const("1: CA\n"),
+                "node_guid": const(_guid(s) + "\n"),
+                "sys_image_guid": const(_guid(s) + "\n"),
+                "fw_ver": const(core.FW_VERSION.get(s["type"], "") + "\n"),
+                "hca_type": const("MT%d\n" % s["device"]),
+                "ports": Dir(ports),
+                "uevent": const("NAME=%s\n" % ent["ibdev"], 0o644),
+            }
+        )
 
     def pci_device(self, ent):
         s = ent["spec"]
@@ -697,8 +771,16 @@ class Builder:
             "subsystem": Link("../../../bus/pci"),
             "iommu_group": Link("../../../kernel/iommu_groups/%d" % ent["iommu_group"]),
         }
+        if core.uid_is_unique(self.st):
+            # zpci_index_show: the UID, only where it is unique (systemd names eno<index> from it)
+            out["index"] = const("%d\n" % s["uid"])
         if ent["driver"]:
             out["driver"] = Link("../../../bus/pci/drivers/" + ent["driver"])
+        if ent["driver"] in core.RDMA_DRIVERS and ent.get("ibdev"):
+            out["net"] = Dir(
+                {ifn: self.roce_netdev_dir(ent, ifn, port) for ifn, port in core.roce_netdevs(self.st, ent)}
+            )
+            out["infiniband"] = Dir({ent["ibdev"]: self.roce_ib_dir(ent)})
         return Dir(out)
 
     def iommu_groups(self):
@@ -788,6 +870,30 @@ class Builder:
 
 def _root_bus(ent):
     return "pci%04x:00" % ent["domain"]
+
+
+def _roce_mac(s, dev_port):
+    """A locally administered MAC per RoCE port: 02:<PCHID>:<FID low 16 bits>:<port>."""
+    return "02:%02x:%02x:%02x:%02x:%02x" % (
+        (s["pchid"] >> 8) & 0xFF,
+        s["pchid"] & 0xFF,
+        (s["fid"] >> 8) & 0xFF,
+        s["fid"] & 0xFF,
+        dev_port,
+    )
+
+
+def _link_local_gid(mac):
+    """The RoCE GID of index 0: fe80::/64 with the EUI-64 of the port's MAC."""
+    b = [int(x, 16) for x in mac.split(":")]
+    eui = [b[0] ^ 0x02, b[1], b[2], 0xFF, 0xFE, b[3], b[4], b[5]]
+    words = ["fe80", "0000", "0000", "0000"] + ["%02x%02x" % (eui[i], eui[i + 1]) for i in range(0, 8, 2)]
+    return ":".join(words)
+
+
+def _guid(s):
+    v = (0x0202 << 48) | ((s["pchid"] & 0xFFFF) << 32) | (s["fid"] & 0xFFFFFFFF)
+    return ":".join("%04x" % ((v >> sh) & 0xFFFF) for sh in (48, 32, 16, 0))
 
 
 def _slot_address(st, fid):

@@ -8,6 +8,13 @@ device | stats | ueid | seid (seid on smcd only).  Objects and commands may be a
 whose snapshot is the cache file ``/tmp/.smcstats.u<uid>`` (same line format as smc-tools:
 ``%-12d%-16llu`` per counter of both technologies plus the handshake errors, ``%-12d%-16d%-16d``
 per fallback reason slot, ``%16llu`` for the two fallback totals), unless ``-a`` (absolute).
+
+``smcr device`` (dev.c): one row per valid port of each RoCE device, type by PCI device id,
+``-d``/``-dd`` add FID, PCI-ID and PCHID. ``smcr linkgroup [show | link-show] [all | LG-ID] [ibdev
+DEV] [netdev DEV]`` (linkgroup.c): the header comes with the first reply of the dump (before any
+filter), an SMC-R LG-ID is compared without its low byte (a link id names its group), ``ibdev`` and
+``netdev`` filter ``link-show`` rows only; ``-d``/``-dd`` are detail levels, ``-a``/``-ad`` are not
+(smc-tools passes them as -1/-2).
 """
 
 import fcntl
@@ -160,25 +167,53 @@ class Tool:
 
     # ---- device --------------------------------------------------------------------------------
 
+    def _detailed(self):
+        """d_level >= SMC_DETAIL_LEVEL_V of dev.c and linkgroup.c: -d and -dd only (smc-tools
+        passes -a as -1 and -ad as -2, so those print the plain tables)."""
+        return self.detail in (DETAIL_V, DETAIL_VV)
+
+    def _filter_args(self, args, usage, lgid=False):
+        """handle_cmd_params of dev.c/linkgroup.c after the object's first word: ``all``,
+        ``ibdev DEV``/``netdev DEV`` (smcr), and with ``lgid`` a link group id. Returns (ibdev,
+        netdev, unmasked link group id)."""
+        ibdev = netdev = None
+        unmasked = 0
+        all_entered = False
+        want = None
+        i = 0
+        while i < len(args):
+            a = args[i]
+            i += 1
+            if want is not None:
+                if want == "ibdev":
+                    ibdev = a
+                else:
+                    netdev = a
+                want = None
+                break
+            if _smc.contains(a, "help"):
+                usage()
+            elif _smc.contains(a, "all"):
+                all_entered = True
+            elif not self.is_smcd and (_smc.contains(a, "ibdev") or _smc.contains(a, "netdev")):
+                want = "ibdev" if _smc.contains(a, "ibdev") else "netdev"
+            elif lgid and not all_entered:
+                unmasked = _strtol16(a)
+                break
+            else:
+                usage()
+        if i < len(args):
+            usage()
+        return ibdev, netdev, unmasked
+
     def devices(self, args):
         if (len(args) == 1 and _smc.contains(args[0], "help")) or len(args) > 4:
             self._dev_usage()
-        i = 0
         if args and _smc.contains(args[0], "show"):
-            i = 1
-        while i < len(args):
-            a = args[i]
-            if _smc.contains(a, "help"):
-                self._dev_usage()
-            elif _smc.contains(a, "all"):
-                pass
-            elif not self.is_smcd and (_smc.contains(a, "ibdev") or _smc.contains(a, "netdev")):
-                i += 1
-            else:
-                self._dev_usage()
-            i += 1
+            args = args[1:]
+        ibdev, netdev, _lgid = self._filter_args(args, self._dev_usage)
         if not self.is_smcd:
-            return 0  # no RoCE devices are emulated: the dump returns nothing, no header
+            return self._smcr_devices(ibdev, netdev)
         devs = _paths.kcall("smcd_devices") or []
         if not devs:
             return 0
@@ -201,6 +236,49 @@ class Tool:
             )
         return 0
 
+    def _smcr_devices(self, ibdev, netdev):
+        """show_devs_smcr_details: one row per valid port of each RoCE device, the header once
+        the kernel returned a device."""
+        try:
+            devs = _paths.kcall("smcr_devices") or []
+        except AttributeError:
+            devs = []
+        if not devs:
+            return 0
+        w = sys.stdout.write
+        detail = self._detailed()
+        w(
+            "Net-Dev         IB-Dev   IB-P  IB-State  Type          Crit  "
+            + (" FID   PCI-ID        PCHID  " if detail else "")
+            + "#Links  PNET-ID  \n"
+        )
+        for dev in devs:
+            for port in dev.get("ports") or []:
+                if not port.get("valid", True):
+                    continue
+                ndev = port.get("netdev") or ""
+                if netdev is not None and ndev != netdev:
+                    continue
+                if netdev is None and ibdev is not None and dev["ib_dev"] != ibdev:
+                    continue
+                pnet = port.get("pnet_id") or ""
+                if port.get("pnet_user") and pnet:
+                    pnet = "*" + pnet
+                row = "%-15s " % ndev[:15]
+                row += "%-8s " % dev["ib_dev"][:8]
+                row += "%4d  " % int(port["port"])
+                row += "%8s  " % _port_state(port.get("state", 1))
+                row += "%-13s  " % _ib_dev_type(int(dev.get("device", 0)))
+                row += "%3s   " % ("Yes" if dev.get("critical") else "No")
+                if detail:
+                    row += "%04x  " % int(dev.get("fid", 0))
+                    row += "%-12s  " % dev.get("pci_id", "")
+                    row += "%04x    " % int(dev.get("pchid", 0))
+                row += "%5d " % int(port.get("links", 0))
+                row += " %-16s " % pnet.strip()
+                w(row + "\n")
+        return 0
+
     def _sub_usage(self, smcd_text, smcr_text):
         """A subcommand's usage (the smcd or the smcr text) on stderr, then end with Usage."""
         sys.stderr.write(smcd_text if self.is_smcd else smcr_text)
@@ -210,8 +288,8 @@ class Tool:
         self._sub_usage(
             "Usage: smcd device [show] [all]\n",
             "Usage: smcr device [show] [all]\n"
-            "                   [ibdev <dev>]\n"
-            "                   [netdev <dev>]\n",
+            "                          [ibdev <dev>]\n"
+            "                          [netdev <dev>]\n",
         )
 
     # ---- linkgroup -----------------------------------------------------------------------------
@@ -227,66 +305,77 @@ class Tool:
     def linkgroups(self, args):
         if (len(args) == 1 and _smc.contains(args[0], "help")) or len(args) > 4:
             self._lg_usage()
-        i = 0
         show_links = False
         if args:
             if _smc.contains(args[0], "show"):
-                i = 1
+                args = args[1:]
             elif _smc.contains(args[0], "link-show"):
                 show_links = True
-                i = 1
-        target = 0
-        all_entered = False
-        while i < len(args):
-            a = args[i]
-            if _smc.contains(a, "help"):
-                self._lg_usage()
-            elif _smc.contains(a, "all"):
-                all_entered = True
-            elif not self.is_smcd and (_smc.contains(a, "ibdev") or _smc.contains(a, "netdev")):
-                i += 1
-            elif not all_entered:
-                try:
-                    target = int(a, 16)
-                except ValueError:
-                    target = 0xFFFFFFFF
-                i += 1
-                break
-            else:
-                self._lg_usage()
-            i += 1
-        if i < len(args):
-            self._lg_usage()
+                args = args[1:]
+        ibdev, netdev, unmasked = self._filter_args(args, self._lg_usage, lgid=True)
         lgs = _paths.kcall("linkgroups", self.proto) or []
+        if not lgs:
+            return 0  # an empty dump: no reply, no header
+        detail = self._detailed()
+        w = sys.stdout.write
+        if self.is_smcd:
+            if not detail:
+                w("LG-ID    VLAN  #Conns  PNET-ID \n")
+        elif show_links:
+            head = "LG-ID    LG-Role  LG-Type  Net-Dev         Link-State      #Conns  "
+            if detail:
+                head += "Link-UID  Peer-UID  IB-Dev    IB-P  "
+                if self.detail == DETAIL_VV:
+                    head += "Local-GID                                 Peer-GID  "
+            w(head + "\n")
+        elif not detail:
+            w("LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID \n")
         first = True
-        header = False
         for lg in lgs:
-            lid = int(_pick(lg, ("id", "lgr_id", "linkid", "lg_id"), 0))
-            if target and target != lid:
-                continue
-            if not header:
-                header = True
-                if self.is_smcd and self.detail not in (DETAIL_V, DETAIL_VV, OPT_DETAIL_ABS):
-                    sys.stdout.write("LG-ID    VLAN  #Conns  PNET-ID \n")
-                elif not self.is_smcd and not show_links and self.detail not in (DETAIL_V, DETAIL_VV, OPT_DETAIL_ABS):
-                    sys.stdout.write("LG-ID    LG-Role  LG-Type  VLAN  #Conns  PNET-ID \n")
+            lid = int(_pick(lg, ("id", "lgr_id", "linkid", "lg_id"), 0)) & 0xFFFFFFFF
             vlan = int(_pick(lg, ("vlan", "vlan_id"), 0))
             conns = int(_pick(lg, ("conns", "conns_num", "nconns"), 0))
             pnet = (_pick(lg, ("pnet_id", "pnetid"), "") or "").strip()
-            if self.detail in (DETAIL_V, DETAIL_VV, OPT_DETAIL_ABS):
+            if self.is_smcd:
+                if unmasked and unmasked != lid:
+                    continue
+                if detail:
+                    if not first:
+                        w("\n")
+                    first = False
+                    self._lg_details(lg, lid, vlan, conns, pnet)
+                else:
+                    w("%08x %s  %6d  %-16s \n" % (lid, _hash4x(vlan), conns, pnet))
+                continue
+            role = "SERV" if _pick(lg, ("role",), "CLNT") in ("SERV", 1, "1") else "CLNT"
+            lgtype = _lgr_type(_pick(lg, ("type", "lgr_type"), "SINGLE"))
+            if show_links:
+                for link in lg.get("links") or []:
+                    if not _smcr_selected(link, lid, ibdev, netdev, unmasked, True):
+                        continue
+                    row = "%08x %-8s %-8s " % (lid, role, lgtype)
+                    row += "%-15s " % str(link.get("netdev") or "")[:15]
+                    row += "%-15s " % _link_state(link.get("state", 3))
+                    row += "%6d  " % int(link.get("conns", 0))
+                    if detail:
+                        row += "%08x  " % int(link.get("link_uid", 0))
+                        row += "%08x  " % int(link.get("peer_uid", 0))
+                        row += "%-8s  " % str(link.get("ib_dev") or "")[:8]
+                        row += "%4d  " % int(link.get("ib_port", 1))
+                        if self.detail == DETAIL_VV:
+                            row += "%-40s  " % (link.get("gid") or "")
+                            row += "%s  " % (link.get("peer_gid") or "")
+                    w(row + "\n")
+                continue
+            if not _smcr_selected({}, lid, ibdev, netdev, unmasked, False):
+                continue
+            if detail:
                 if not first:
-                    sys.stdout.write("\n")
+                    w("\n")
                 first = False
                 self._lg_details(lg, lid, vlan, conns, pnet)
                 continue
-            if self.is_smcd:
-                sys.stdout.write("%08x %s  %6d  %-16s \n" % (lid, _hash4x(vlan), conns, pnet))
-            else:
-                role = "SERV" if _pick(lg, ("role",), "CLNT") in ("SERV", 1, "1") else "CLNT"
-                sys.stdout.write(
-                    "%08x %-8s %-8s %s  %6d  %-16s \n"
-                    % (lid, role, _pick(lg, ("type", "lgr_type"), "SINGLE"), _hash4x(vlan), conns, pnet)
-                )
+            w("%08x %-8s %-8s %s  %6d  %-16s \n" % (lid, role, lgtype, _hash4x(vlan), conns, pnet))
         return 0
 
     def _lg_details(self, lg, lid, vlan, conns, pnet):
@@ -294,7 +383,7 @@ class Tool:
         w("LG-ID    : %08x\n" % lid)
         if not self.is_smcd:
             w("LG-Role  : %s\n" % ("SERV" if _pick(lg, ("role",), "CLNT") in ("SERV", 1, "1") else "CLNT"))
-            w("LG-Type  : %s\n" % _pick(lg, ("type", "lgr_type"), "SINGLE"))
+            w("LG-Type  : %s\n" % _lgr_type(_pick(lg, ("type", "lgr_type"), "SINGLE")))
         w("VLAN     : %x\n" % vlan)
         w("PNET-ID  : %s\n" % pnet)
         v2 = int(_pick(lg, ("version", "smc_version"), 1)) >= 2
@@ -303,7 +392,11 @@ class Tool:
             w("Peer-Rel : %d\n" % int(_pick(lg, ("peer_rel", "peer_smc_release"), 0)))
             w("Peer-Host: %s\n" % (_pick(lg, ("peer_host", "peer_hostname"), "") or "").strip())
             os_code = _pick(lg, ("peer_os",), 2)
-            os_name = {1: "ZOS", 2: "LINUX", 3: "AIX"}.get(os_code, os_code) if isinstance(os_code, int) else os_code
+            os_name = (
+                {1: "ZOS", 2: "LINUX", 3: "AIX"}.get(os_code, "Unknown (%#x)" % os_code)
+                if isinstance(os_code, int)
+                else os_code
+            )
             w("Peer-OS  : %s\n" % os_name)
             if not self.is_smcd:
                 w("Direct   : %s\n" % ("Yes" if _pick(lg, ("direct", "smcr_direct"), False) else "No"))
@@ -455,6 +548,70 @@ class Tool:
             w("    sendpage                 %12d\n" % t["SMC_SENDPAGE_CNT"])
             w("    splice                   %12d\n" % t["SMC_SPLICE_CNT"])
             w("    urgent data              %12d\n" % t["SMC_URG_DATA_CNT"])
+
+
+SMC_MASK_LINK_ID = 0xFFFFFF00
+SMC_INVALID_LINK_ID = 0xFFFFFFFF
+LGR_TYPES = ("NONE", "SINGLE", "SYM", "ASYMP", "ASYML")
+LINK_STATES = ("LINK_UNUSED", "LINK_INACTIVE", "LINK_ACTIVATING", "LINK_ACTIVE")
+# dev.c smc_ib_dev_type: RoCE by PCI device id (MASK_ROCE_V1/V2/V3_HEX), ISM
+IB_DEV_TYPES = {0x1004: "RoCE_Express", 0x1016: "RoCE_Express2", 0x101E: "RoCE_Express3", 0x04ED: "ISM"}
+
+
+def _strtol16(text):
+    """strtol(arg, &end, 16) as linkgroup.c reads an LG-ID: no digits is SMC_INVALID_LINK_ID."""
+    t = text.strip()
+    neg = t.startswith("-")
+    if t[:1] in "+-":
+        t = t[1:]
+    if t[:2].lower() == "0x":
+        t = t[2:]
+    digits = ""
+    for ch in t:
+        if ch in "0123456789abcdefABCDEF":
+            digits += ch
+        else:
+            break
+    if not digits:
+        return SMC_INVALID_LINK_ID
+    val = int(digits, 16)
+    return (-val if neg else val) & 0xFFFFFFFF
+
+
+def _smcr_selected(link, lid, ibdev, netdev, unmasked, show_links):
+    """filter_smcr_item: netdev/ibdev filters apply to link-show only, else the LG-ID (masked:
+    the low byte of a link id is the link's number in its group)."""
+    if ibdev is None and netdev is None and not unmasked:
+        return True
+    if netdev is not None and show_links:
+        return (link.get("netdev") or "") == netdev
+    if ibdev is not None and show_links:
+        return (link.get("ib_dev") or "") == ibdev
+    if unmasked:
+        return (unmasked & SMC_MASK_LINK_ID) == lid
+    return True
+
+
+def _lgr_type(value):
+    if isinstance(value, int):
+        return LGR_TYPES[value] if 0 <= value < len(LGR_TYPES) else "%#x?" % value
+    return str(value)
+
+
+def _link_state(value):
+    if isinstance(value, int):
+        return LINK_STATES[value] if 0 <= value < len(LINK_STATES) else "%#x?" % value
+    return str(value)
+
+
+def _port_state(value):
+    if isinstance(value, int):
+        return {0: "INACTIVE", 1: "ACTIVE"}.get(value, "%#x?" % value)
+    return str(value)
+
+
+def _ib_dev_type(device):
+    return IB_DEV_TYPES.get(device, "%#x" % device)
 
 
 def _hash4x(v):

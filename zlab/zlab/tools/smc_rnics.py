@@ -11,10 +11,17 @@ dashes, rows ``"%4x  %-5s  %-12s  %-4s   %-15s  %-4s  %-3s  %-4s  %-17s  %s"`` s
 ``-h``.  Exit codes: 3 invalid FID, 4 FID with -e/-d, 5 no such FID, 6 already enabled/disabled,
 7 power write failed, 8 FID given but (bash pipeline subshell) nothing counted -- as upstream,
 any ``smc_rnics FID`` listing exits 8.
+
+Type: 1.8.5 goes by the PFT (0x05 ISM, 0x02 RoCE_Express, 0x0c/0x0f Network_Express) and names a
+0x0a (ROC2) function by the major firmware version ``ethtool -i`` reports for its first netdev: 22
+RoCE_Express3, 14 RoCE_Express2, else blank (also without ethtool in PATH). 1.8.4 goes by the PCI
+ids: 15b3:1003/1004 RoCE_Express, 1016 RoCE_Express2, 101e RoCE_Express3 by the same firmware check
+(else ``Mlx_0x101e``). The emulated kernel answers the ``ethtool -i`` of its RoCE netdevs.
 """
 
 import getopt
 import re
+import shutil
 import sys
 
 from . import _paths, _smc
@@ -182,6 +189,22 @@ def _fmt(new, fid, power, addr, pchid, dev_type, pft, vfn, port, pnet, int_name)
     return "%8x  %-5s  %-12s  %-4s   %-14s %-4s  %-17s  %s" % (fid, power, addr, pchid, dev_type, port, pnet, int_name)
 
 
+def _firmware_major(d):
+    """The major firmware version ``ethtool -i`` reports for the first netdev of the function
+    (``set_by_firmware_lvl``), or None (no ethtool, no netdev). The RoCE netdevs are the emulated
+    kernel's, so the kernel answers what ethtool would."""
+    if not shutil.which("ethtool"):
+        return None
+    names = sorted(_paths.listdir(d + "/net"))
+    if not names:
+        return None
+    try:
+        info = _paths.kcall("netdev_info", names[0]) or {}
+    except (OSError, RuntimeError, AttributeError):
+        return None
+    return (info.get("firmware-version") or "").split(".")[0]
+
+
 def _rows(target, all_, ib, raw, new):
     rows = []
     addrs = _paths.listdir(DEVICES)
@@ -209,59 +232,59 @@ def _rows(target, all_, ib, raw, new):
         dev_type = "%s:%s" % (vend[2:], dev_id[2:])
         pft_raw = _paths.read(d + "/pft", "0x00")
         vfn_raw = _paths.read(d + "/vfn", "0x0000")
-        port = "n/a"
+        state = {"port": "n/a", "type": dev_type, "cwd_is_device": True}
         pft, vfn = pft_raw, vfn_raw
-        port_attr = _paths.read(d + "/port")
 
-        def roce_port():
-            if port_attr is None:
-                return port
-            if port_attr == "0":
-                return "n/a"
-            return "1" if ib else str(int(port_attr) - 1)
+        def set_dev_and_port(name):
+            """set_RoCE_dev_and_port: the type, and the port from the ``port`` attribute of the
+            current directory (the device's; a netdev directory has none)."""
+            state["type"] = name
+            port_attr = _paths.read(d + "/port") if state["cwd_is_device"] else None
+            if port_attr is not None:
+                if port_attr == "0":
+                    state["port"] = "n/a"
+                else:
+                    state["port"] = "1" if ib else str(int(port_attr) - 1)
 
-        if raw:
-            vfn = str(int(vfn_raw, 16))
-        else:
-            if new:
-                pft_name = {"0x02": "ROC", "0x05": "ISM", "0x0a": "ROC2", "0x0c": "NETH", "0x0f": "NETD"}.get(pft_raw)
+        if new:
+            if raw:
+                vfn = str(int(vfn_raw, 16))
+            else:
                 if pft_raw == "0x05":
-                    dev_type = "ISM"
+                    state["type"] = "ISM"
                 elif pft_raw == "0x02":
-                    dev_type = "RoCE_Express"
+                    state["type"] = "RoCE_Express"
                 elif pft_raw == "0x0a":
-                    dev_type = {"0x1016": "RoCE_Express2", "0x101e": "RoCE_Express3"}.get(dev_id, "")
-                    port = roce_port()
+                    major = _firmware_major(d)
+                    set_dev_and_port({"22": "RoCE_Express3", "14": "RoCE_Express2"}.get(major, ""))
                 elif pft_raw in ("0x0c", "0x0f"):
-                    dev_type = "Network_Express"
-                    port = roce_port()
+                    set_dev_and_port("Network_Express")
                 elif not all_:
                     continue
+                pft_name = {"0x02": "ROC", "0x05": "ISM", "0x0a": "ROC2", "0x0c": "NETH", "0x0f": "NETD"}.get(pft_raw)
                 if pft_name:
                     pft = pft_name
-                    if pft_raw == "0x0f":
-                        vfn = "y" if int(vfn_raw, 16) else "n"
-                    else:
-                        vfn = "y"
+                    vfn = ("y" if int(vfn_raw, 16) else "n") if pft_raw == "0x0f" else "y"
                 else:
                     vfn = "y" if int(vfn_raw, 16) else "n"
-            else:
-                if vend == "0x1014":
-                    if dev_id == "0x04ed":
-                        dev_type = "ISM"
-                    else:
-                        continue
-                elif vend == "0x15b3":
-                    if dev_id in ("0x1003", "0x1004"):
-                        dev_type = "RoCE_Express"
-                    elif dev_id == "0x1016":
-                        dev_type = "RoCE_Express2"
-                        port = roce_port()
-                    else:
-                        dev_type = "RoCE_Express3" if dev_id == "0x101e" else "Mlx_%s" % dev_id
-                        port = roce_port()
-                elif not all_:
+        elif not raw:
+            if vend == "0x1014":
+                if dev_id == "0x04ed":
+                    state["type"] = "ISM"
+                else:
                     continue
+            elif vend == "0x15b3":
+                if dev_id in ("0x1003", "0x1004"):
+                    state["type"] = "RoCE_Express"
+                elif dev_id == "0x1016":
+                    set_dev_and_port("RoCE_Express2")
+                elif dev_id == "0x101e":
+                    major = _firmware_major(d)
+                    set_dev_and_port("RoCE_Express3" if major == "22" else "Mlx_%s" % dev_id)
+                else:
+                    set_dev_and_port("Mlx_%s" % dev_id)
+            elif not all_:
+                continue
         pchid = _paths.read(d + "/pchid", "")
         pchid = pchid[2:] if pchid.startswith("0x") else pchid
         util = _paths.read_bytes(d + "/util_string", b"")
@@ -269,6 +292,7 @@ def _rows(target, all_, ib, raw, new):
         def pnet_for(port_value, ifname):
             if port_value == "":
                 return ""
+            dev_type = state["type"]
             lport = 0 if (port_value == "n/a" or dev_type != "RoCE_Express") else int(port_value)
             if dev_type == "RoCE_Express" and port_value != "n/a" and ib:
                 lport -= 1
@@ -279,24 +303,42 @@ def _rows(target, all_, ib, raw, new):
 
         def emit(port_value, ifname):
             rows.append(
-                _fmt(new, fid, power, addr, pchid, dev_type, pft, vfn, port_value, pnet_for(port_value, ifname), ifname)
+                _fmt(
+                    new,
+                    fid,
+                    power,
+                    addr,
+                    pchid,
+                    state["type"],
+                    pft,
+                    vfn,
+                    port_value,
+                    pnet_for(port_value, ifname),
+                    ifname,
+                )
             )
 
         sub = "infiniband" if ib else "net"
-        names = _paths.listdir(d + "/" + sub)
+        names = sorted(_paths.listdir(d + "/" + sub))
         if not names:
-            emit(port, "n/a")
+            emit(state["port"], "n/a")
             continue
         if ib:
-            for p in _paths.listdir(d + "/infiniband/" + names[0] + "/ports"):
+            for p in sorted(_paths.listdir(d + "/infiniband/" + names[0] + "/ports")):
                 emit(p, names[0])
         else:
+            # one netdev per port; from 1.8.5 the port is read again per netdev (from the device
+            # directory for the first one only: the loop changes into each netdev's directory)
             for n in names:
-                pv = port
-                if dev_type == "RoCE_Express" or (new and pft_raw == "0x02"):
+                if new:
+                    set_dev_and_port(state["type"])
+                    state["cwd_is_device"] = False
+                pv = state["port"]
+                if (new and pft_raw == "0x02") or (not new and state["type"] == "RoCE_Express"):
                     dp = _paths.read(d + "/net/" + n + "/dev_port")
                     if dp is not None:
                         pv = dp
+                        state["port"] = dp
                 emit(pv, n)
     return rows
 
