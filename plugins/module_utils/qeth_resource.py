@@ -192,7 +192,9 @@ class QethDevices(Resource):
         for index, entry in enumerate(self.config):
             name = label(index, entry)
             try:
-                busid, ids = resolve_id(entry["id"], devices, self.reader, current.cio)
+                busid, ids = resolve_id(
+                    entry["id"], devices, self.reader, current.cio, missing_ok=self.scope == "persistent"
+                )
             except QethIdError as exc:
                 if self.state == "deleted" and devices.get(parse_group_id(entry["id"])[0]) is None:
                     # neither grouped nor in a udev rule: nothing left to delete

@@ -248,12 +248,14 @@ def settings_text(values, names=None):
     return " ".join(words) if words else "(no settings)"
 
 
-def resolve_id(text, devices, reader, cio=None):
+def resolve_id(text, devices, reader, cio=None, missing_ok=False):
     """Resolve a config ``id`` to (busid, (read, write, data)) on this host.
 
     A full triple must match the group the kernel has (if grouped); its CCW devices may be
-    hidden by cio_ignore (chzdev frees them). A single ID is the read device of an existing group,
-    of a chzdev rule, or completed the way chzdev groups devices, which needs visible devices.
+    hidden by cio_ignore (chzdev frees them), or, with ``missing_ok`` (the persistent
+    configuration only, as ``chzdev -p`` configures it), not be there at all. A single ID is the
+    read device of an existing group, of a chzdev rule, or completed the way chzdev groups
+    devices, which needs visible devices.
     Raises QethIdError (malformed, or not a qeth device of this host).
     """
     hidden_now = cio.now if cio is not None and cio.now is not None else ccw_blacklist.Blacklist()
@@ -276,7 +278,8 @@ def resolve_id(text, devices, reader, cio=None):
                 if other is not None:
                     raise QethIdError("CCW device %s is already in qeth device %s" % (ccwid, other))
                 if (
-                    reader.ccw_dir(ccwid) is None
+                    not missing_ok
+                    and reader.ccw_dir(ccwid) is None
                     and (dev is None or dev.persistent is None)
                     and not hidden_now.contains(ccwid)
                 ):

@@ -59,6 +59,8 @@ options:
             way C(chzdev) does it, or by all three CCW devices C(0.0.8200:0.0.8201:0.0.8202).
           - A device hidden by cio_ignore needs all three (its write and data devices cannot be
             looked up until it is freed), unless it already has a udev rule.
+          - With O(scope=persistent) all three may name a device the host does not have (yet), as
+            C(chzdev -p) allows; its udev rule applies when the devices appear.
           - Each device once per task - two entries must not share a CCW device, under any spelling,
             and a read device named alone also takes the read device plus one (its write device;
             with O(state=rendered) also plus two). Checked before the host is read.

@@ -112,6 +112,11 @@ def test_resolve_id(host):
         resolve_id("0.0.8203:0.0.8204:0.0.8200", devices, reader)
     with pytest.raises(QethIdError, match="does not exist"):
         resolve_id("0.0.9000:0.0.9001:0.0.9002", devices, reader)
+    # the persistent configuration only (chzdev -p) may name a device the host does not have
+    absent = ("0.0.9000", "0.0.9001", "0.0.9002")
+    assert resolve_id("0.0.9000:0.0.9001:0.0.9002", devices, reader, missing_ok=True) == ("0.0.9000", absent)
+    with pytest.raises(QethIdError, match="already in qeth device"):
+        resolve_id("0.0.8203:0.0.8204:0.0.8200", devices, reader, missing_ok=True)
     with pytest.raises(QethIdError, match="not an ungrouped qeth device"):
         resolve_id("0.0.9000", devices, reader)
     assert capable_devices(devices, reader) == [
