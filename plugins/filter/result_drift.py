@@ -25,7 +25,7 @@ options:
     description: What the result is about.
     type: str
     required: true
-    choices: [qeth, zpci, guest, sysctl, pnet, ueid, nic, dropin, dropin_removed]
+    choices: [qeth, zpci, guest, sysctl, pnet, ueid, nic, ip, dropin, dropin_removed]
 """
 
 EXAMPLES = r"""

@@ -49,11 +49,11 @@ __metaclass__ = type
 import re
 
 from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool
+from ansible_collections.s390x.network.plugins.module_utils.nm_cli import NMCLI, parse_terse
 
 HEADER = "# Managed by s390x.network.nic_tuning. Changes are overwritten."
 UNIT_DIR = "/etc/systemd/system"
 SCRIPT_DIR = "/etc/s390x-network/nic-tuning"
-NMCLI = "nmcli"
 SYSTEMCTL = "systemctl"
 IRQBALANCE_UNITS = (
     "/etc/systemd/system/irqbalance.service",
@@ -106,7 +106,6 @@ NM_KERNEL_FEATURES = dict(
     ]
 )
 
-_NM_VERSION_RE = re.compile(r"version\s+(\d+)\.(\d+)")
 _UNIT_SAFE = re.compile(r"[A-Za-z0-9:_.]")
 _ENVFILE_RE = re.compile(r"^\s*EnvironmentFile\s*=\s*-?(\S+)\s*$")
 
@@ -214,34 +213,8 @@ def render_script(ifname, ethtool_argvs, rps, irqs):
 
 
 # -- NetworkManager ---------------------------------------------------------------------------------
-def argv_nm_version(tool=NMCLI):
-    return [tool, "--version"]
-
-
-def parse_nm_version(text):
-    """``nmcli tool, version 1.46.0`` -> (1, 46); None when not found."""
-    match = _NM_VERSION_RE.search(text or "")
-    return (int(match.group(1)), int(match.group(2))) if match else None
-
-
 def argv_nm_device(ifname, tool=NMCLI):
     return [tool, "-t", "-f", "GENERAL.NM-MANAGED,GENERAL.CON-UUID", "device", "show", ifname]
-
-
-def _terse_value(value):
-    """A value of nmcli's terse output (``\\:`` escapes ``:``); ``--`` and empty are None."""
-    value = value.replace("\\:", ":").replace("\\\\", "\\").strip()
-    return None if value in ("", "--") else value
-
-
-def parse_terse(text):
-    """``nmcli -t -f ...`` multiline output -> {field: value or None}."""
-    values = {}
-    for line in (text or "").splitlines():
-        match = re.match(r"^([^:]+):(.*)$", line)
-        if match:
-            values[match.group(1).strip()] = _terse_value(match.group(2))
-    return values
 
 
 def parse_nm_device(text):

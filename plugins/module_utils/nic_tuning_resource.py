@@ -27,6 +27,7 @@ from ansible_collections.s390x.network.plugins.module_utils import nic_driver_li
 from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool as et
 from ansible_collections.s390x.network.plugins.module_utils import nic_irq
 from ansible_collections.s390x.network.plugins.module_utils import nic_persist as persist
+from ansible_collections.s390x.network.plugins.module_utils import nm_cli
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import value_text
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
@@ -337,8 +338,8 @@ class NicTuning(Resource):
         self.nmcli = self._tool("nmcli")
         if self.nmcli is None:
             return
-        rc, out, err = self._run(persist.argv_nm_version(self.nmcli))
-        self.nm_version = persist.parse_nm_version(out) if rc == 0 else None
+        rc, out, err = self._run(nm_cli.argv_version(self.nmcli))
+        self.nm_version = nm_cli.parse_version(out) if rc == 0 else None
 
     def _read_iface(self, entry, state, persistent):
         name = entry["name"]

@@ -168,6 +168,11 @@ class Resource(object):
         """Rows ``(object, scope, difference)`` between two views of one object."""
         return []
 
+    def unplanned_drift(self, state):
+        """Rows ``(object, scope, difference)`` for what differs but no change can fix in this run
+        (an object that is missing on the host and was skipped)."""
+        return []
+
     def diff_text(self, state, changes):
         """Text for ``--diff`` (one block per object)."""
         return ""
@@ -233,6 +238,8 @@ def drift_rows(resource, before_state, after_state, changes):
         before, after = resource.view(before_state, change), resource.view(after_state, change)
         for obj, scope, difference in resource.drift(before, after, change):
             rows.append({"object": obj, "scope": scope, "difference": difference})
+    for obj, scope, difference in resource.unplanned_drift(after_state):
+        rows.append({"object": obj, "scope": scope, "difference": difference})
     return rows
 
 

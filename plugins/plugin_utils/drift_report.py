@@ -32,6 +32,7 @@ _READERS = {
     "pnet": None,  # smc_pnet returns its drift rows
     "ueid": None,  # smc_ueid returns its drift rows
     "nic": None,  # nic_tuning returns its drift rows
+    "ip": None,  # ip_interfaces returns its drift rows
     "dropin": lambda r: _file_loop_rows(r, "drop-in differs"),
     "dropin_removed": lambda r: _file_loop_rows(r, "drop-in to remove"),
 }

@@ -397,6 +397,7 @@ class Lab:
             "lab_hosts": {n: x["ip"] for n, x in self.hosts.items()},
             "domains": {},
             "s390_tools": profiles.get(h["kernel_profile"])["s390_tools"],
+            "network": profiles.get(h["kernel_profile"])["network"],
         }
         for g in h.get("guests") or []:
             cfg["domains"][g] = DOMAIN_XML.format(name=g, uuid=guest_uuid(self.slot, self.hosts[g]["index"]))

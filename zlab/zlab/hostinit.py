@@ -7,8 +7,9 @@ Started by the lab after pivot_root into the host's overlay root with /proc, /ru
 state dir) and /run/zlab/lab (the lab's files for this host: config.json, logs, ready marker)
 mounted. It boots the host: device emulator (FUSE) over /sys and parts of /proc, tool wrappers,
 persistent configuration (udev rules, modules-load.d, sysctl.d via zlab.kernel.apply_persistent),
-SSH host keys, libvirtd on KVM hosts, the systemd units enabled for network interfaces
-(start_device_units), sshd; then reaps children until it is killed.
+SSH host keys, libvirtd on KVM hosts, NetworkManager where the distribution uses it, the systemd
+units enabled for network interfaces (start_device_units), sshd; then reaps children until it is
+killed.
 """
 
 import json
@@ -385,6 +386,59 @@ def start_device_units(root="/", net="/sys/class/net", timeout=90):
     return done
 
 
+# NetworkManager as the distribution runs it, minus what the lab must keep for itself: mgmt0 (the
+# lab's management link, Ansible's connection) stays unmanaged, no default profiles for new devices
+# (a server installation configures its interfaces explicitly), no resolv.conf handling.
+NM_CONF = """[main]
+plugins=keyfile
+no-auto-default=*
+dns=none
+
+[keyfile]
+unmanaged-devices=interface-name:mgmt0
+
+[logging]
+level=WARN
+"""
+
+
+def start_networkmanager(cfg):
+    """dbus-daemon (system bus) and NetworkManager, for hosts whose distribution uses it.
+
+    NetworkManager runs in a mount namespace of its own with /sys read-only: libudev takes a
+    read-only /sys for a container without udev and reports devices as initialized, so
+    NetworkManager does not wait for a udev that never runs here.
+    """
+    if cfg.get("network") != "NetworkManager" or not os.path.exists("/usr/sbin/NetworkManager"):
+        return False
+    os.makedirs("/run/dbus", exist_ok=True)
+    os.makedirs("/run/NetworkManager/conf.d", exist_ok=True)
+    write("/run/NetworkManager/conf.d/90-zlab.conf", NM_CONF)
+    sh(["dbus-daemon", "--system", "--fork"])
+    logf = open(os.path.join(LAB, "NetworkManager.log"), "ab")  # pylint: disable=consider-using-with
+    subprocess.Popen(  # pylint: disable=consider-using-with
+        [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            "mount -o remount,bind,ro /sys && exec /usr/sbin/NetworkManager --no-daemon",
+        ],
+        stdout=logf,
+        stderr=logf,
+        stdin=subprocess.DEVNULL,
+    )
+    wait_for(
+        lambda: subprocess.run(["nmcli", "-t", "-f", "RUNNING", "general"], capture_output=True, check=False).returncode
+        == 0,
+        60,
+        "NetworkManager",
+    )
+    return True
+
+
 def start_sshd():
     os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
     sh(["/usr/sbin/sshd", "-E", os.path.join(LAB, "sshd.log")])
@@ -425,6 +479,7 @@ def boot(cfg):
             apply_plain_sysctls()
         if cfg.get("role") == "kvm_host":
             start_libvirtd(cfg)
+        notes["networkmanager"] = start_networkmanager(cfg)
         notes["device_units"] = start_device_units()
         start_sshd()
         write(ready, json.dumps(notes) + "\n")

@@ -39,6 +39,12 @@ BASE_PACKAGES = [
     "ca-certificates",
     "util-linux",
     "less",
+    # the interface configuration of the distributions that use NetworkManager (hostinit starts
+    # it with its own D-Bus system bus)
+    "network-manager",
+    "dbus",
+    # on every target distribution: nic_tuning reads and sets the NICs with it
+    "ethtool",
 ]
 KVM_PACKAGES = BASE_PACKAGES + [
     "libvirt-daemon-system",

@@ -182,6 +182,7 @@ def _profile(
     extra_files=None,
     s390_tools="debian13",
     sysctls=None,
+    network="NetworkManager",
 ):
     """One PROFILES entry; ``packages`` overrides names of :data:`_PACKAGES_DEBIAN`,
     ``sysctls`` values of :data:`SYSCTL_DEFAULTS`."""
@@ -200,6 +201,9 @@ def _profile(
         # the real s390-tools build the host runs (zlab.s390tools.RELEASES): Debian 12's 2.16
         # for the older distributions, Debian 13's 2.3x for the newer ones
         "s390_tools": s390_tools,
+        # how the distribution configures its interfaces out of the box (a server installation):
+        # the lab starts a real NetworkManager in the hosts of the profiles that use it
+        "network": network,
     }
 
 
@@ -234,6 +238,7 @@ PROFILES = {
         'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP5"\nID="sles"\n'
         'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp5"\n',
         family="Suse",
+        network="wicked",
         packages={"libvirt": "libvirt-daemon-qemu", "qemu": "qemu-s390x"},
         s390_tools="debian12",
     ),
@@ -246,6 +251,7 @@ PROFILES = {
         'VERSION="23.04 (Lunar Lobster)"\nVERSION_CODENAME=lunar\nID=ubuntu\n'
         'ID_LIKE=debian\nUBUNTU_CODENAME=lunar\nLOGO=ubuntu-logo\n',
         family="Debian",
+        network="netplan",
     ),
     "linux6.12": _profile(
         ".ko.xz",
@@ -255,6 +261,7 @@ PROFILES = {
         os_release='PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\n'
         'VERSION_ID="13"\nVERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n',
         family="Debian",
+        network="ifupdown",
         smc_sysctls=_SMC_612,
     ),
     # RHEL 9.4: 5.14.0-427 without net.smc.rmem/wmem, so SMC buffers are half of tcp_[rw]mem[1]
@@ -300,6 +307,7 @@ PROFILES = {
         'PRETTY_NAME="SUSE Linux Enterprise Server 15 SP6"\nID="sles"\n'
         'ID_LIKE="suse"\nANSI_COLOR="0;32"\nCPE_NAME="cpe:/o:suse:sles:15:sp6"\n',
         family="Suse",
+        network="wicked",
         packages=_PACKAGES_SUSE,
         smc_sysctls=_SMC_68,
     ),
@@ -327,6 +335,7 @@ PROFILES = {
         'VERSION="24.04 LTS (Noble Numbat)"\nVERSION_CODENAME=noble\nID=ubuntu\n'
         'ID_LIKE=debian\nUBUNTU_CODENAME=noble\nLOGO=ubuntu-logo\n',
         family="Debian",
+        network="netplan",
         smc_sysctls=_SMC_68,
     ),
 }

@@ -17,7 +17,7 @@ import yaml
 from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import drift_rows, result_drift
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "nic_tuning", "smc")
+DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning", "smc")
 _RESULT = re.compile(r"(\w+) \| default\(none\) \| s390x\.network\.result_drift\('(\w+)'\)")
 
 

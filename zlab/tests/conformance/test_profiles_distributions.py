@@ -212,3 +212,22 @@ def test_boot_applies_tcp_defaults(boot_host, prof):
         for k, path in real.items():
             with open(path, "w", encoding="ascii") as f:
                 f.write(saved[k])
+
+
+@pytest.mark.parametrize(
+    "prof,network",
+    [
+        ("rhel8.8", "NetworkManager"),
+        ("rhel9.4", "NetworkManager"),
+        ("rhel10.0", "NetworkManager"),
+        ("sles16.0", "NetworkManager"),
+        ("sles15sp6", "wicked"),
+        ("ubuntu24.04", "netplan"),
+        ("linux6.12", "ifupdown"),
+    ],
+)
+def test_interface_configuration_of_a_server_installation(prof, network):
+    # RHEL 8-10 and SLES 16 configure interfaces with NetworkManager, SLES 15 with wicked, Ubuntu
+    # server with netplan (systemd-networkd), Debian with ifupdown; the lab runs NetworkManager
+    # in the hosts of the first group only
+    assert profiles.get(prof)["network"] == network

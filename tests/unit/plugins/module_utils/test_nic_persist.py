@@ -15,6 +15,7 @@ import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils import nic_driver_limits as limits
 from ansible_collections.s390x.network.plugins.module_utils import nic_persist as persist
+from ansible_collections.s390x.network.plugins.module_utils import nm_cli
 
 
 def test_names_are_systemd_escaped():
@@ -147,8 +148,8 @@ def test_networkmanager_commands_and_output():
         "5fb06bd0-0bb0-7ffb-45f1-d6edd65f3e03",
     )
     assert persist.parse_nm_device("GENERAL.NM-MANAGED:no\nGENERAL.CON-UUID:\n") == (False, None)
-    assert persist.parse_nm_version("nmcli tool, version 1.46.0\n") == (1, 46)
-    assert persist.parse_nm_version("nmcli tool, version 1.40.16-1.el8\n") == (1, 40)
+    assert nm_cli.parse_version("nmcli tool, version 1.46.0\n") == (1, 46)
+    assert nm_cli.parse_version("nmcli tool, version 1.40.16-1.el8\n") == (1, 40)
     shown = "ethtool.feature-tso:off\nethtool.ring-rx:1024\nethtool.ring-tx:\nethtool.coalesce-rx-usecs:--\nconnection.id:x\n"
     assert persist.parse_nm_ethtool(shown) == {
         "feature-tso": "off",
