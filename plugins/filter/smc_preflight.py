@@ -118,6 +118,7 @@ VARIABLES = (
     "smc_preflight_ipsec",
     "smc_preflight_facts",
     "smc_preflight_live",
+    "interfaces_config",
 )
 
 

@@ -1377,6 +1377,33 @@ def _smc_role_facts(hvars, facts):
     facts["ipsec"] = ipsec if isinstance(ipsec, bool) else None
 
 
+def _interfaces_role_facts(hvars, facts):
+    """The rendezvous addresses from ``interfaces_config`` (the interfaces role): the entry of the
+    rendezvous qeth device (``enc<devno>``) or interface name; for a guest, its one NIC entry."""
+    rendezvous = facts["rendezvous"]
+    entries = [e for e in hvars.get("interfaces_config") or [] if isinstance(e, dict) and e.get("addresses")]
+    if not entries or rendezvous.get("addresses") is not None:
+        return
+    name = rendezvous.get("interface")
+    chosen = None
+    for entry in entries:
+        if entry.get("name") and entry["name"] == name:
+            chosen = entry
+        elif entry.get("device") and name:
+            try:
+                cssid, ssid, devno = parse_ccw_id(str(entry["device"]))
+            except QethIdError:
+                continue
+            if (cssid, ssid) == (0, 0) and "enc%x" % devno == name:
+                chosen = entry
+    if chosen is None and rendezvous.get("kind") == "virtio":
+        nics = [e for e in entries if e.get("mac") or e.get("name")]
+        chosen = nics[0] if len(nics) == 1 else None
+    if chosen is not None:
+        rendezvous["addresses"] = [str(a) for a in chosen["addresses"]]
+        facts["sources"].append("interfaces_config: rendezvous addresses")
+
+
 def _model_facts(host, hvars, facts):
     """Facts from the cpc model (cpc_host view); returns the partition's interfaces."""
     cpc = hvars.get("cpc")
@@ -1574,6 +1601,9 @@ def inventory_host_facts(host, hvars, live=None, assume=None):
     interface = hvars.get("smc_preflight_interface")
     if isinstance(interface, (str, dict)) and interface:
         given = {"interface": interface} if isinstance(interface, str) else dict(interface)
+        if "address" in given and "addresses" not in given:
+            # the documented single address wins over addresses the inventory or the model gave
+            given["addresses"] = given.pop("address")
         current = facts["rendezvous"]
         if given.get("interface") and given["interface"] != current.get("interface"):
             # another interface: its hardware PNET ID from the model when it is one of the partition's
@@ -1597,6 +1627,8 @@ def inventory_host_facts(host, hvars, live=None, assume=None):
         facts["sources"].append("smc_preflight_facts")
     if isinstance(live, dict):
         _live_facts(live, facts)
+    # after what the pre-flight was given and what the host reported, which both win
+    _interfaces_role_facts(hvars, facts)
     for key, value in (assume or {}).items():
         current = facts.get(key)
         if isinstance(current, dict) and isinstance(value, dict):

@@ -488,8 +488,17 @@ def _load(path):
 LAB_CPC = _load("inventories/lab/group_vars/all/cpc.yml")["cpc"]
 LAB = {
     "lpar-a": {"cpc": LAB_CPC, "group_names": ["lpars", "kvm_hosts"], "qeth_devices": [{"id": "0.0.8200"}]},
-    "lpar-b": {"cpc": LAB_CPC, "group_names": ["lpars", "smc_hosts"], "qeth_devices": [{"id": "8200"}]},
-    "g1": {"cpc": LAB_CPC, "group_names": ["kvm_guests", "smc_hosts"]},
+    "lpar-b": {
+        "cpc": LAB_CPC,
+        "group_names": ["lpars", "smc_hosts"],
+        "qeth_devices": [{"id": "8200"}],
+        "interfaces_config": _load("inventories/lab/host_vars/lpar-b.yml")["interfaces_config"],
+    },
+    "g1": {
+        "cpc": LAB_CPC,
+        "group_names": ["kvm_guests", "smc_hosts"],
+        "interfaces_config": _load("inventories/lab/host_vars/g1.yml")["interfaces_config"],
+    },
 }
 
 
@@ -497,12 +506,18 @@ def test_lab_facts_from_the_model():
     lpar_b = pf.inventory_host_facts("lpar-b", LAB["lpar-b"])
     assert lpar_b["cpc"] == "ZLAB" and lpar_b["machine"] == "z16" and lpar_b["smc"] is True
     assert lpar_b["ism"] == [{"name": "0606:00:00.0", "fid": 0x606, "vchid": 0x7C8, "pnet_id": "", "v2": True}]
-    assert lpar_b["rendezvous"] == {"interface": "enc8200", "pnet_id": "", "kind": "hipersockets"}
+    assert lpar_b["rendezvous"] == {
+        "interface": "enc8200",
+        "pnet_id": "",
+        "kind": "hipersockets",
+        "addresses": ["10.50.0.11/24"],  # interfaces_config
+    }
     assert lpar_b["pnet_table"] == [] and lpar_b["ueids"] == [] and lpar_b["seid"]["enabled"] is True
     assert lpar_b["kernel"] is None
     g1 = pf.inventory_host_facts("g1", LAB["g1"])
     assert g1["ism"] == [{"fid": 0x605, "vchid": 0x7C8, "pnet_id": "", "v2": True}]
-    assert g1["rendezvous"] == {"interface": None, "pnet_id": "", "kind": "virtio"} and g1["netdev_pnet_ids"] == []
+    assert g1["rendezvous"] == {"interface": None, "pnet_id": "", "kind": "virtio", "addresses": ["10.50.0.12/24"]}
+    assert g1["netdev_pnet_ids"] == []
     # the KVM host passes its only function to g1 and is no SMC host
     lpar_a = pf.inventory_host_facts("lpar-a", LAB["lpar-a"])
     assert lpar_a["ism"] == [] and lpar_a["smc"] is None and lpar_a["pnet_table"] is None
@@ -588,6 +603,28 @@ def test_example_native_guest_without_v2_needs_its_subnet():
     assert "{pnet_id: PNETB, interface: enc1}" in row["fix"]
 
 
+def test_rendezvous_addresses_from_the_interfaces_role():
+    # lpar-b's enc8200 (qeth device "8200") and g1's NIC (by MAC) in inventories/lab
+    lpar_b = pf.inventory_host_facts("lpar-b", LAB["lpar-b"])
+    assert lpar_b["rendezvous"]["interface"] == "enc8200"
+    assert lpar_b["rendezvous"]["addresses"] == ["10.50.0.11/24"]
+    assert "interfaces_config: rendezvous addresses" in lpar_b["sources"]
+    g1 = pf.inventory_host_facts("g1", LAB["g1"])
+    assert (g1["rendezvous"]["kind"], g1["rendezvous"]["addresses"]) == ("virtio", ["10.50.0.12/24"])
+    # another subnet on g1: SMC-D v2 does not need one subnet
+    other = dict(LAB["g1"], interfaces_config=[{"mac": "12:34:56:78:9a:bc", "addresses": ["10.51.0.12/24"]}])
+    facts = {
+        "lpar-b": pf.inventory_host_facts("lpar-b", LAB["lpar-b"], assume={"kernel": NEW}),
+        "g1": pf.inventory_host_facts("g1", other, assume={"kernel": NEW}),
+    }
+    assert facts["g1"]["rendezvous"]["addresses"] == ["10.51.0.12/24"]
+    (row,) = pf.predict(facts, [["g1", "lpar-b"]])
+    assert row["prediction"] == pf.SMCD_V2, row["why"]
+    # an address given to the pre-flight wins over the inventory's
+    given = dict(LAB["lpar-b"], smc_preflight_interface={"interface": "enc8200", "address": "10.60.0.11/24"})
+    assert pf.inventory_host_facts("lpar-b", given)["rendezvous"]["addresses"] == "10.60.0.11/24"
+
+
 def test_interface_override_takes_the_chpid_pnet_id():
     cpc = copy.deepcopy(LAB_CPC)
     cpc["hipersockets"][0]["pnet_id"] = "NETHS"
@@ -595,7 +632,7 @@ def test_interface_override_takes_the_chpid_pnet_id():
     facts = pf.inventory_host_facts("lpar-b", hvars)
     assert facts["rendezvous"] == {
         "interface": "enc8200.5",
-        "address": "10.5.0.2/24",
+        "addresses": "10.5.0.2/24",
         "pnet_id": "NETHS",
         "kind": "hipersockets",
     }
@@ -672,7 +709,7 @@ def test_live_software_pnet_on_a_non_native_ism_enables_v1():
         live=live,
         assume={"kernel": RHEL83},
     )
-    client["rendezvous"]["address"] = "10.1.1.2/24"
+    client["rendezvous"]["addresses"] = ["10.1.1.2/24"]
     server = host(NATIVE_LPAR, kernel=RHEL83)
     server["cpc"] = "ZLAB"
     (row,) = pf.predict({"lpar-b": client, "peer": server}, [["lpar-b", "peer"]])
