@@ -98,15 +98,12 @@ test-zlab: setup
 	    $(PY) -m pytest -q -p no:cacheprovider zlab/tests/conformance; \
 	else echo "tier zlab-conformance: not present yet"; fi
 
-# Molecule scenarios on the emulated lab (each brings its own CPC up and down with zlab).
+# Molecule scenarios on the emulated lab (each brings its own CPC up and down with zlab); the
+# real-kernel one runs next to the others (scripts/molecule-tier.sh, MOLECULE_BACKGROUND).
 # ANSIBLE_HOME in the tree: molecule installs the collection there, not into the shared ~/.ansible.
 MOLECULE_SCENARIOS ?= $(sort $(filter-out resources,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
 test-molecule: setup zlab-image
-	@set -e; for s in $(MOLECULE_SCENARIOS); do \
-	  echo "=== molecule scenario $$s"; start=$$(date +%s); \
-	  ANSIBLE_HOME=$(CURDIR)/.cache/ansible-home molecule test -s $$s; \
-	  echo "=== molecule scenario $$s passed in $$(( $$(date +%s) - start )) s"; \
-	done
+	scripts/molecule-tier.sh $(MOLECULE_SCENARIOS)
 
 # Every tier that exists, cheapest first.
 test: setup
