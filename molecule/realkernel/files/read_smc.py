@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """What the real host has of SMC, read from the kernel and systemd (not from a module result).

@@ -165,7 +165,7 @@ def test_command_lines():
         "id",
         "enc8200",
     ]
-    assert nm_cli.argv_show_profile("U", "802-3-ethernet")[3].split(",")[-1] == "802-3-ethernet.mtu"
+    assert nm_cli.argv_show_profile("U", "802-3-ethernet")[3].rsplit(",", maxsplit=1)[-1] == "802-3-ethernet.mtu"
     assert "vlan.id" in nm_cli.argv_show_profile("U", "vlan")[3]
     assert nm_cli.parse_device_state("GENERAL.STATE:100 (connected)\nGENERAL.CON-UUID:U\n") == (100, "U")
     assert nm_cli.parse_version("nmcli tool, version 1.42.4") == (1, 42)

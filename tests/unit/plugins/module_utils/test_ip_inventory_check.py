@@ -16,13 +16,25 @@ CPC = {
     "machine": "z16",
     "partitions": [{"name": "LPARA", "mif_id": 1, "host": "lpar-a"}, {"name": "LPARB", "mif_id": 2, "host": "lpar-b"}],
     "hipersockets": [
-        {"chpid": "F0", "frame_size": "40K", "control_unit": "F000", "devices": {"first": "8200", "count": 16},
-         "partitions": ["LPARA", "LPARB"]},
+        {
+            "chpid": "F0",
+            "frame_size": "40K",
+            "control_unit": "F000",
+            "devices": {"first": "8200", "count": 16},
+            "partitions": ["LPARA", "LPARB"],
+        },
     ],
-    "ism": [{"vchid": "7C8", "functions": [{"fid": 0x605, "uid": 0x605, "vf": 1, "partition": "LPARA", "guest": "g1"},
-                                            {"fid": 0x606, "uid": 0x606, "vf": 2, "partition": "LPARB"}]}],
+    "ism": [
+        {
+            "vchid": "7C8",
+            "functions": [
+                {"fid": 0x605, "uid": 0x605, "vf": 1, "partition": "LPARA", "guest": "g1"},
+                {"fid": 0x606, "uid": 0x606, "vf": 2, "partition": "LPARB"},
+            ],
+        }
+    ],
     "smcd_peers": [["g1", "LPARB"]],
-}  # fmt: skip
+}
 
 
 def inventory(**changes):
