@@ -2,8 +2,8 @@
 # The main job, end to end, against the built-in emulated CPC (inventories/lab):
 # site.yml from freshly IPLed hosts, guest g1 started with the definition site.yml wrote, a
 # second run that gives g1's NIC its address, a third run with 0 changed, drift injected behind
-# Ansible's back, drift.yml reporting and correcting it, verify.yml (with the TCP connection from g1
-# to lpar-b over the rendezvous network), and g1's ISM function. Leaves the lab up. Called by
+# Ansible's back, drift.yml reporting and correcting it, verify.yml (with the TCP connection from
+# lpar-b to g1 over the rendezvous network), and g1's ISM function. Leaves the lab up. Called by
 # `make demo` after set-up.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -49,8 +49,8 @@ step "3. start guest g1 with its new definition (MacVTap NIC on enc8200, ISM FID
 zlab --lab "$lab" stop-guest g1 || true
 zlab --lab "$lab" start-guest g1
 play "site.yml (after g1's start)" "$out/site-2.log" playbooks/site.yml
-grep -q "g1 -> lpar-b 10.50.0.11" "$out/site-2.log" \
-  && summary+=("rendezvous network: TCP from g1 to lpar-b 10.50.0.11:22 over 10.50.0.0/24 (HiperSockets F0)")
+grep -q "lpar-b -> g1 10.50.0.12" "$out/site-2.log" \
+  && summary+=("rendezvous network: TCP from lpar-b to g1 10.50.0.12:22 over 10.50.0.0/24 (HiperSockets F0)")
 
 step "3b. site.yml once more: nothing to change"
 play "site.yml (third run)" "$out/site-3.log" playbooks/site.yml
