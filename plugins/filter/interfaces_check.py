@@ -55,28 +55,15 @@ _value:
       elements: dict
 """
 
-from collections.abc import Mapping
-
-from ansible.errors import AnsibleFilterError
-
 from ansible_collections.s390x.network.plugins.module_utils import ip_inventory_check
-from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
+from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
 
 # the host variables the check reads (the rest of hostvars is never templated)
 VARIABLES = ("cpc", "interfaces_config", "qeth_devices", "kvm_guests")
 
 
 def interfaces_check(hostvars, hosts):
-    if not isinstance(hostvars, Mapping):
-        raise AnsibleFilterError(
-            "interfaces_check: the input must be hostvars (a mapping), got %s" % type(hostvars).__name__
-        )
-    if isinstance(hosts, str) or not isinstance(hosts, (list, tuple)):
-        raise AnsibleFilterError("interfaces_check: hosts must be a list of inventory host names, got %r" % (hosts,))
-    variables = {}
-    for host in hosts:
-        hv = hostvars[host] if host in hostvars else {}
-        variables[str(host)] = dict((key, plain(hv[key])) for key in VARIABLES if key in hv)
+    variables = selected_host_vars("interfaces_check", hostvars, hosts, VARIABLES)
     errors, warnings, pairs = ip_inventory_check.check(variables, [str(h) for h in hosts])
     return {"errors": errors, "warnings": warnings, "pairs": pairs}
 

@@ -94,11 +94,10 @@ _value:
       type: dict
 """
 
-from collections.abc import Mapping
-
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.s390x.network.plugins.module_utils import smc_preflight as _pf
+from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 # the host variables the pre-flight reads (the rest of hostvars is never templated)
@@ -122,28 +121,12 @@ VARIABLES = (
 )
 
 
-def _host_vars(hostvars, host):
-    try:
-        hv = hostvars[host]
-    except KeyError:
-        return {}
-    if not isinstance(hv, Mapping):
-        raise AnsibleFilterError("smc_preflight: hostvars[%s] is not a mapping" % host)
-    return dict((key, plain(hv[key])) for key in VARIABLES if key in hv)
-
-
 def smc_preflight(hostvars, hosts, pairs=None, assume=None):
-    if not isinstance(hostvars, Mapping):
-        raise AnsibleFilterError(
-            "smc_preflight: the input must be hostvars (a mapping), got %s" % type(hostvars).__name__
-        )
-    if isinstance(hosts, str) or not isinstance(hosts, (list, tuple)):
-        raise AnsibleFilterError("smc_preflight: hosts must be a list of inventory host names, got %r" % (hosts,))
+    variables = selected_host_vars("smc_preflight", hostvars, hosts, VARIABLES)
+    hosts = [str(h) for h in hosts]
     assume = plain(assume) if assume is not None else {}
     if not isinstance(assume, dict):
         raise AnsibleFilterError("smc_preflight: assume must be a dict of facts, got %r" % (assume,))
-    hosts = [str(h) for h in hosts]
-    variables = dict((h, _host_vars(hostvars, h)) for h in hosts)
     unresolved = []
     if pairs is None:
         pairs, unresolved = _pf.inventory_pairs(variables, hosts)

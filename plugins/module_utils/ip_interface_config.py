@@ -215,6 +215,19 @@ def _route_text(item):
     return " ".join(parts)
 
 
+def parse_route_text(text):
+    """One route as nmcli prints it (``DEST [NEXT_HOP] [METRIC]``) -> dict(to, via, metric) of the
+    present parts, the form of a ``routes`` entry."""
+    words = text.split()
+    item = {"to": words[0]}
+    rest = words[1:]
+    if rest and not rest[0].isdigit():
+        item["via"] = rest.pop(0)
+    if rest:
+        item["metric"] = int(rest[0])
+    return item
+
+
 def wanted_properties(entry, ifname, ctype=ETHERNET, parent=None, vlan_id=None, replace=False):
     """{nmcli property: value} the entry asks for. With ``replace`` every managed property is set
     (what the entry leaves out goes back to NetworkManager's default); otherwise only the ones the

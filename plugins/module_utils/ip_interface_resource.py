@@ -132,6 +132,7 @@ class IpInterfaces(Resource):
         super(IpInterfaces, self).__init__(module)
         self.entries = []
         self.nmcli = None
+        self.ip = None
         self._mgmt = None
         self.missing = []
         self._warned = set()
@@ -164,20 +165,19 @@ class IpInterfaces(Resource):
         return []
 
     def _find_nmcli(self):
-        """nmcli, and NetworkManager running (also for state gathered, which has no prepare step)."""
+        """nmcli and ip, and NetworkManager running (also for state gathered, which has no prepare
+        step)."""
         if self.nmcli:
             return
         self.nmcli = self.module.get_bin_path("nmcli")
         if not self.nmcli:
             raise ResourceError("nmcli not found: " + NO_NM_HINT)
-        rc, out, err = self._nm(["-t", "-f", "RUNNING", "general"])
+        self.ip = self.module.get_bin_path("ip", required=True)
+        rc, out, err = self._cmd(nm_cli.argv_running(self.nmcli))
         if rc != 0:
             raise ResourceError(
                 "NetworkManager is not running (nmcli exit code %d: %s): %s" % (rc, (err or out).strip(), NO_NM_HINT)
             )
-
-    def _nm(self, args):
-        return self.module.run_command([self.nmcli] + list(args), environ_update={"LC_ALL": "C"})
 
     def _cmd(self, argv):
         return self.module.run_command(argv, environ_update={"LC_ALL": "C"})
@@ -261,8 +261,7 @@ class IpInterfaces(Resource):
             time.sleep(0.5)
 
     def _read_iface_once(self, ifname):
-        ip = self.module.get_bin_path("ip", required=True)
-        rc, out, _err = self._cmd([ip, "-d", "-j", "addr", "show", "dev", ifname])
+        rc, out, _err = self._cmd([self.ip, "-d", "-j", "addr", "show", "dev", ifname])
         info = parse_ip_addr_json(out) if rc == 0 else None
         if info is None:
             return None
@@ -286,17 +285,11 @@ class IpInterfaces(Resource):
             if wanted and ifname not in wanted:
                 continue
             addresses = nm_cli.split_list(props.get("ipv4.addresses")) + nm_cli.split_list(props.get("ipv6.addresses"))
-            routes = []
-            for key in ("ipv4.routes", "ipv6.routes"):
-                for text in nm_cli.split_list(props.get(key)):
-                    words = text.split()
-                    item = {"to": words[0]}
-                    rest = list(words[1:])
-                    if rest and not rest[0].isdigit():
-                        item["via"] = rest.pop(0)
-                    if rest:
-                        item["metric"] = int(rest[0])
-                    routes.append(item)
+            routes = [
+                cfg.parse_route_text(text)
+                for key in ("ipv4.routes", "ipv6.routes")
+                for text in nm_cli.split_list(props.get(key))
+            ]
             mtu = props.get("802-3-ethernet.mtu")
             entry = {
                 "name": ifname,
@@ -381,7 +374,7 @@ class IpInterfaces(Resource):
             merged.update(wanted)
             if steps or self._active_differs(current, target, merged, named[0] if named else None):
                 steps.append(Step(nm_cli.argv_up(ref, self.nmcli), kind="activate", scope="active", disruptive=True))
-            changes.append(Change(target.ifname, steps, want={"target": target, "props": merged, "uuid": ref}))
+            changes.append(Change(target.ifname, steps, want={"target": target, "props": merged}))
         return changes
 
     @staticmethod
@@ -473,8 +466,7 @@ class IpInterfaces(Resource):
         profile = None
         if named:
             props = state["profiles"][named[0]]["props"]
-            keys = set(nm_cli.TYPE_FIELDS.get(target.ctype, ())) - set(["connection.uuid"])
-            profile = dict((k, cfg.canonical(k, props.get(k))) for k in sorted(keys))
+            profile = dict((k, cfg.canonical(k, props.get(k))) for k in sorted(nm_cli.managed_fields(target.ctype)))
         iface = state["ifaces"].get(target.ifname) or {}
         return {
             "interface": target.ifname,
@@ -551,8 +543,11 @@ class IpInterfaces(Resource):
         uuid = was[0]
         old = before["profiles"][uuid]["props"]
         cur = now["profiles"].get(uuid, {}).get("props", {})
-        keys = [k for k in nm_cli.TYPE_FIELDS.get(target.ctype, ()) if k != "connection.uuid"]
-        back = dict((k, old.get(k)) for k in keys if cfg.canonical(k, old.get(k)) != cfg.canonical(k, cur.get(k)))
+        back = dict(
+            (k, old.get(k))
+            for k in nm_cli.managed_fields(target.ctype)
+            if cfg.canonical(k, old.get(k)) != cfg.canonical(k, cur.get(k))
+        )
         if back:
             steps.append(Step(nm_cli.argv_modify(("uuid", uuid), back, self.nmcli), kind="rollback"))
         iface = before["ifaces"].get(target.ifname) or {}

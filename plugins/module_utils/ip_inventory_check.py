@@ -88,14 +88,15 @@ def check(hostvars, hosts):
     models = {}
     for name, host in info.items():
         cpc = host.vars.get("cpc")
+        host.model, host.iqd = None, {}
         if isinstance(cpc, dict):
-            # every host has its own copy of a CPC's model: one per distinct content
+            # every host has its own copy of a CPC's model: one per distinct content; with it the
+            # HiperSockets devices of the CPC by bus ID
             key = json.dumps(cpc, sort_keys=True, default=str)
             if key not in models:
-                models[key] = cpc_model.normalize_cpc(cpc)[0]
-            host.model = models[key]
-        else:
-            host.model = None
+                model = cpc_model.normalize_cpc(cpc)[0]
+                models[key] = (model, dict((d["busid"], d) for d in cpc_model.iqd_devices(model)))
+            host.model, host.iqd = models[key]
     # guest -> its KVM host (the MacVTap source's network is the guest NIC's network)
     guest_host, guest_macs = {}, {}
     for name, host in info.items():
@@ -115,23 +116,15 @@ def check(hostvars, hosts):
                             )
     seen = {}  # address -> [(host, where, network)]
     for name, host in info.items():
-        iqd = {}
-        if host.model:
-            for dev in cpc_model.iqd_devices(host.model):
-                iqd[dev["busid"]] = dev
         for index, entry in enumerate(host.entries):
             busid = _busid(entry["device"]) if entry.get("device") else None
             if busid is None and entry.get("mac"):
                 src = guest_macs.get((name, str(entry["mac"]).lower()))
-                kvm = guest_host.get(name)
-                if src and kvm and info.get(kvm) is not None and info[kvm].model:
-                    iqd_kvm = dict((d["busid"], d) for d in cpc_model.iqd_devices(info[kvm].model))
-                    network = iqd_kvm.get(src, {}).get("chpid")
-                else:
-                    network = None
+                kvm = info.get(guest_host.get(name))
+                network = kvm.iqd.get(src, {}).get("chpid") if src and kvm is not None else None
             else:
-                network = iqd.get(busid, {}).get("chpid") if busid else None
-            dev = iqd.get(busid) if busid else None
+                network = host.iqd.get(busid, {}).get("chpid") if busid else None
+            dev = host.iqd.get(busid) if busid else None
             for suffix, spec, vlan_id in _targets(entry):
                 where = "%s: interfaces_config[%d]%s" % (name, index, suffix)
                 mtu = spec.get("mtu")

@@ -27,8 +27,6 @@ __metaclass__ = type
 import re
 
 NMCLI = "nmcli"
-NOT_RUNNING = 8
-NO_SUCH_OBJECT = 10
 
 _NM_VERSION_RE = re.compile(r"version\s+(\d+)\.(\d+)")
 
@@ -56,6 +54,16 @@ TYPE_FIELDS = {
     "802-3-ethernet": tuple(f for f in PROFILE_FIELDS if not f.startswith("vlan.")),
     "vlan": PROFILE_FIELDS,
 }
+
+
+def managed_fields(ctype):
+    """The properties a profile of type ``ctype`` has that a run may set (all but its UUID)."""
+    return [f for f in TYPE_FIELDS.get(ctype, TYPE_FIELDS["802-3-ethernet"]) if f != "connection.uuid"]
+
+
+def argv_running(tool=NMCLI):
+    """Exit code 0 when NetworkManager runs, 8 when it does not."""
+    return [tool, "-t", "-f", "RUNNING", "general"]
 
 
 def argv_version(tool=NMCLI):
@@ -182,18 +190,5 @@ def argv_up(ref, tool=NMCLI):
     return [tool, "connection", "up"] + list(ref)
 
 
-def argv_down(ref, tool=NMCLI):
-    return [tool, "connection", "down"] + list(ref)
-
-
 def argv_delete(ref, tool=NMCLI):
     return [tool, "connection", "delete"] + list(ref)
-
-
-def profile_ref(profile):
-    """How commands name a profile: by UUID once it exists, by its name before (a new profile)."""
-    return ("uuid", profile["uuid"]) if profile.get("uuid") else ("id", profile["id"])
-
-
-def argv_reapply(ifname, tool=NMCLI):
-    return [tool, "device", "reapply", ifname]

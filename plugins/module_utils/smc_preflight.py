@@ -1325,6 +1325,11 @@ def _osa_devices(model, partition):
                 yield first + offset, chp
 
 
+def _qeth_ifname(cssid, ssid, devno):
+    """The name udev gives a qeth device's interface (``enc<devno>`` in subchannel set 0.0), else None."""
+    return "enc%x" % devno if (cssid, ssid) == (0, 0) else None
+
+
 def _partition_interfaces(model, partition, qeth_devices):
     """Interfaces of a partition's qeth devices: ``[{interface, pnet_id, kind, chpid}]``, the
     HiperSockets ones first; the name is the one udev gives a qeth device (``enc<devno>``)."""
@@ -1336,7 +1341,7 @@ def _partition_interfaces(model, partition, qeth_devices):
     osa = dict((devno, chp) for devno, chp in _osa_devices(model, partition))
     result = []
     for cssid, ssid, devno in _qeth_devnos(qeth_devices):
-        name = "enc%x" % devno if (cssid, ssid) == (0, 0) else None
+        name = _qeth_ifname(cssid, ssid, devno)
         if devno in iqd:
             result.append(
                 {
@@ -1394,7 +1399,7 @@ def _interfaces_role_facts(hvars, facts):
                 cssid, ssid, devno = parse_ccw_id(str(entry["device"]))
             except QethIdError:
                 continue
-            if (cssid, ssid) == (0, 0) and "enc%x" % devno == name:
+            if _qeth_ifname(cssid, ssid, devno) == name:
                 chosen = entry
     if chosen is None and rendezvous.get("kind") == "virtio":
         nics = [e for e in entries if e.get("mac") or e.get("name")]

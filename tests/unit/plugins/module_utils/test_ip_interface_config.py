@@ -98,6 +98,14 @@ def test_routes_and_vlans_in_nmcli_syntax():
     assert props["connection.type"] == "vlan"
 
 
+def test_routes_as_nmcli_prints_them_become_routes_entries():
+    assert cfg.parse_route_text("10.60.0.0/24 10.50.0.1 10") == {"to": "10.60.0.0/24", "via": "10.50.0.1", "metric": 10}
+    assert cfg.parse_route_text("10.9.0.0/16 20") == {"to": "10.9.0.0/16", "metric": 20}
+    assert cfg.parse_route_text("fd00:1::/64 fd00::1") == {"to": "fd00:1::/64", "via": "fd00::1"}
+    assert "connection.uuid" not in nm_cli.managed_fields(cfg.VLAN) and "vlan.id" in nm_cli.managed_fields(cfg.VLAN)
+    assert nm_cli.managed_fields(cfg.ETHERNET)[-1] == "802-3-ethernet.mtu"
+
+
 def test_values_as_nmcli_prints_them_compare_equal():
     wanted = {"ipv4.addresses": "10.50.0.2/24, 10.50.0.3/24", "802-3-ethernet.mtu": "auto", "ipv4.gateway": None}
     have = {"ipv4.addresses": "10.50.0.2/24,10.50.0.3/24", "802-3-ethernet.mtu": "0", "ipv4.gateway": "--"}
@@ -158,7 +166,7 @@ def test_command_lines():
     assert nm_cli.argv_modify(("uuid", "U"), {"802-3-ethernet.mtu": "auto"}) == [
         "nmcli", "connection", "modify", "uuid", "U", "802-3-ethernet.mtu", "auto",
     ]  # fmt: skip
-    assert nm_cli.argv_up(nm_cli.profile_ref({"id": "enc8200", "uuid": None})) == [
+    assert nm_cli.argv_up(("id", "enc8200")) == [
         "nmcli",
         "connection",
         "up",
