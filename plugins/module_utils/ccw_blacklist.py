@@ -24,8 +24,6 @@ Facts (Linux drivers/s390/cio/blacklist.c, s390-tools zdev):
 accepted and ignored here.
 """
 
-from __future__ import annotations
-
 import re
 
 from ansible_collections.s390x.network.plugins.module_utils import host_files

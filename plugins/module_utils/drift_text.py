@@ -3,8 +3,6 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """How drift rows write values and differences: ``key old -> new``, ``-`` for none."""
 
-from __future__ import annotations
-
 
 def value_text(value):
     if isinstance(value, bool):

@@ -14,8 +14,6 @@ layer-2 one). A failed step puts the profile back as it was (or deletes the one 
 re-activates it when it was active.
 """
 
-from __future__ import annotations
-
 import ipaddress
 import json
 import os

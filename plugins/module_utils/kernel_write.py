@@ -9,8 +9,6 @@ the kernel returned. The attribute is named by its host path (``/sys/...``, ``/p
 resolved below the one host root (``host_files.path``).
 """
 
-from __future__ import annotations
-
 import errno
 import os
 

@@ -9,8 +9,6 @@ a failed call changes nothing; only a replace (detach, then attach) can stop hal
 rollback attaches the old device again.
 """
 
-from __future__ import annotations
-
 from ansible.module_utils.basic import missing_required_lib
 
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_conn

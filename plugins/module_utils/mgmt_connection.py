@@ -21,8 +21,6 @@ The parsers are pure functions; ``management_interfaces`` does the I/O, reading 
 ``/sys`` below the host root (``host_files.path``).
 """
 
-from __future__ import annotations
-
 import ipaddress
 import os
 import re

@@ -14,8 +14,6 @@ against the driver-limit table before the first command runs. A failure puts bac
 had done (compared with the state read before it) and reports what it ran to do so.
 """
 
-from __future__ import annotations
-
 import copy
 import errno
 import json

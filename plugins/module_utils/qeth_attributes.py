@@ -8,8 +8,6 @@ qeth_l3_sys.c and s390-tools zdev/src/qeth.c (which attributes chzdev accepts, t
 defaults, which ones may only be changed while the device is offline).
 """
 
-from __future__ import annotations
-
 # Order in which chzdev applies offline-only attributes: layer2 first (it selects the discipline),
 # then the other offline-only ones; everything else after them.
 OFFLINE_ONLY = ("layer2", "portname", "priority_queueing", "buffer_count", "portno")

@@ -26,8 +26,6 @@ chzdev frees CCW devices hidden by cio_ignore that it configures (given the full
 Scope flags: none = active and persistent, ``-a`` = active only, ``-p`` = persistent only.
 """
 
-from __future__ import annotations
-
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import render_argv
 
 DEVTYPE = "qeth"

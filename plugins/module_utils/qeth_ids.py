@@ -9,8 +9,6 @@ the kernel with a lower-case, four-digit device number. A qeth group device has 
 ``read,write,data``.
 """
 
-from __future__ import annotations
-
 import re
 
 QETH_NUM_DEVS = 3

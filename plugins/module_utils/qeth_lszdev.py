@@ -12,8 +12,6 @@ Without ``-a``/``-p`` an ``ATTR:`` value joins the active and persistent values 
 differ (``-`` for unset), so callers that need one side ask with ``-a`` or ``-p``.
 """
 
-from __future__ import annotations
-
 import re
 
 DEFAULT_COLUMNS = ("ID", "ON", "PERS", "NAMES")

@@ -28,8 +28,6 @@ that fix what drifted, in an order chzdev accepts:
 Nothing drifted -> no command at all.
 """
 
-from __future__ import annotations
-
 import copy
 
 from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz

@@ -4,8 +4,6 @@
 """qeth_device on the resource engine: qeth group devices read from sysfs and the chzdev udev
 rules, changed with chzdev (planning in qeth_plan, reading in qeth_state)."""
 
-from __future__ import annotations
-
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils import kernel_write

@@ -5,8 +5,6 @@
 rules), merged per device, plus the views the modules return. Reads only; no commands run.
 """
 
-from __future__ import annotations
-
 from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import (
     CARD_HIPERSOCKETS,

@@ -16,8 +16,6 @@ Layout (kernel drivers/s390/cio/ccwgroup.c, drivers/s390/net/qeth_core_*.c):
 fake tree; modules have no option for it.
 """
 
-from __future__ import annotations
-
 import os
 import re
 

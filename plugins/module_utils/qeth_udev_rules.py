@@ -13,8 +13,6 @@ parser looks at every key of every line. Files are read below the host root (``h
 ``QethRule.path`` is the host path.
 """
 
-from __future__ import annotations
-
 import os
 import re
 

@@ -26,8 +26,6 @@ Every changing module returns the same fields: ``changed``, ``commands``, ``befo
 ``drift`` (and ``diff`` with ``--diff``); ``rendered`` and ``gathered`` for those states.
 """
 
-from __future__ import annotations
-
 import os
 import shlex
 

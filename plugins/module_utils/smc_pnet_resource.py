@@ -10,8 +10,6 @@ backend is chosen when the table is first read, after ``validate()``: input that
 itself is refused before any tool is looked up or any socket opened.
 """
 
-from __future__ import annotations
-
 import functools
 
 from ansible_collections.s390x.network.plugins.module_utils import smc_netlink

@@ -11,8 +11,6 @@ the live configuration ends old or new, never mixed. The files are host files
 ``/proc/sys/net/smc`` or ``/sys/module/smc`` exists.
 """
 
-from __future__ import annotations
-
 import errno
 import os
 import platform

@@ -14,8 +14,6 @@ until the first new one is in, so the table never empties on the way and the sys
 is not changed behind the user's back. The system EID setting is applied last.
 """
 
-from __future__ import annotations
-
 import functools
 
 from ansible_collections.s390x.network.plugins.module_utils import smc_netlink

@@ -19,8 +19,6 @@ The boot files are host files (``host_files``): each run records what it replace
 ``FileChanges`` set, which is what the rollback puts back.
 """
 
-from __future__ import annotations
-
 import time
 
 from ansible.module_utils.common.text.converters import to_native

@@ -3,8 +3,6 @@
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 
-from __future__ import annotations
-
 DOCUMENTATION = r"""
 module: qeth_info
 short_description: Report the qeth network devices (HiperSockets, OSA-Express) of a Linux on IBM Z host
