@@ -4,7 +4,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Benchmark (not a test): normalise + validate + render (+ parse) CPC models of growing size.
 
-The largest model is the maximal CPC of issue 5: 32 ISM VCHIDs x 255 FIDs (8160 FUNCTIONs) and
+The largest model is the maximal CPC the IOCP limits allow: 32 ISM VCHIDs x 255 FIDs (8160 FUNCTIONs) and
 32 IQD CHPIDs x 64 control units (2048 CNTLUNIT/IODEVICE pairs, 3 devices each).
 Run:  .venv/bin/python benchmarks/iocp_bench.py [--repeat N]
 Prints one line per size with the median time of each phase and the growth factor of the total

@@ -36,6 +36,7 @@ import time
 
 from . import guests, image, kernel, model as model_mod, network, profiles, qemu_s390x
 from .errors import LabError
+from .processes import pid_alive
 
 STATE_ROOT = os.environ.get("ZLAB_STATE_ROOT", "/var/lib/zlab")
 ZLAB_SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the repo's zlab/
@@ -81,19 +82,6 @@ def profile_files(profile):
     files = {"/etc/os-release": prof["os_release"]}
     files.update(prof["extra_files"])
     return files
-
-
-def pid_alive(pid):
-    if not pid:
-        return False
-    try:
-        with open("/proc/%d/status" % pid, encoding="ascii") as f:
-            for line in f:
-                if line.startswith("State:"):
-                    return "Z" not in line.split()[1]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return True
 
 
 def _children(pid):

@@ -43,6 +43,7 @@ import time
 
 from . import image_s390x, network
 from .errors import LabError
+from .processes import pid_alive
 
 KIND = image_s390x.KIND  # the zlab_kind value (zlab.model.HOST_KINDS)
 QEMU = "qemu-system-s390x"
@@ -294,8 +295,6 @@ def boot_id(lab, hname):
 def poll(lab, hname, changed_from=None):
     """True once the host answers over SSH with a boot ID other than ``changed_from`` (marks it
     ready); LabError when QEMU ended."""
-    from .host import pid_alive  # pylint: disable=import-outside-toplevel
-
     h = lab.hosts[hname]
     if not pid_alive(h.get("pid")):
         raise LabError(
@@ -355,8 +354,6 @@ def reboot(lab, hname, timeout=BOOT_TIMEOUT):
 def stop(lab, hname, timeout=90):
     """Power the guest off through SSH (QEMU exits), else end QEMU (SIGTERM, then SIGKILL).
     Returns how it ended: "poweroff", "SIGTERM", "SIGKILL", or None when it was not running."""
-    from .host import pid_alive  # pylint: disable=import-outside-toplevel
-
     pid = lab.hosts[hname].get("pid")
     if not pid_alive(pid):
         return None

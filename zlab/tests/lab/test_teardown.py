@@ -68,7 +68,8 @@ def test_down_after_crash_leaves_nothing(images, tmp_path):
         uplink = "zlab%d" % crashed.slot
         assert subprocess.run(["ip", "link", "show", uplink], capture_output=True).returncode == 0
         pid1 = crashed.hosts["solo"]["pid"]
-        from zlab.host import pid_alive, processes_in_netns  # pylint: disable=import-outside-toplevel
+        from zlab.host import processes_in_netns  # pylint: disable=import-outside-toplevel
+        from zlab.processes import pid_alive  # pylint: disable=import-outside-toplevel
 
         inside = processes_in_netns([crashed.hosts["solo"]["netns"]])
         assert len(inside) >= 3  # init, FUSE daemon, sshd
