@@ -17,14 +17,22 @@ __metaclass__ = type
 
 import ipaddress
 import re
+import unicodedata
 
-from ansible_collections.s390x.network.plugins.module_utils import qeth_ids
+from ansible_collections.s390x.network.plugins.module_utils import ip_ifname, nm_cli, qeth_ids
 
 ENTRY_KEYS = ("device", "mac", "name", "connection", "addresses", "routes", "mtu", "vlans", "autoconnect")
 VLAN_KEYS = ("id", "connection", "addresses", "routes", "mtu", "autoconnect")
 ROUTE_KEYS = ("to", "via", "metric")
-IFNAME_RE = re.compile(r"^[^\s/:]{1,15}$")
-MAC_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){5}$")
+DIGITS_RE = re.compile(r"[0-9]{1,10}")
+MAC_RE = re.compile(r"[0-9a-f]{2}(:[0-9a-f]{2}){5}")
+#: the loopback interface (ARPHRD_LOOPBACK, /sys/class/net/IF/type 772): never managed
+LOOPBACK_NAME = "lo"
+ARPHRD_LOOPBACK = "772"
+#: a connection name is kept in the keyfile <name>.nmconnection, which must fit a file name
+CONNECTION_MAX_BYTES = 255 - len(".nmconnection")
+#: Unicode categories no string field may hold: control (NUL, newline, ...), format, surrogate, unassigned
+_REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn")
 MTU_MIN, MTU_MAX = 68, 65535
 VLAN_MIN, VLAN_MAX = 1, 4094
 METRIC_MAX = 0xFFFFFFFF
@@ -39,11 +47,32 @@ class ConfigError(ValueError):
 def _text(value, where):
     if not isinstance(value, str) or not value.strip():
         raise ConfigError("%s: expected a non-empty string, got %r" % (where, value))
+    if any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in value):
+        raise ConfigError(
+            "%s: %r has a control or format character (NUL, newline, carriage return, ...); allowed: printable "
+            "text" % (where, value)
+        )
     return value.strip()
 
 
+def connection_name(value, where):
+    """A NetworkManager connection name (``connection.id``): printable, not starting with ``-``."""
+    name = _text(value, where)
+    if name.startswith("-"):
+        raise ConfigError("%s: %r starts with - (nmcli would read it as an option)" % (where, name))
+    size = len(name.encode("utf-8", "surrogateescape"))
+    if size > CONNECTION_MAX_BYTES:
+        raise ConfigError(
+            "%s: the connection name has %d bytes, at most %d are allowed (NetworkManager keeps the profile "
+            "in the file <name>.nmconnection)" % (where, size, CONNECTION_MAX_BYTES)
+        )
+    return name
+
+
 def _int(value, where, low, high):
-    if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit())):
+    if isinstance(value, bool) or not (
+        isinstance(value, int) or (isinstance(value, str) and DIGITS_RE.fullmatch(value))
+    ):
         raise ConfigError("%s: expected an integer between %d and %d, got %r" % (where, low, high, value))
     value = int(value)
     if not low <= value <= high:
@@ -143,7 +172,7 @@ def _common(item, where, keys):
     if unknown:
         raise ConfigError("%s: unknown key %s (allowed: %s)" % (where, ", ".join(unknown), ", ".join(keys)))
     entry = {}
-    entry["connection"] = _text(item["connection"], where + ".connection") if item.get("connection") else None
+    entry["connection"] = connection_name(item["connection"], where + ".connection") if item.get("connection") else None
     entry["addresses"] = _addresses(item.get("addresses"), where + ".addresses")
     entry["routes"] = _routes(item.get("routes"), where + ".routes", entry["addresses"])
     entry["mtu"] = _int(item["mtu"], where + ".mtu", MTU_MIN, MTU_MAX) if item.get("mtu") is not None else None
@@ -171,14 +200,18 @@ def normalize_entry(item, index):
             )
     elif given[0] == "mac":
         mac = _text(item["mac"], where + ".mac").lower().replace("-", ":")
-        if not MAC_RE.match(mac):
+        if not MAC_RE.fullmatch(mac):
             raise ConfigError("%s.mac: %r is not a MAC address (12:34:56:78:9a:bc)" % (where, item["mac"]))
         entry["mac"] = mac
     else:
-        name = _text(item["name"], where + ".name")
-        if not IFNAME_RE.match(name):
+        name = item["name"]
+        problem = nm_cli.ifname_problem(name)
+        if problem:
+            raise ConfigError("%s.name: %s" % (where, problem))
+        if name == LOOPBACK_NAME:
             raise ConfigError(
-                "%s.name: %r is not an interface name (1-15 characters, no blanks, / or :)" % (where, name)
+                "%s.name: lo is the loopback interface; ip_interfaces manages Ethernet interfaces and VLANs, "
+                "not loopback" % where
             )
         entry["name"] = name
     vlans = item.get("vlans")
@@ -191,11 +224,28 @@ def normalize_entry(item, index):
             vwhere = "%s.vlans[%d]" % (where, vindex)
             ventry = _common(vitem, vwhere, VLAN_KEYS)
             ventry["id"] = _int(vitem.get("id"), vwhere + ".id", VLAN_MIN, VLAN_MAX)
+            if entry["name"]:
+                problem = ip_ifname.ifname_problem(vlan_ifname(entry["name"], ventry["id"]))
+                if problem:
+                    raise ConfigError("%s.id: the VLAN interface %s" % (vwhere, problem))
             if ventry["id"] in seen:
                 raise ConfigError("%s.id: VLAN %d is given twice" % (vwhere, ventry["id"]))
             seen.add(ventry["id"])
             entry["vlans"].append(ventry)
     return entry
+
+
+def vlan_ifname(parent, vlan_id):
+    """The name of VLAN ``vlan_id`` on ``parent`` (``PARENT.ID``, NetworkManager's default)."""
+    return "%s.%d" % (parent, vlan_id)
+
+
+def selector_field(entry, index):
+    """The option that names the entry's interface (``config[0].device``), for messages."""
+    for key in ("device", "mac", "name"):
+        if entry.get(key):
+            return "config[%d].%s" % (index, key)
+    return "config[%d]" % index
 
 
 def selector_text(entry):

@@ -19,7 +19,7 @@ import json
 import os
 import time
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files
+from ansible_collections.s390x.network.plugins.module_utils import host_files, ip_ifname
 from ansible_collections.s390x.network.plugins.module_utils import ip_interface_config as cfg
 from ansible_collections.s390x.network.plugins.module_utils import nm_cli
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
@@ -186,7 +186,7 @@ class IpInterfaces(Resource):
             yield Target(
                 entry,
                 index,
-                "%s.%d" % (ifname, vlan["id"]),
+                cfg.vlan_ifname(ifname, vlan["id"]),
                 ctype=cfg.VLAN,
                 parent=ifname,
                 vlan_id=vlan["id"],
@@ -196,6 +196,22 @@ class IpInterfaces(Resource):
     def _resolve(self, entry, index):
         if entry["name"]:
             return entry["name"]
+        name = self._resolve_on_host(entry, index)
+        # a name read from the host is data, but it goes into nmcli's argv like a given one
+        field = cfg.selector_field(entry, index)
+        problem = nm_cli.ifname_problem(name)
+        if problem:
+            raise ResourceError(
+                "%s: %s resolves to an interface this module cannot pass to nmcli: %s"
+                % (field, cfg.selector_text(entry), problem)
+            )
+        for vlan in entry["vlans"]:
+            problem = ip_ifname.ifname_problem(cfg.vlan_ifname(name, vlan["id"]))
+            if problem:
+                raise ResourceError("%s: the VLAN interface of VLAN %d on %s: %s" % (field, vlan["id"], name, problem))
+        return name
+
+    def _resolve_on_host(self, entry, index):
         if entry["device"]:
             name = qeth_ifname(entry["device"])
             if not name:
@@ -264,6 +280,7 @@ class IpInterfaces(Resource):
         if info is None:
             return None
         info["layer2"] = qeth_layer2(ifname)
+        info["type"] = _read("%s/%s/type" % (SYS_NET, ifname))
         rc, out, _err = self._cmd(nm_cli.argv_device_show(ifname, self.nmcli))
         info["nm_state"], info["active_uuid"] = nm_cli.parse_device_state(out) if rc == 0 else (None, None)
         return info
@@ -313,6 +330,16 @@ class IpInterfaces(Resource):
             replace=self.params["state"] == "replaced",
         )
 
+    @staticmethod
+    def _refuse_loopback(current, target):
+        for name in (target.ifname, target.parent):
+            info = current["ifaces"].get(name) if name else None
+            if name == cfg.LOOPBACK_NAME or (info is not None and info.get("type") == cfg.ARPHRD_LOOPBACK):
+                raise ResourceError(
+                    "%s: %s is a loopback interface (type %s); ip_interfaces manages Ethernet interfaces and "
+                    "VLANs, not loopback" % (cfg.selector_field(target.entry, target.index), name, cfg.ARPHRD_LOOPBACK)
+                )
+
     def _check_on_host(self, current, target):
         iface = current["ifaces"].get(target.ifname)
         if target.vlan_id is not None:
@@ -343,6 +370,8 @@ class IpInterfaces(Resource):
         if deleting:
             # VLANs before the interface they sit on
             targets = [t for t in targets if t.vlan_id is not None] + [t for t in targets if t.vlan_id is None]
+        for target in targets:
+            self._refuse_loopback(current, target)
         for target in targets:
             named = self.profiles_named(current, target.connection)
             if len(named) > 1:

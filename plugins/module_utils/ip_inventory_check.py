@@ -30,7 +30,7 @@ from ansible_collections.s390x.network.plugins.module_utils import cpc_model, qe
 
 # machines whose ISM is v1 only (ISMv2 and SMC-Dv2 came with z15)
 ISM_V1_ONLY = ("z13", "z13s", "z14", "z14zr1")
-_ENC_RE = re.compile(r"^enc(?:0\.[0-3]\.)?([0-9a-f]{1,4})$", re.I)
+_ENC_RE = re.compile(r"enc(?:0\.[0-3]\.)?([0-9a-f]{1,4})", re.I)
 
 
 def _busid(text):
@@ -42,7 +42,7 @@ def _busid(text):
 
 def _source_busid(source):
     """The qeth device behind a MacVTap source name: ``enc8200`` -> 0.0.8200, or a device ID."""
-    match = _ENC_RE.match(str(source or ""))
+    match = _ENC_RE.fullmatch(str(source or ""))
     if match:
         return "0.0.%04x" % int(match.group(1), 16)
     return _busid(source) if source and "." in str(source) else None

@@ -79,24 +79,28 @@ def apply_step(dom, op, config, live, live_mode, warnings, live_pending):
     return True, False
 
 
-def desired_view(root, hostdevs, interfaces, state):
-    """The desired devices as returned in ``devices`` (with the MAC a matched interface has)."""
+def desired_devices(root, hostdevs, interfaces, state):
+    """The desired devices as returned in ``devices`` (with the MAC a matched interface has), and
+    their device elements (None for state deleted)."""
     views = []
     if state == "deleted":
         for spec in hostdevs:
             views.append({"kind": lx.HOSTDEV, "fid": spec["fid"]})
         for spec in interfaces:
             views.append({"kind": lx.INTERFACE, "source": spec["source"], "mac": spec["mac"]})
-        return views
+        return views, None
+    elements = []
     pairs, dummy, dummy2 = lx.match_devices(root, hostdevs, interfaces)
     for spec, element, desc in pairs:
         complete = dict(spec)
         if spec["kind"] == lx.INTERFACE and not spec["mac"] and desc is not None:
             complete["mac"] = desc["mac"]
         view = lx.public_view(complete)
-        view["xml"] = lx.to_text(lx.build_device(complete))
+        built = lx.build_device(complete)
+        view["xml"] = lx.to_text(built)
         views.append(view)
-    return views
+        elements.append(built)
+    return views, elements
 
 
 def drift_object(domain, device):
@@ -382,9 +386,11 @@ class DomainDevices(Resource):
 
     def extras(self, state, changes, failed=False):
         entries = [c.want for c in changes]
+        views, elements = desired_devices(state["config"], self.planned, self.interfaces, self.state)
         return {
             "changed_devices": entries[: self.done] if failed else entries,
-            "devices": desired_view(state["config"], self.planned, self.interfaces, self.state),
+            "devices": views,
+            "devices_xml": None if elements is None else lx.devices_document(elements),
             "live_pending": list(self.live_pending),
             "domain_active": state["active"],
             "before_xml": self.before_xml,

@@ -18,9 +18,11 @@ __metaclass__ = type
 
 import copy
 import difflib
+import ipaddress
 import re
 import xml.etree.ElementTree as ET
 
+from ansible_collections.s390x.network.plugins.module_utils import ip_ifname
 from ansible_collections.s390x.network.plugins.module_utils.pci_ids import FID_MAX, parse_hex_id
 
 HOSTDEV = 'hostdev'
@@ -34,9 +36,8 @@ MACVTAP_MODES = ('bridge', 'vepa', 'private', 'passthrough')
 INTERFACE_DRIVERS = ('vhost', 'qemu')
 STATES = ('present', 'absent', 'exact')
 
-_MAC_RE = re.compile(r'^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$')
-_PCI_RE = re.compile(r'^(?:([0-9a-fA-F]{1,8}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\.([0-7])$')
-_NETDEV_RE = re.compile(r'[^/\s:]{1,15}')
+_MAC_RE = re.compile(r'[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}')
+_PCI_RE = re.compile(r'(?:([0-9a-fA-F]{1,8}):)?([0-9a-fA-F]{1,2}):([0-9a-fA-F]{1,2})\.([0-7])')
 _MODEL_RE = re.compile(r'[A-Za-z0-9_.-]+')
 # libvirt keeps a domain's definition and state in files named after it (<name>.xml, .log, .pid);
 # a file name has at most NAME_MAX = 255 bytes
@@ -98,7 +99,7 @@ def parse_pci_address(value, field):
     """``0605:00:00.0`` (domain may be omitted: 0) -> (domain, bus, slot, function)."""
     if not isinstance(value, str):
         raise DeviceSpecError('%s: expected a PCI address such as 0605:00:00.0, got %r' % (field, value))
-    match = _PCI_RE.match(value.strip())
+    match = _PCI_RE.fullmatch(value)
     if not match:
         raise DeviceSpecError('%s: %r is not a PCI address DDDD:BB:SS.F such as 0605:00:00.0' % (field, value))
     domain = int(match.group(1), 16) if match.group(1) else 0
@@ -117,7 +118,7 @@ def format_pci_address(address):
 
 
 def normalize_mac(value, field):
-    if not isinstance(value, str) or not _MAC_RE.match(value.strip()):
+    if not isinstance(value, str) or not _MAC_RE.fullmatch(value):
         raise DeviceSpecError('%s: %r is not a MAC address like 12:34:56:78:9a:bc' % (field, value))
     mac = value.strip().lower()
     if int(mac[:2], 16) & 1:
@@ -149,13 +150,142 @@ def domain_name_problem(name):
     return None
 
 
+#: the hypervisor driver this module works with (KVM on IBM Z)
+URI_DRIVERS = ('qemu',)
+#: transports that open a socket (local, SSH, TLS, TCP); never ``ext`` (runs the program of its
+#: ``command`` parameter)
+URI_TRANSPORTS = ('unix', 'ssh', 'libssh', 'libssh2', 'tls', 'tcp')
+#: the QEMU driver's instances (``/embed`` starts an in-process driver on a directory: refused)
+URI_PATHS = ('/system', '/session')
+#: query parameters and their values; every other one is refused, among them ``command`` (ext),
+#: ``netcat`` and ``socket`` (a program and a path on the remote host), ``keyfile``,
+#: ``known_hosts`` and ``pkipath`` (local files), ``proxy``, ``no_verify`` and ``name``
+URI_PARAMS = {
+    'mode': ('auto', 'legacy', 'direct'),
+    'no_tty': ('0', '1'),
+}
+URI_SSHAUTH = ('agent', 'privkey', 'password', 'keyboard-interactive')
+URI_EXAMPLES = 'qemu:///system, qemu:///session, qemu+ssh://[USER@]HOST[:PORT]/system, qemu+tls://HOST/system'
+_URI_ALIAS_RE = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_-]{0,63}')
+_URI_RE = re.compile(
+    r'(?P<driver>[a-z0-9]+)(?:\+(?P<transport>[a-z0-9]+))?://'
+    r'(?:(?P<user>[^@/?]*)@)?(?P<host>\[[^\]/?]*\]|[^:/?]*)(?::(?P<port>[^/?]*))?'
+    r'(?P<path>/[^?]*)(?:\?(?P<query>.*))?'
+)
+_URI_USER_RE = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}')
+_HOST_LABEL = r'[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?'
+_URI_HOST_RE = re.compile(r'%s(?:\.%s)*' % (_HOST_LABEL, _HOST_LABEL))
+_URI_PORT_RE = re.compile(r'[1-9][0-9]{0,4}')
+
+
 def uri_problem(uri):
-    """Why ``uri`` cannot be a libvirt connection URI or URI alias; None when it can."""
-    if not isinstance(uri, str) or not uri or any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in uri):
+    """Why ``uri`` cannot be the libvirt connection URI of this module; None when it can.
+
+    An allowlist, checked before libvirt is opened (libvirt runs programs for some URIs while it
+    opens them): driver ``qemu``; no transport (local, or TLS to a host), ``unix`` (local) or one of
+    ``ssh``, ``libssh``, ``libssh2``, ``tls``, ``tcp`` to a host; path ``/system`` or
+    ``/session``; only the query parameters of URI_PARAMS and ``sshauth``. User names are
+    ``[A-Za-z0-9_][A-Za-z0-9_.-]*`` (no leading ``-``), hosts are DNS names, IPv4 addresses or
+    bracketed IPv6 addresses, ports 1..65535; no percent-encoding, fragment or other character.
+    A URI alias of the libvirt client configuration (``uri_aliases`` of libvirt.conf, letters,
+    digits, ``_`` and ``-``) is accepted as well: the administrator of the host defines what it
+    stands for.
+    """
+    if not isinstance(uri, str) or not uri:
+        return '%r is not a libvirt connection URI (such as %s) or URI alias' % (uri, URI_EXAMPLES)
+    if any(c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 for c in uri):
         return (
-            '%r is not a libvirt connection URI (such as qemu:///system or qemu+ssh://host/system) or URI '
-            'alias: not empty, no blanks or control characters' % (uri,)
+            '%r is not a libvirt connection URI (such as %s) or URI alias: not empty, no blanks or control '
+            'characters' % (uri, URI_EXAMPLES)
         )
+    if ':' not in uri:
+        if _URI_ALIAS_RE.fullmatch(uri):
+            return None
+        return '%r is not a libvirt URI alias (letters, digits, _ and -, at most 64) nor a URI such as %s' % (
+            uri,
+            URI_EXAMPLES,
+        )
+    reason = _uri_reason(uri)
+    if reason is None:
+        return None
+    return '%r is not an allowed libvirt connection URI: %s (allowed: %s)' % (uri, reason, URI_EXAMPLES)
+
+
+def _uri_reason(uri):
+    bad = sorted(set(c for c in uri if not (c.isalnum() and ord(c) < 128) and c not in '+:/@.[]_-?=&,'))
+    if bad:
+        return 'the character%s %s %s not allowed (no percent-encoding, fragments or quoting)' % (
+            '' if len(bad) == 1 else 's',
+            ' '.join(repr(c) for c in bad),
+            'is' if len(bad) == 1 else 'are',
+        )
+    match = _URI_RE.fullmatch(uri)
+    if not match:
+        return 'it is not DRIVER[+TRANSPORT]://[[USER@]HOST[:PORT]]/PATH[?PARAM=VALUE&...]'
+    driver, transport = match.group('driver'), match.group('transport')
+    user, host, port = match.group('user'), match.group('host'), match.group('port')
+    if driver not in URI_DRIVERS:
+        return 'driver %s; allowed: %s' % (driver, ', '.join(URI_DRIVERS))
+    if transport is not None and transport not in URI_TRANSPORTS:
+        return 'transport %s%s; allowed: none, %s' % (
+            transport,
+            ' (it runs the program of its command parameter)' if transport == 'ext' else '',
+            ', '.join(URI_TRANSPORTS),
+        )
+    local = transport == 'unix' or (transport is None and not host)
+    if local and (user is not None or host or port is not None):
+        return 'a local connection (no transport, or unix) names no user, host or port'
+    if not local:
+        reason = _uri_host_reason(user, host, port)
+        if reason:
+            return reason
+    if match.group('path') not in URI_PATHS:
+        return 'path %s; allowed: %s' % (match.group('path'), ', '.join(URI_PATHS))
+    query = match.group('query')
+    if query is not None:
+        seen = set()
+        for item in query.split('&'):
+            name, equals, value = item.partition('=')
+            if name in seen:
+                return 'the parameter %s is given twice' % name
+            seen.add(name)
+            reason = _uri_param_reason(name, value if equals else None, transport)
+            if reason:
+                return reason
+    return None
+
+
+def _uri_host_reason(user, host, port):
+    if not host:
+        return 'a remote transport needs a host'
+    if user is not None and not _URI_USER_RE.fullmatch(user):
+        return 'user %r: letters, digits, _ . - (not first), at most 32' % user
+    if host.startswith('['):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return 'host %s is not an IPv6 address in brackets' % host
+    elif not _URI_HOST_RE.fullmatch(host) or len(host) > 253:
+        return 'host %r is not a DNS name or IPv4 address' % host
+    if port is not None and not (_URI_PORT_RE.fullmatch(port) and int(port) <= 65535):
+        return 'port %r is not 1..65535' % port
+    return None
+
+
+def _uri_param_reason(name, value, transport):
+    allowed = sorted(list(URI_PARAMS) + ['sshauth'])
+    if name not in allowed:
+        return 'parameter %s; allowed: %s' % (name, ', '.join(allowed))
+    if value is None:
+        return 'query %r is not PARAM=VALUE' % name
+    if name == 'sshauth':
+        if transport not in ('libssh', 'libssh2'):
+            return 'sshauth is a parameter of the libssh and libssh2 transports'
+        if any(method not in URI_SSHAUTH for method in value.split(',')):
+            return 'sshauth %r; allowed: a comma list of %s' % (value, ', '.join(URI_SSHAUTH))
+        return None
+    if value not in URI_PARAMS[name]:
+        return 'parameter %s=%s; allowed values: %s' % (name, value, ', '.join(URI_PARAMS[name]))
     return None
 
 
@@ -235,20 +365,9 @@ def hostdevs_from_params(items, state):
 
 
 def netdev_name_problem(source):
-    """Why ``source`` cannot be a network interface name (the kernel's dev_valid_name: 1 to 15
-    characters, not . or .., no "/", ":" or white space; control characters cannot be in domain
-    XML either); None when it can."""
-    if (
-        not isinstance(source, str)
-        or not _NETDEV_RE.fullmatch(source)
-        or source in ('.', '..')
-        or any(ord(c) < 32 or ord(c) == 127 for c in source)
-    ):
-        return (
-            'a host network interface name (1 to 15 characters, not . or .., no "/", ":", blanks or '
-            'control characters), got %r' % (source,)
-        )
-    return None
+    """Why ``source`` cannot be a network interface name (ip_ifname: the kernel's dev_valid_name,
+    without control or format characters, which domain XML cannot carry either); None when it can."""
+    return ip_ifname.ifname_problem(source)
 
 
 def interfaces_from_params(items, state):
@@ -269,7 +388,7 @@ def interfaces_from_params(items, state):
         source = item.get('source')
         problem = netdev_name_problem(source)
         if problem:
-            problems.append('%s.source: required, %s' % (where, problem))
+            problems.append('%s.source: %s' % (where, problem))
         mode = item.get('mode') or 'bridge'
         if mode not in MACVTAP_MODES:
             problems.append('%s.mode: %r is not one of %s' % (where, mode, ', '.join(MACVTAP_MODES)))
@@ -818,6 +937,31 @@ def _strip_whitespace(element):
         element.tail = None
     for child in element:
         _strip_whitespace(child)
+
+
+#: the comment at the top of a devices document (XML comments cannot hold "--" nor end with "-")
+DEVICES_COMMENT = (
+    ' The device XML of one guest, written from the result of s390x.network.libvirt_device (its devices_xml). '
+    'Changes here are not read back. Each child element is one device for virsh attach-device. '
+)
+
+
+def xml_comment(text):
+    """An ElementTree comment with ``text``; refuses what would end the comment early or make the
+    document invalid ("--", a trailing "-", control characters)."""
+    if '--' in text or text.endswith('-') or any(ord(c) < 32 and c not in '\n\t' for c in text):
+        raise ValueError('%r cannot be the text of an XML comment' % text)
+    return ET.Comment(text)
+
+
+def devices_document(elements, comment=DEVICES_COMMENT):
+    """``<devices>`` holding copies of ``elements`` after ``comment``, as text (one XML document,
+    built by ElementTree: every value an attribute or text it escapes)."""
+    root = ET.Element('devices')
+    root.append(xml_comment(comment))
+    for element in elements:
+        root.append(copy.deepcopy(element))
+    return to_text(root) + '\n'
 
 
 def to_text(element):

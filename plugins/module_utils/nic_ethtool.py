@@ -75,10 +75,10 @@ SHORT_TO_LONG = dict((s, l) for s, l, _k in LEGACY_FLAGS)
 LONG_TO_SHORT = dict((l, s) for s, l, _k in LEGACY_FLAGS)
 LONG_TO_PATTERN = dict((l, k) for _s, l, k in LEGACY_FLAGS)
 
-FEATURE_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+FEATURE_NAME_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 _VERSION_RE = re.compile(r"ethtool\s+version\s+(\d+)\.(\d+)")
-_FEATURE_LINE_RE = re.compile(r"^(\s*)([^:\s][^:]*?):\s+(on|off)(?:\s+\[(fixed|requested on|requested off)\])?\s*$")
-_VALUE_LINE_RE = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?):\s*(\S.*?)?\s*$")
+_FEATURE_LINE_RE = re.compile(r"(\s*)([^:\s][^:]*?):\s+(on|off)(?:\s+\[(fixed|requested on|requested off)\])?\s*")
+_VALUE_LINE_RE = re.compile(r"\s*([A-Za-z][A-Za-z ]*?):\s*(\S.*?)?\s*")
 
 _CHANNEL_LABELS = {"rx": "rx", "tx": "tx", "other": "other", "combined": "combined"}
 _RING_LABELS = {"rx": "rx", "rx mini": "rx_mini", "rx jumbo": "rx_jumbo", "tx": "tx"}
@@ -226,7 +226,7 @@ def _sections(text, labels, what):
         if lower.startswith("current hardware settings"):
             section = current
             continue
-        match = _VALUE_LINE_RE.match(line)
+        match = _VALUE_LINE_RE.fullmatch(line)
         if section is None or not match:
             continue
         key = labels.get(match.group(1).strip().lower())
@@ -316,7 +316,7 @@ def parse_features(text):
             continue
         if line.startswith("Actual changes") or line.startswith("Could not"):
             break
-        match = _FEATURE_LINE_RE.match(line)
+        match = _FEATURE_LINE_RE.fullmatch(line)
         if not match:
             continue
         indent, name, value, suffix = match.groups()

@@ -36,11 +36,14 @@ __metaclass__ = type
 import fnmatch
 import re
 
-_RANGE_RE = re.compile(r"^(\d+)(?:-(\d+))?$")
-_MASK_RE = re.compile(r"^(?:0x)?[0-9a-fA-F]+(?:,[0-9a-fA-F]+)*$")
-_QUEUE_KEY_RE = re.compile(r"^(rx|tx)-(\d+)$")
-_BANIRQ_RE = re.compile(r"^--banirq=(\d+)$")
-_ARGS_LINE_RE = re.compile(r"^\s*IRQBALANCE_ARGS\s*=\s*(.*?)\s*$")
+_RANGE_RE = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+_MASK_RE = re.compile(r"(?:0x)?[0-9a-fA-F]+(?:,[0-9a-fA-F]+)*")
+_QUEUE_KEY_RE = re.compile(r"(rx|tx)-([0-9]+)")
+_INDEX_RE = re.compile(r"[0-9]+")
+_BANIRQ_RE = re.compile(r"--banirq=([0-9]+)")
+_ARGS_LINE_RE = re.compile(r"\s*IRQBALANCE_ARGS\s*=\s*(.*?)\s*")
+#: an IRQ action name as /proc/interrupts shows it: one word of printable ASCII
+_IRQ_NAME_RE = re.compile(r"[!-~]{1,128}")
 
 
 class CpuSetError(ValueError):
@@ -68,7 +71,7 @@ def parse_cpulist(value):
     if not text:
         return frozenset()
     for part in text.split(","):
-        match = _RANGE_RE.match(part.strip())
+        match = _RANGE_RE.fullmatch(part.strip(" "))
         if not match:
             raise CpuSetError("%r is not a CPU list such as 0-3,8" % (text,))
         low = int(match.group(1))
@@ -103,7 +106,7 @@ def _run_text(run):
 def parse_mask(text):
     """A CPU mask (``0000000f``, ``00000001,00000000``, ``0xf``) -> frozenset of CPU numbers."""
     value = str(text).strip()
-    if not _MASK_RE.match(value):
+    if not _MASK_RE.fullmatch(value):
         raise CpuSetError("%r is not a CPU mask such as 0x0f or 00000000,0000000f" % (value,))
     value = value[2:] if value.lower().startswith("0x") else value
     number = 0
@@ -136,6 +139,24 @@ def format_mask(cpus):
     return ",".join(["%x" % words[0]] + ["%08x" % w for w in words[1:]])
 
 
+def is_mask(text):
+    """Whether ``text`` is a CPU mask as format_mask writes it (what a boot unit may hold)."""
+    return isinstance(text, str) and bool(_MASK_RE.fullmatch(text))
+
+
+def is_cpulist(text):
+    """Whether ``text`` is a CPU list as format_cpulist writes it."""
+    try:
+        return isinstance(text, str) and bool(text) and format_cpulist(parse_cpulist(text)) == text
+    except CpuSetError:
+        return False
+
+
+def is_irq_name(text):
+    """Whether ``text`` can be an IRQ action name of /proc/interrupts (one printable ASCII word)."""
+    return isinstance(text, str) and bool(_IRQ_NAME_RE.fullmatch(text))
+
+
 def parse_cpus(value):
     """An RPS or affinity setting: ``"0x..."`` (or a kernel mask with commas and 8-digit words) is a
     mask, anything else a CPU list; ``[]``/``""`` is no CPU."""
@@ -143,7 +164,7 @@ def parse_cpus(value):
         text = value.strip()
         if text.lower().startswith("0x"):
             return parse_mask(text)
-        if "," in text and all(len(w) == 8 for w in text.split(",")) and _MASK_RE.match(text):
+        if "," in text and all(len(w) == 8 for w in text.split(",")) and _MASK_RE.fullmatch(text):
             return parse_mask(text)
     return parse_cpulist(value)
 
@@ -212,9 +233,9 @@ def select_irqs(key, queue_irqs, table):
     text = str(key)
     if text == "all":
         return [(q["irq"], q["name"]) for q in queue_irqs]
-    if text.isdigit():
+    if _INDEX_RE.fullmatch(text):
         return [(q["irq"], q["name"]) for q in queue_irqs if q["index"] == int(text)]
-    match = _QUEUE_KEY_RE.match(text)
+    match = _QUEUE_KEY_RE.fullmatch(text)
     if match:
         direction, index = match.group(1), int(match.group(2))
         return [
@@ -234,9 +255,9 @@ def key_kind(key):
     text = str(key)
     if text == "all":
         return "all"
-    if text.isdigit():
+    if _INDEX_RE.fullmatch(text):
         return "queue"
-    if _QUEUE_KEY_RE.match(text):
+    if _QUEUE_KEY_RE.fullmatch(text):
         return "direction"
     return "glob"
 
@@ -253,11 +274,11 @@ def banned_irqs(text):
     """IRQ numbers banned by ``--banirq=N`` in the IRQBALANCE_ARGS of an irqbalance environment file."""
     found = []
     for line in (text or "").splitlines():
-        match = _ARGS_LINE_RE.match(line)
+        match = _ARGS_LINE_RE.fullmatch(line)
         if not match or line.lstrip().startswith("#"):
             continue
         for arg in _split_args(match.group(1)):
-            ban = _BANIRQ_RE.match(arg)
+            ban = _BANIRQ_RE.fullmatch(arg)
             if ban:
                 found.append(int(ban.group(1)))
     return sorted(set(found))
@@ -272,7 +293,7 @@ def with_banned_irqs(text, add=(), remove=()):
     done = False
     out = []
     for line in lines:
-        match = _ARGS_LINE_RE.match(line)
+        match = _ARGS_LINE_RE.fullmatch(line)
         if match and not line.lstrip().startswith("#") and not done:
             args = [a for a in _split_args(match.group(1)) if not _is_ban_of(a, remove | add)]
             args += ["--banirq=%d" % n for n in sorted(add)]
@@ -286,5 +307,5 @@ def with_banned_irqs(text, add=(), remove=()):
 
 
 def _is_ban_of(arg, irqs):
-    match = _BANIRQ_RE.match(arg)
+    match = _BANIRQ_RE.fullmatch(arg)
     return bool(match) and int(match.group(1)) in irqs

@@ -20,13 +20,18 @@ Two ways, chosen per interface:
   ``/etc/systemd/system/s390x-network-nic-tuning-<if>.service``, wanted by and bound to the
   interface's device unit ``sys-subsystem-net-devices-<if>.device`` (enabled with ``systemctl
   enable``), so it runs whenever the interface appears -- at boot, after a driver reload, after a
-  PCI function comes back -- under its final (udev-renamed) name. It runs
-  ``/etc/s390x-network/nic-tuning/<if>.sh``, a POSIX sh script written here: ``ethtool -L/-G/-K``
-  first (before ``network-pre.target``, so before the network stack configures the interface),
-  then the RPS masks, then the IRQ affinities, looked up by IRQ name in ``/proc/interrupts`` because
-  IRQ numbers change across boots. With NetworkManager the unit runs after
+  PCI function comes back -- under its final (udev-renamed) name. No value is ever put into shell
+  code: the unit's ``ExecStart=`` lines are argument vectors written with unit_syntax (``%`` as
+  ``%%``, ``$`` as ``$$``, quoting), first ``ethtool -L/-G/-K`` (before ``network-pre.target``, so
+  before the network stack configures the interface), then, for RPS masks and IRQ affinities,
+  ``/bin/sh /etc/s390x-network/nic-tuning/<if>.sh IF rps QUEUE MASK ... irq NAME CPUS ...``: the
+  script is the same constant text for every interface and takes everything as its arguments. It
+  writes the RPS masks and looks each IRQ up by name in ``/proc/interrupts`` (IRQ numbers change
+  across boots), goes on after a failure and exits 1 when one failed; systemd stops at a failing
+  ``ethtool`` line and marks the unit failed. With NetworkManager the unit runs after
   ``NetworkManager-wait-online.service`` instead, because NetworkManager may change the channel
-  count (and with it the queues and IRQs) when it activates the profile.
+  count (and with it the queues and IRQs) when it activates the profile. The unit's second line
+  (``# settings: {json}``) records the settings it was written from.
 
   A udev ``RUN`` rule was not used: it matches the kernel name before the rename by
   ``80-net-setup-link.rules`` unless ordered after it, and IRQ lookups need more than one command.
@@ -46,9 +51,10 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import json
 import re
 
-from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool
+from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool, unit_syntax
 from ansible_collections.s390x.network.plugins.module_utils.nm_cli import NMCLI, parse_terse
 
 HEADER = "# Managed by s390x.network.nic_tuning. Changes are overwritten."
@@ -107,7 +113,46 @@ NM_KERNEL_FEATURES = dict(
 )
 
 _UNIT_SAFE = re.compile(r"[A-Za-z0-9:_.]")
-_ENVFILE_RE = re.compile(r"^\s*EnvironmentFile\s*=\s*-?(\S+)\s*$")
+_ENVFILE_RE = re.compile(r"\s*EnvironmentFile\s*=\s*-?(\S+)\s*")
+_SETTINGS_RE = re.compile(r"# settings: (\{.*\})")
+SHELL = "/bin/sh"
+#: the program of the unit's ethtool lines: systemd (239 and later) finds it in its fixed search path
+ETHTOOL = "ethtool"
+
+#: The script the boot unit runs for RPS masks and IRQ affinities, the same for every interface: it
+#: holds no value, it gets the interface and the settings as arguments.
+HELPER = "#!/bin/sh\n" + HEADER + r"""
+# Run by the interface's boot unit: sh THIS-FILE IFNAME [rps QUEUE MASK]... [irq NAME CPUS]...
+# (QUEUE: an RX queue index or all). Writes every setting, exits 1 when one failed.
+r="${NIC_TUNING_ROOT:-}"
+dev="$1"
+case "$dev" in
+'' | . | .. | */*) printf 'nic_tuning: %s is not an interface name\n' "$dev" >&2; exit 2 ;;
+esac
+shift
+rc=0
+irq_affinity() {
+  n=$(NIC_IRQ="$1" awk '$1 ~ /^[0-9]+:$/ { for (i = 2; i <= NF; i++) { t = $i; sub(/,$/, "", t);
+    if (t == ENVIRON["NIC_IRQ"]) { sub(/:$/, "", $1); print $1; exit } } }' "$r/proc/interrupts")
+  if [ -z "$n" ]; then printf 'nic_tuning: no IRQ named %s\n' "$1" >&2; return 1; fi
+  printf '%s\n' "$2" > "$r/proc/irq/$n/smp_affinity_list"
+}
+while [ $# -ge 3 ]; do
+  case "$1" in
+  rps)
+    case "$2" in
+    all) for q in "$r/sys/class/net/$dev/queues/"rx-*; do printf '%s\n' "$3" > "$q/rps_cpus" || rc=1; done ;;
+    '' | *[!0-9]*) printf 'nic_tuning: %s is not an RX queue\n' "$2" >&2; rc=1 ;;
+    *) printf '%s\n' "$3" > "$r/sys/class/net/$dev/queues/rx-$2/rps_cpus" || rc=1 ;;
+    esac ;;
+  irq) irq_affinity "$2" "$3" || rc=1 ;;
+  *) printf 'nic_tuning: unknown setting %s\n' "$1" >&2; rc=1 ;;
+  esac
+  shift 3
+done
+if [ $# -ne 0 ]; then printf 'nic_tuning: %d arguments left over\n' $# >&2; rc=1; fi
+exit $rc
+"""
 
 
 # -- names and paths --------------------------------------------------------------------------------
@@ -116,7 +161,7 @@ def systemd_escape(name):
     ``.``) as ``\\xNN``."""
     out = []
     for index, char in enumerate(name):
-        if _UNIT_SAFE.match(char) and not (index == 0 and char == "."):
+        if _UNIT_SAFE.fullmatch(char) and not (index == 0 and char == "."):
             out.append(char)
         else:
             out.extend("\\x%02x" % b for b in char.encode("utf-8"))
@@ -145,12 +190,31 @@ def script_path(ifname):
 
 
 # -- the boot unit and its script -------------------------------------------------------------------
-def render_unit(ifname, networkmanager=False):
+def helper_argv(ifname, rps, irqs):
+    """The unit's command for the RPS masks (``rps``: (queue index or ``all``, mask text)) and IRQ
+    affinities (``irqs``: (IRQ name, CPU list text)); None when there are none."""
+    if not rps and not irqs:
+        return None
+    argv = [SHELL, script_path(ifname), ifname]
+    for queue, mask in rps:
+        argv += ["rps", str(queue), mask]
+    for name, cpus in irqs:
+        argv += ["irq", name, cpus]
+    return argv
+
+
+def render_unit(ifname, networkmanager=False, ethtool_argvs=(), rps=(), irqs=(), settings=None):
+    """The boot unit of ``ifname``: ``ethtool_argvs`` (argv lists after the program name ``ethtool``,
+    such as ``["-L", "eth0", "combined", "2"]``), ``rps`` and ``irqs`` (see helper_argv), and the
+    ``# settings:`` line from ``settings``. Raises unit_syntax.UnitSyntaxError for a value no unit
+    file can hold (a control character)."""
     dev = device_unit(ifname)
-    lines = [
-        HEADER,
+    lines = [unit_syntax.comment_line(HEADER[2:])]
+    if settings is not None:
+        lines.append(unit_syntax.comment_line("settings: " + settings_text(settings)))
+    lines += [
         "[Unit]",
-        "Description=NIC tuning of %s (s390x.network.nic_tuning)" % ifname,
+        unit_syntax.text_line("Description", "NIC tuning of %s (s390x.network.nic_tuning)" % systemd_escape(ifname)),
         "BindsTo=%s" % dev,
         "After=%s" % dev,
     ]
@@ -163,8 +227,14 @@ def render_unit(ifname, networkmanager=False):
         "[Service]",
         "Type=oneshot",
         "RemainAfterExit=yes",
-        "Environment=PATH=%s" % PATH_ENV,
-        "ExecStart=/bin/sh %s" % script_path(ifname),
+        unit_syntax.environment_line([("PATH", PATH_ENV)]),
+    ]
+    for argv in ethtool_argvs:
+        lines.append(unit_syntax.exec_line([ETHTOOL] + list(argv), field="ethtool"))
+    helper = helper_argv(ifname, rps, irqs)
+    if helper:
+        lines.append(unit_syntax.exec_line(helper, field="rps_cpus/irq_affinity"))
+    lines += [
         "",
         "[Install]",
         "WantedBy=%s" % dev,
@@ -173,43 +243,23 @@ def render_unit(ifname, networkmanager=False):
     return "\n".join(lines)
 
 
-def _sh_quote(text):
-    return "'" + str(text).replace("'", "'\\''") + "'"
+def settings_text(settings):
+    """The settings as one JSON line (ASCII: every control character escaped)."""
+    return json.dumps(settings, sort_keys=True, separators=(",", ":"))
 
 
-def render_script(ifname, ethtool_argvs, rps, irqs):
-    """The boot script: ``ethtool_argvs`` (argv lists, program name ``ethtool``), ``rps`` (list of
-    (queue index or ``all``, mask text)), ``irqs`` (list of (IRQ name, CPU list text)).
-    Paths are below ``$NIC_TUNING_ROOT`` (empty on a host; tests point it at a tree)."""
-    queues = "\"$r\"/sys/class/net/%s/queues" % ifname
-    lines = [
-        "#!/bin/sh",
-        HEADER,
-        "# Run by %s whenever %s appears." % (unit_name(ifname), ifname),
-        'r="${NIC_TUNING_ROOT:-}"',
-        "rc=0",
-    ]
-    for argv in ethtool_argvs:
-        lines.append("%s || rc=1" % " ".join(_sh_quote(a) if i else a for i, a in enumerate(argv)))
-    for queue, mask in rps:
-        if queue == "all":
-            lines.append("for q in %s/rx-*; do echo %s > \"$q/rps_cpus\" || rc=1; done" % (queues, _sh_quote(mask)))
-        else:
-            lines.append("echo %s > %s/rx-%d/rps_cpus || rc=1" % (_sh_quote(mask), queues, int(queue)))
-    if irqs:
-        lines += [
-            "# IRQ numbers change across boots: look the IRQ up by its name.",
-            "irq_affinity() {",
-            "  n=$(awk -v name=\"$1\" '$1 ~ /^[0-9]+:$/ { for (i = 2; i <= NF; i++) { t = $i; sub(/,$/, \"\", t);"
-            " if (t == name) { sub(/:$/, \"\", $1); print $1; exit } } }' \"$r/proc/interrupts\")",
-            '  if [ -z "$n" ]; then echo "nic_tuning: no IRQ named $1" >&2; return 1; fi',
-            '  echo "$2" > "$r/proc/irq/$n/smp_affinity_list"',
-            "}",
-        ]
-        for name, cpus in irqs:
-            lines.append("irq_affinity %s %s || rc=1" % (_sh_quote(name), _sh_quote(cpus)))
-    lines += ["exit $rc", ""]
-    return "\n".join(lines)
+def parse_settings(text):
+    """The settings a boot unit (or the script of an earlier release) was written from: its
+    ``# settings:`` line; {} when none."""
+    for line in (text or "").splitlines():
+        match = _SETTINGS_RE.fullmatch(line)
+        if match:
+            try:
+                data = json.loads(match.group(1))
+            except ValueError:
+                return {}
+            return data if isinstance(data, dict) else {}
+    return {}
 
 
 # -- NetworkManager ---------------------------------------------------------------------------------
@@ -278,7 +328,7 @@ def irqbalance_env_files(unit_text):
     """The ``EnvironmentFile=`` paths of an irqbalance.service (the ``-`` prefix removed)."""
     paths = []
     for line in (unit_text or "").splitlines():
-        match = _ENVFILE_RE.match(line)
+        match = _ENVFILE_RE.fullmatch(line)
         if match:
             paths.append(match.group(1))
     return paths

@@ -16,7 +16,6 @@ had done (compared with the state read before it) and reports what it ran to do 
 
 import copy
 import errno
-import json
 import os
 import re
 
@@ -25,21 +24,20 @@ from ansible_collections.s390x.network.plugins.module_utils import nic_driver_li
 from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool as et
 from ansible_collections.s390x.network.plugins.module_utils import nic_irq
 from ansible_collections.s390x.network.plugins.module_utils import nic_persist as persist
-from ansible_collections.s390x.network.plugins.module_utils import nm_cli
+from ansible_collections.s390x.network.plugins.module_utils import nm_cli, unit_syntax
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import value_text
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 
 STATES = ("merged", "replaced", "gathered", "rendered")
 ENTRY_KEYS = ("name", "features", "channels", "rings", "rps_cpus", "irq_affinity", "irqbalance")
-IFNAME_RE = re.compile(r"^[^\s/:]{1,15}$")
 U32_MAX = 0xFFFFFFFF
+DIGITS_RE = re.compile(r"[0-9]{1,10}")
 IRQBALANCE = "irqbalance"
 CPU_ONLINE = "/sys/devices/system/cpu/online"
 PROC_INTERRUPTS = "/proc/interrupts"
 #: present while systemd runs as the init system (sd_booted(3))
 SYSTEMD_RUNNING = "/run/systemd/system"
-_SETTINGS_RE = re.compile(r"^# settings: (\{.*\})$", re.M)
 _TRUE = ("on", "yes", "true", "1")
 _FALSE = ("off", "no", "false", "0")
 
@@ -56,8 +54,13 @@ def affinity_path(irq):
     return "/proc/irq/%d/smp_affinity_list" % irq
 
 
+def _is_digits(text):
+    """ASCII digits only (str.isdigit also takes other scripts' digits and superscripts)."""
+    return bool(DIGITS_RE.fullmatch(text))
+
+
 def _count(value, where, low, high):
-    if isinstance(value, bool) or not isinstance(value, int) and not (isinstance(value, str) and value.isdigit()):
+    if isinstance(value, bool) or not isinstance(value, int) and not (isinstance(value, str) and _is_digits(value)):
         raise ValueError("%s: expected an integer between %d and %d, got %r" % (where, low, high, value))
     value = int(value)
     if not low <= value <= high:
@@ -86,10 +89,9 @@ def normalize_entry(item, index, state="merged"):
     if unknown:
         errors.append("%s: unknown keys %s; allowed: %s" % (where, ", ".join(unknown), ", ".join(ENTRY_KEYS)))
     name = item.get("name")
-    if not isinstance(name, str) or not IFNAME_RE.match(name):
-        return None, errors + [
-            "%s.name: %r is not a network interface name (1-15 characters, no blanks, '/' or ':')" % (where, name)
-        ]
+    problem = nm_cli.ifname_problem(name)
+    if problem:
+        return None, errors + ["%s.name: %s" % (where, problem)]
     where = "%s (%s)" % (where, name)
     entry = {
         "name": name,
@@ -110,7 +112,7 @@ def normalize_entry(item, index, state="merged"):
     features = item.get("features") if isinstance(item.get("features"), dict) else {}
     seen = {}
     for fname, value in features.items():
-        if not isinstance(fname, str) or not et.FEATURE_NAME_RE.match(fname):
+        if not isinstance(fname, str) or not et.FEATURE_NAME_RE.fullmatch(fname):
             errors.append("%s.features: %r is not a feature name (as ethtool -k or -K shows it)" % (where, fname))
             continue
         try:
@@ -153,7 +155,9 @@ def normalize_entry(item, index, state="merged"):
         field = "%s.rps_cpus.%s" % (where, key)
         if key == "all":
             queue = "all"
-        elif isinstance(key, int) and not isinstance(key, bool) and key >= 0 or isinstance(key, str) and key.isdigit():
+        elif (
+            isinstance(key, int) and not isinstance(key, bool) and key >= 0 or isinstance(key, str) and _is_digits(key)
+        ):
             queue = int(key)
         else:
             errors.append("%s: the key is an RX queue index (0, 1, ...) or 'all', got %r" % (field, key))
@@ -209,16 +213,31 @@ def normalize_config(config, state):
     return entries, errors
 
 
-def parse_script_settings(text):
-    """The settings a boot script was written from (its ``# settings:`` line); {} when none."""
-    match = _SETTINGS_RE.search(text or "")
-    if not match:
-        return {}
-    try:
-        data = json.loads(match.group(1))
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+SETTING_PARTS = ("channels", "rings", "features", "rps", "irqs")
+
+
+def boot_settings(info):
+    """The settings the interface's boot unit holds (its ``# settings:`` line; the script of an
+    earlier release had it), keeping only what the module itself would write: a unit edited by hand
+    cannot bring other values into the next unit it writes."""
+    data = persist.parse_settings(info.get("unit")) or persist.parse_settings(info.get("script"))
+    clean = dict((part, {}) for part in SETTING_PARTS)
+    for key, value in (data.get("channels") or {}).items() if isinstance(data.get("channels"), dict) else ():
+        if key in et.CHANNEL_KEYS and isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= U32_MAX:
+            clean["channels"][key] = value
+    for key, value in (data.get("rings") or {}).items() if isinstance(data.get("rings"), dict) else ():
+        if key in et.RING_KEYS and isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= U32_MAX:
+            clean["rings"][key] = value
+    for key, value in (data.get("features") or {}).items() if isinstance(data.get("features"), dict) else ():
+        if isinstance(key, str) and et.FEATURE_NAME_RE.fullmatch(key) and isinstance(value, bool):
+            clean["features"][key] = value
+    for key, value in (data.get("rps") or {}).items() if isinstance(data.get("rps"), dict) else ():
+        if (key == "all" or _is_digits(key)) and isinstance(value, str) and nic_irq.is_mask(value):
+            clean["rps"][key] = value
+    for key, value in (data.get("irqs") or {}).items() if isinstance(data.get("irqs"), dict) else ():
+        if nic_irq.is_irq_name(key) and isinstance(value, str) and nic_irq.is_cpulist(value):
+            clean["irqs"][key] = value
+    return clean
 
 
 class NicTuning(Resource):
@@ -399,7 +418,7 @@ class NicTuning(Resource):
             names = os.listdir(queues_dir)
         except (IOError, OSError):
             return None, 0
-        indices = sorted(int(n[3:]) for n in names if n.startswith("rx-") and n[3:].isdigit())
+        indices = sorted(int(n[3:]) for n in names if n.startswith("rx-") and _is_digits(n[3:]))
         masks = {}
         for index in indices:
             text = self._read_text(rps_path(ifname, index))
@@ -418,6 +437,7 @@ class NicTuning(Resource):
             "nm": {},
             "unit": self._read_text(persist.unit_path(ifname)),
             "script": self._read_text(persist.script_path(ifname)),
+            "settings": None,
             "enabled": os.path.lexists(host_files.path(persist.wants_link(ifname))),
         }
         if self.nmcli and self.nm_version:
@@ -430,6 +450,7 @@ class NicTuning(Resource):
                         "cannot read the NetworkManager profile %s of %s: %s" % (uuid, ifname, (err or out).strip())
                     )
                 info.update(method="networkmanager", nm_uuid=uuid, nm=persist.parse_nm_ethtool(out))
+        info["settings"] = boot_settings(info)
         return info
 
     def _read_irqbalance(self):
@@ -880,9 +901,9 @@ class NicTuning(Resource):
         for irq, (irqname, cpus) in want["affinity"].items():
             script["irqs"][irqname] = nic_irq.format_cpulist(cpus)
         if self.state == "merged":
-            old = parse_script_settings(info.get("script"))
+            old = info.get("settings") or {}
             for part in script:
-                merged = dict(old.get(part) or {}) if isinstance(old.get(part), dict) else {}
+                merged = dict(old.get(part) or {})
                 if part == "rps" and script["rps"]:
                     merged = {}  # the RPS masks of one run describe the queues as a whole
                 merged.update(script[part])
@@ -906,17 +927,18 @@ class NicTuning(Resource):
                     self._command_step(persist.argv_nm_modify(info["nm_uuid"], differ, self.nmcli), name, "nm", differ)
                 )
                 after["persist"]["nm"].update(differ)
-        has_script = any(script[p] for p in script)
-        text = _script_text(name, script) if has_script else None
-        unit = persist.render_unit(name, networkmanager=nm) if has_script else None
+        has_unit = any(script[p] for p in script)
+        unit = self._unit_text(entry, script, nm) if has_unit else None
+        # the script the unit runs for RPS and IRQs: constant text, the values are its arguments
+        helper = persist.HELPER if has_unit and (script["rps"] or script["irqs"]) else None
         changed_unit = False
-        needs_unit = has_script and (text != info.get("script") or unit != info.get("unit") or not info.get("enabled"))
-        stale = not has_script and (info.get("unit") is not None or info.get("script") is not None)
+        needs_unit = has_unit and (helper != info.get("script") or unit != info.get("unit") or not info.get("enabled"))
+        stale = not has_unit and (info.get("unit") is not None or info.get("script") is not None)
         if (needs_unit or stale) and self.systemctl is None:
             self.systemctl = self._tool("systemctl", "for the boot unit of persistent: true (or set persistent: false)")
-        if has_script:
-            if text != info.get("script"):
-                steps.append(self._file_step(persist.script_path(name), text, name))
+        if has_unit:
+            if helper != info.get("script"):
+                steps.append(self._file_step(persist.script_path(name), helper, name))
             if unit != info.get("unit"):
                 steps.append(self._file_step(persist.unit_path(name), unit, name))
                 changed_unit = True
@@ -943,8 +965,16 @@ class NicTuning(Resource):
                     steps.append(self._file_step(path, None, name))
             if self._systemd_running():
                 steps.append(self._command_step([self.systemctl, "daemon-reload"], name, "reload"))
-        after["persist"].update(script=text, unit=unit, enabled=has_script)
+        after["persist"].update(script=helper, unit=unit, enabled=has_unit, settings=script if has_unit else None)
         return steps
+
+    def _unit_text(self, entry, settings, networkmanager):
+        """The boot unit for ``settings``; a value no unit file can hold (an IRQ name read from the
+        host with a control character) fails the run before anything changes, naming the field."""
+        try:
+            return _unit_text(entry["name"], settings, networkmanager)
+        except unit_syntax.UnitSyntaxError as exc:
+            raise ResourceError("%s: the boot unit cannot hold a value: %s" % (entry["where"], exc), commands=[])
 
     @staticmethod
     def _systemd_running():
@@ -1048,7 +1078,7 @@ class NicTuning(Resource):
                 ),
                 "networkmanager": nm if info.get("method") == "networkmanager" else None,
                 "unit": persist.unit_path(change.subject) if info.get("unit") is not None else None,
-                "script": parse_script_settings(info.get("script")) or None,
+                "settings": _non_empty(info.get("settings")),
                 "enabled": bool(info.get("enabled")),
             }
         return view
@@ -1099,12 +1129,12 @@ class NicTuning(Resource):
                         "%s -> %s" % (value_text(old_nm.get(option)), value_text(new_nm.get(option))),
                     )
                 )
-        if old_p.get("script") != new_p.get("script") or old_p.get("unit") != new_p.get("unit"):
+        if old_p.get("settings") != new_p.get("settings") or old_p.get("unit") != new_p.get("unit"):
             rows.append(
                 (
                     "%s boot unit %s" % (name, persist.unit_name(name)),
                     "persistent",
-                    "%s -> %s" % (_settings_text(old_p.get("script")), _settings_text(new_p.get("script"))),
+                    "%s -> %s" % (_settings_text(old_p.get("settings")), _settings_text(new_p.get("settings"))),
                 )
             )
         if bool(old_p.get("enabled")) != bool(new_p.get("enabled")) and (old_p or new_p):
@@ -1375,18 +1405,23 @@ def _feature_restore(old, now, names):
     return back
 
 
-def _script_text(name, settings):
+def _non_empty(settings):
+    """The settings of a boot unit as the view shows them: None when there are none."""
+    if not settings or not any(settings.get(part) for part in SETTING_PARTS):
+        return None
+    return dict((part, dict(settings.get(part) or {})) for part in SETTING_PARTS)
+
+
+def _unit_text(name, settings, networkmanager):
     argvs = []
     if settings["channels"]:
-        argvs.append(et.argv_set_channels(name, settings["channels"]))
+        argvs.append(et.argv_set_channels(name, settings["channels"], persist.ETHTOOL)[1:])
     if settings["rings"]:
-        argvs.append(et.argv_set_rings(name, settings["rings"]))
+        argvs.append(et.argv_set_rings(name, settings["rings"], persist.ETHTOOL)[1:])
     if settings["features"]:
-        argvs.append(et.argv_set_features(name, sorted(settings["features"].items())))
+        argvs.append(et.argv_set_features(name, sorted(settings["features"].items()), persist.ETHTOOL)[1:])
     rps = sorted(settings["rps"].items(), key=lambda kv: (kv[0] != "all", int(kv[0]) if kv[0] != "all" else 0))
-    rps = [(q if q == "all" else int(q), mask) for q, mask in rps]
     irqs = sorted(settings["irqs"].items())
-    text = persist.render_script(name, argvs, rps, irqs)
-    marker = "# settings: %s" % json.dumps(settings, sort_keys=True, separators=(",", ":"))
-    head, rest = text.split("\n", 2)[:2], text.split("\n", 2)[2]
-    return "\n".join(head + [marker, rest])
+    return persist.render_unit(
+        name, networkmanager=networkmanager, ethtool_argvs=argvs, rps=rps, irqs=irqs, settings=settings
+    )

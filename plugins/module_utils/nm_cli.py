@@ -26,6 +26,8 @@ __metaclass__ = type
 
 import re
 
+from ansible_collections.s390x.network.plugins.module_utils import ip_ifname
+
 NMCLI = "nmcli"
 
 _NM_VERSION_RE = re.compile(r"version\s+(\d+)\.(\d+)")
@@ -54,6 +56,22 @@ TYPE_FIELDS = {
     "802-3-ethernet": tuple(f for f in PROFILE_FIELDS if not f.startswith("vlan.")),
     "vlan": PROFILE_FIELDS,
 }
+
+
+def ifname_problem(name):
+    """Why the interface name ``name`` cannot be given to nmcli; None when it can.
+
+    The kernel's grammar (ip_ifname), and two nmcli rules: a value with a leading ``-`` can be taken
+    for one of nmcli's own options (``--ask``), and ``ifname *`` makes a profile for any interface.
+    """
+    problem = ip_ifname.ifname_problem(name)
+    if problem:
+        return problem
+    if name.startswith("-"):
+        return "%r starts with - (nmcli would read it as an option)" % name
+    if name == "*":
+        return "'*' is nmcli's wildcard for any interface, not an interface name"
+    return None
 
 
 def managed_fields(ctype):
@@ -86,7 +104,7 @@ def parse_terse(text):
     """``nmcli -t -f ...`` multiline output -> {field: value or None}."""
     values = {}
     for line in (text or "").splitlines():
-        match = re.match(r"^([^:]+):(.*)$", line)
+        match = re.fullmatch(r"([^:]+):(.*)", line)
         if match:
             values[match.group(1).strip()] = terse_value(match.group(2))
     return values

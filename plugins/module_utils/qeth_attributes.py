@@ -8,6 +8,9 @@ qeth_l3_sys.c and s390-tools zdev/src/qeth.c (which attributes chzdev accepts, t
 defaults, which ones may only be changed while the device is offline).
 """
 
+import re
+import unicodedata
+
 # Order in which chzdev applies offline-only attributes: layer2 first (it selects the discipline),
 # then the other offline-only ones; everything else after them.
 OFFLINE_ONLY = ("layer2", "portname", "priority_queueing", "buffer_count", "portno")
@@ -20,6 +23,18 @@ CARD_HIPERSOCKETS = "HiperSockets"
 LAYER_ANY = "any"
 LAYER_2 = "2"
 LAYER_3 = "3"
+
+
+# The values of the free-text attributes (portname, hsuid) end up in chzdev's udev rule
+# (41-qeth-<busid>.rules) as ATTR{...}="VALUE", which chzdev does not escape: a '"' would end the value
+# and start another key, a backslash escape the quote, a newline start a new rule, and udev substitutes
+# '$...' and '%...' in the value. The kernel takes up to 8 characters and converts them to EBCDIC
+# (ASCEBC); zdev documents "a 1-8 character name/identifier". Allowed: the characters of z/VM and
+# z/OS names (letters, digits, '@', '#') and '_' and '-'.
+NAME8_RE = re.compile(r"[A-Za-z0-9@#_-]{1,8}")
+NAME8_TEXT = "1 to 8 of A-Z a-z 0-9 @ # _ -"
+#: Unicode categories no attribute value may hold: control (NUL, newline, ...), format, surrogate
+_REFUSED_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn")
 
 
 class AttrRule(object):
@@ -180,6 +195,13 @@ def to_setting(name, value, device_label="config"):
             "%s is not a qeth attribute this module manages; allowed in attributes: %s"
             % (field, ", ".join(EXTRA_NAMES))
         )
+    if not isinstance(value, (bool, int, str)):
+        raise AttrError("%s must be a string, number or boolean, got %r" % (field, value))
+    if any(unicodedata.category(char) in _REFUSED_CATEGORIES for char in str(value)):
+        raise AttrError(
+            "%s: %r has a control or format character (NUL, newline, ...), which chzdev would write into "
+            "its udev rule" % (field, value)
+        )
     if rule.kind == "bool01":
         if isinstance(value, bool):
             return "1" if value else "0"
@@ -205,8 +227,10 @@ def to_setting(name, value, device_label="config"):
             raise AttrError("%s must be one of %s, got %r" % (field, ", ".join(rule.choices), value))
         return text
     text = str(value)
-    if not text or len(text) > rule.maximum or any(c.isspace() for c in text):
-        raise AttrError("%s must be 1 to %d characters without blanks, got %r" % (field, rule.maximum, value))
+    if isinstance(value, bool) or not NAME8_RE.fullmatch(text):
+        raise AttrError(
+            "%s must be %s (chzdev writes it unescaped into its udev rule), got %r" % (field, NAME8_TEXT, value)
+        )
     return text
 
 

@@ -13,7 +13,7 @@ import re
 
 QETH_NUM_DEVS = 3
 
-_CCW_RE = re.compile(r"^(?:([0-9a-fA-F]{1,2})\.([0-3])\.)?([0-9a-fA-F]{1,4})$")
+_CCW_RE = re.compile(r"(?:([0-9a-fA-F]{1,2})\.([0-3])\.)?([0-9a-fA-F]{1,4})")
 
 
 class QethIdError(ValueError):
@@ -27,7 +27,8 @@ def parse_ccw_id(text):
     """
     if not isinstance(text, str):
         raise QethIdError("a CCW device ID must be a string, got %r" % (text,))
-    match = _CCW_RE.match(text.strip())
+    # blanks around the ID are tolerated, a newline or any other control character is not
+    match = _CCW_RE.fullmatch(text.strip(" "))
     if not match:
         raise QethIdError(
             "%r is not a CCW device ID (expected <cssid>.<ssid>.<devno> such as 0.0.8200, "
@@ -68,9 +69,9 @@ def parse_group_id(text):
     Returns a tuple of normalised CCW IDs (one or three elements). Raises QethIdError with the
     reason chzdev would give (not enough / too many CCW device IDs, write not read plus one).
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not text.strip(" "):
         raise QethIdError("a qeth device ID must be a non-empty string such as 0.0.8200")
-    parts = re.split(r"[:,]", text.strip())
+    parts = re.split(r"[:,]", text.strip(" "))
     if any(not p.strip() for p in parts):
         raise QethIdError("%r has an empty CCW device ID" % (text,))
     ids = tuple(normalize_ccw_id(p) for p in parts)

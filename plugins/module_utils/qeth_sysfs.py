@@ -25,7 +25,7 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import CcwI
 # if_name of a qeth device that never was online: its netdev has no name yet
 UNNAMED_NETDEV = "(unnamed net_device)"
 
-_CCW_NAME = re.compile(r"^[0-9a-f]{1,2}\.[0-3]\.[0-9a-f]{4}$")
+_CCW_NAME = re.compile(r"[0-9a-f]{1,2}\.[0-3]\.[0-9a-f]{4}")
 
 # Files read for every group device, beyond the extra attributes a caller asks for.
 BASE_FILES = (
@@ -79,9 +79,9 @@ class SysfsReader(object):
     # -- group devices -------------------------------------------------------------------
     def group_busids(self):
         """Bus IDs of all qeth group devices, sorted."""
-        names = [n for n in self._listdir(self.path("bus", "ccwgroup", "drivers", "qeth")) if _CCW_NAME.match(n)]
+        names = [n for n in self._listdir(self.path("bus", "ccwgroup", "drivers", "qeth")) if _CCW_NAME.fullmatch(n)]
         if not names:
-            names = [n for n in self._listdir(self.path("devices", "qeth")) if _CCW_NAME.match(n)]
+            names = [n for n in self._listdir(self.path("devices", "qeth")) if _CCW_NAME.fullmatch(n)]
         return sorted(set(names), key=ccw_sort_key)
 
     def group_dir(self, busid):
@@ -140,7 +140,7 @@ class SysfsReader(object):
 
     def qeth_ccw_ids(self):
         """All CCW devices bound to the qeth CCW driver (grouped or not), sorted."""
-        names = [n for n in self._listdir(self.path("bus", "ccw", "drivers", "qeth")) if _CCW_NAME.match(n)]
+        names = [n for n in self._listdir(self.path("bus", "ccw", "drivers", "qeth")) if _CCW_NAME.fullmatch(n)]
         return sorted(set(names), key=ccw_sort_key)
 
     def ccw_info(self, ccwid):

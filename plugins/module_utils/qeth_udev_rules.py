@@ -24,9 +24,9 @@ RULE_SUFFIX = ".rules"
 
 # KEY OP "VALUE" with udev's escaping (backslash escapes inside the double quotes).
 _ENTRY = re.compile(r'([A-Za-z_]+(?:\{[^}]*\})?)\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"')
-_ATTR_KEY = re.compile(r"^ATTR\{\[ccwgroup/([^\]]+)\]([^}]+)\}$")
-_GROUP_KEY = re.compile(r"^ATTR\{\[drivers/ccwgroup:([^\]]+)\]group\}$")
-_ENV_KEY = re.compile(r"^ENV\{zdev_([^}]+)\}$")
+_ATTR_KEY = re.compile(r"ATTR\{\[ccwgroup/([^\]]+)\]([^}]+)\}")
+_GROUP_KEY = re.compile(r"ATTR\{\[drivers/ccwgroup:([^\]]+)\]group\}")
+_ENV_KEY = re.compile(r"ENV\{zdev_([^}]+)\}")
 
 
 class QethRule(object):
@@ -85,12 +85,12 @@ def parse_rule(text, busid=None, path=None):
             if op != "=":
                 continue
             value = _unescape(value)
-            group = _GROUP_KEY.match(key)
+            group = _GROUP_KEY.fullmatch(key)
             if group:
                 parts = tuple(p.strip() for p in value.split(",") if p.strip())
                 ids = parts
                 continue
-            attr = _ATTR_KEY.match(key)
+            attr = _ATTR_KEY.fullmatch(key)
             if attr:
                 seen_busid = seen_busid or attr.group(1)
                 name = attr.group(2)
@@ -103,7 +103,7 @@ def parse_rule(text, busid=None, path=None):
                 else:
                     settings[name] = value
                 continue
-            env = _ENV_KEY.match(key)
+            env = _ENV_KEY.fullmatch(key)
             if env:
                 internal[env.group(1)] = value
     if ids is None and not settings:

@@ -535,7 +535,7 @@ def decode_families(messages, byteorder):
 
 
 # -- UEIDs --------------------------------------------------------------------------------------
-_UEID_RE = re.compile(r"^[A-Z0-9][A-Z0-9.-]{0,31}$")
+_UEID_RE = re.compile(r"[A-Z0-9][A-Z0-9.-]{0,31}")
 
 
 def normalize_ueid(value):
@@ -543,17 +543,18 @@ def normalize_ueid(value):
 
     ``smc_clc_ueid_valid``: at most 32 characters; the first A-Z or 0-9; then A-Z, 0-9, ``.`` or
     ``-``; blanks only as trailing padding (stripped here, added again when sent). Lower case is
-    refused, as the kernel refuses it (it does not convert).
+    refused, as the kernel refuses it (it does not convert). Other trailing white space (a newline,
+    a tab) is refused: it is no padding the kernel shows.
     """
     if not isinstance(value, str):
         raise ValueError("%r is not a string" % (value,))
-    text = value.rstrip(" \t\n\r\v\f")
+    text = value.rstrip(" ")
     if not text:
         raise ValueError("%r is empty" % (value,))
     if len(text) > SMC_MAX_EID_LEN:
         raise ValueError("%r has %d characters; at most %d" % (value, len(text), SMC_MAX_EID_LEN))
-    if not _UEID_RE.match(text):
-        if text.upper() != text and _UEID_RE.match(text.upper()):
+    if not _UEID_RE.fullmatch(text):
+        if text.upper() != text and _UEID_RE.fullmatch(text.upper()):
             raise ValueError("%r has lower case letters; the kernel takes upper case only (%s)" % (value, text.upper()))
         raise ValueError("%r: the first character must be A-Z or 0-9, the others A-Z, 0-9, '.' or '-'" % (value,))
     return text

@@ -25,9 +25,14 @@ __metaclass__ = type
 import re
 
 TOOL = "smc_pnet"
-PNET_ID_RE = re.compile(r"^[A-Za-z0-9]{1,16}$")
-IFNAME_RE = re.compile(r"^[^\s/:]{1,15}$")
-IBDEV_RE = re.compile(r"^\S{1,63}$")
+PNET_ID_RE = re.compile(r"[A-Za-z0-9]{1,16}")
+#: bytes the kernel refuses in an interface name (dev_valid_name: '/', ':' and isspace(), whose
+#: table in lib/ctype.c also marks 0xa0), and NUL, which ends the name
+IFNAME_BAD_BYTES = frozenset(b"/: \t\n\v\f\r\x00\xa0")
+IFNAMSIZ = 16
+#: an RDMA or ISM device name: IB_DEVICE_NAME_MAX (64) bytes with the NUL, no blanks
+IBDEV_MAX = 63
+IBDEV_BAD_BYTES = frozenset(b" \t\n\v\f\r\x00")
 PORTS = (1, 2)
 ETH_PORT = 255
 STATES = ("merged", "overridden", "deleted", "gathered")
@@ -35,6 +40,32 @@ STATES = ("merged", "overridden", "deleted", "gathered")
 
 class PnetError(ValueError):
     """Bad input, naming the field and what is allowed."""
+
+
+def _name_bytes(name):
+    try:
+        return name.encode("utf-8")
+    except UnicodeError:  # a lone surrogate: not a name the kernel can hold
+        return None
+
+
+def ifname_ok(name):
+    """Whether the kernel accepts ``name`` (str) as a network interface name (dev_valid_name):
+    1 to 15 bytes (UTF-8), not ``.`` or ``..``, none of ``/``, ``:``, blanks (the kernel's isspace)
+    or NUL. Other characters, such as ``$``, ``%``, ``;`` or quotes, are legal and are data."""
+    data = _name_bytes(name)
+    return (
+        data is not None
+        and 0 < len(data) < IFNAMSIZ
+        and name not in (".", "..")
+        and not IFNAME_BAD_BYTES.intersection(bytearray(data))
+    )
+
+
+def ibdev_ok(name):
+    """Whether ``name`` (str) can be an RDMA or ISM device name: 1 to 63 bytes, no blanks or NUL."""
+    data = _name_bytes(name)
+    return data is not None and 0 < len(data) <= IBDEV_MAX and not IBDEV_BAD_BYTES.intersection(bytearray(data))
 
 
 def normalize_entry(item, index=0, allow_bare=False):
@@ -51,9 +82,9 @@ def normalize_entry(item, index=0, allow_bare=False):
             "%s: unknown keys %s; allowed: pnet_id, interface, ib_device, port" % (where, ", ".join(sorted(unknown)))
         )
     pnet_id = item.get("pnet_id")
-    if pnet_id is None or not PNET_ID_RE.match(str(pnet_id).strip()):
+    if not isinstance(pnet_id, str) or not PNET_ID_RE.fullmatch(pnet_id):
         raise PnetError("%s.pnet_id: %r is not a PNET ID (1 to 16 characters a-z, A-Z, 0-9)" % (where, pnet_id))
-    pnet_id = str(pnet_id).strip().upper()
+    pnet_id = pnet_id.upper()
     interface = item.get("interface")
     ib_device = item.get("ib_device")
     port = item.get("port")
@@ -66,24 +97,22 @@ def normalize_entry(item, index=0, allow_bare=False):
             return {"pnet_id": pnet_id, "interface": None, "ib_device": None, "port": None}
         raise PnetError("%s: needs interface (a network interface) or ib_device (an RDMA/ISM device)" % where)
     if interface is not None:
-        interface = str(interface)
-        if not IFNAME_RE.match(interface):
+        if not isinstance(interface, str) or not ifname_ok(interface):
             raise PnetError(
-                "%s.interface: %r is not a network interface name (1-15 characters, "
-                "no blanks, '/' or ':')" % (where, interface)
+                "%s.interface: %r is not a network interface name (1-15 bytes, not '.' or '..', "
+                "no blanks, '/', ':' or NUL)" % (where, interface)
             )
         if port is not None:
             raise PnetError("%s.port: only valid with ib_device" % where)
         return {"pnet_id": pnet_id, "interface": interface, "ib_device": None, "port": None}
-    ib_device = str(ib_device)
-    if not IBDEV_RE.match(ib_device):
-        raise PnetError("%s.ib_device: %r is not a device name (1-63 characters, no blanks)" % (where, ib_device))
+    if not isinstance(ib_device, str) or not ibdev_ok(ib_device):
+        raise PnetError("%s.ib_device: %r is not a device name (1-63 bytes, no blanks or NUL)" % (where, ib_device))
     if port is None:
         port = 1
-    try:
-        port = int(port)
-    except (TypeError, ValueError):
+    if isinstance(port, bool):
         port = None
+    elif isinstance(port, str) and re.fullmatch(r"[0-9]+", port):
+        port = int(port)
     if port not in PORTS:
         raise PnetError("%s.port: expected 1 or 2, got %r" % (where, item.get("port")))
     return {"pnet_id": pnet_id, "interface": None, "ib_device": ib_device, "port": port}
@@ -101,7 +130,7 @@ def parse_table(text):
     entries = []
     for line in (text or "").splitlines():
         parts = line.split()
-        if len(parts) != 4 or not PNET_ID_RE.match(parts[0]) or not parts[3].isdigit():
+        if len(parts) != 4 or not PNET_ID_RE.fullmatch(parts[0]) or not re.fullmatch(r"[0-9]+", parts[3]):
             continue
         eth, ib, port = parts[1], parts[2], int(parts[3])
         if eth != "n/a":

@@ -89,9 +89,9 @@ LAYOUT_V184 = (
     ('device', 0, 'rest', 0),
 )
 
-_PCI_ID_RE = re.compile(r'^[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$')
-_HEX_RE = re.compile(r'^(0x)?[0-9a-fA-F]+$')
-_PORT_RE = re.compile(r'^-?[0-9]+$')  # up to v1.8.3 a RoCE port attribute 0 prints as -1
+_PCI_ID_RE = re.compile(r'[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]')
+_HEX_RE = re.compile(r'(0x)?[0-9a-fA-F]+')
+_PORT_RE = re.compile(r'-?[0-9]+')  # up to v1.8.3 a RoCE port attribute 0 prints as -1
 
 
 class SmcRnicsError(Exception):
@@ -249,18 +249,18 @@ def _split(line, layout):
 
 
 def _valid(values):
-    if not values.get('fid') or not _HEX_RE.match(values['fid']):
+    if not values.get('fid') or not _HEX_RE.fullmatch(values['fid']):
         return False
     if values.get('power') not in ('0', '1'):
         return False
     pci_id = values.get('pci_id')
-    if pci_id and not _PCI_ID_RE.match(pci_id):
+    if pci_id and not _PCI_ID_RE.fullmatch(pci_id):
         return False
     pchid = values.get('pchid')
-    if pchid and not _HEX_RE.match(pchid):
+    if pchid and not _HEX_RE.fullmatch(pchid):
         return False
     port = values.get('port')
-    if port and port != 'n/a' and not _PORT_RE.match(port):
+    if port and port != 'n/a' and not _PORT_RE.fullmatch(port):
         return False
     if values.get('power') == '1' and not pci_id:
         return False
@@ -329,7 +329,7 @@ def parse(output):
     name, layout = _layout_for(columns)
     functions = []
     for line in lines[1:]:
-        if re.match(r'^-+$', line.strip()):
+        if re.fullmatch(r'-+', line.strip()):
             continue
         values = _walk(line, layout)
         if not _valid(values):

@@ -150,7 +150,7 @@ TCP_KEYS = {"rmem": "net.ipv4.tcp_rmem", "wmem": "net.ipv4.tcp_wmem"}
 TCP_VALUE_MIN = 1
 TCP_VALUE_MAX = INT_MAX
 
-_SIZE_RE = re.compile(r"^\s*(\d+)\s*(?:([kmg])(?:i?b)?|b)?\s*$", re.IGNORECASE)
+_SIZE_RE = re.compile(r"\s*(\d+)\s*(?:([kmg])(?:i?b)?|b)?\s*", re.IGNORECASE)
 _SIZE_FACTORS = {None: 1, "k": KIB, "m": MIB, "g": GIB}
 _RELEASE_RE = re.compile(r"^\s*(\d+)\.(\d+)(?:\.(\d+))?")
 
@@ -172,7 +172,7 @@ def parse_size(value, name="size"):
         return value
     if isinstance(value, float) and value.is_integer() and value >= 0:
         return int(value)
-    match = _SIZE_RE.match(str(value))
+    match = _SIZE_RE.fullmatch(str(value))
     if not match:
         raise SizingError(
             "%s: expected a size in bytes or with a K/M/G suffix (e.g. 131072, 128K, 1M), got %r" % (name, value)
@@ -352,7 +352,7 @@ def validate_setting(key, value):
     if spec["size"]:
         number = parse_size(value, field)
     else:
-        if isinstance(value, bool) or not (isinstance(value, int) or re.match(r"^\s*-?\d+\s*$", str(value))):
+        if isinstance(value, bool) or not (isinstance(value, int) or re.fullmatch(r"\s*-?\d+\s*", str(value))):
             raise SizingError(
                 "%s: expected an integer between %d and %d, got %r" % (field, spec["min"], spec["max"], value)
             )

@@ -53,7 +53,7 @@ PROTOCOLS = ("smcd", "smcr")
 BUCKETS = ("8KB", "16KB", "32KB", "64KB", "128KB", "256KB", "512KB", ">512KB")
 _JSON_BUCKETS = ("8K", "16K", "32K", "64K", "128K", "256K", "512K")
 _MAGNITUDE = {"K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15}
-_ABBR_RE = re.compile(r"^(\d+(?:\.\d+)?)([KMGTP])?$")
+_ABBR_RE = re.compile(r"(\d+(?:\.\d+)?)([KMGTP])?")
 _COUNT_RE = r"\s+(\d+)"
 _ROLE_RE = r"(?:\s*\(client\s+(\d+),\s*server\s+(\d+)\))?"
 _PCT_RE = r"(?:\s*\(\s*([0-9.]+|nan|inf|-nan)%\))?"
@@ -93,7 +93,7 @@ def argv_linkgroups(protocol, details=False):
 def expand(cell):
     """``358.2M`` -> 358200000, ``51`` -> 51; None for something else."""
     cell = (cell or "").strip()
-    match = _ABBR_RE.match(cell)
+    match = _ABBR_RE.fullmatch(cell)
     if not match:
         return None
     number, suffix = match.group(1), match.group(2)
@@ -202,7 +202,7 @@ _EXTRA_LINES = (
     (re.compile(r"^splice" + _COUNT_RE), "splice"),
     (re.compile(r"^urgent data" + _COUNT_RE), "urgent_data"),
 )
-_REASON_RE = re.compile(r"^(\[unknown\]|[A-Z][A-Z0-9_]*)\s+(\d+)$")
+_REASON_RE = re.compile(r"(\[unknown\]|[A-Z][A-Z0-9_]*)\s+(\d+)")
 
 
 def parse_stats_text(text):
@@ -221,7 +221,7 @@ def parse_stats_text(text):
         line = raw.strip()
         if not line:
             continue
-        if re.match(r"^SMC-([DR]) Connections Summary$", line):
+        if re.fullmatch(r"SMC-([DR]) Connections Summary", line):
             stats["protocol"] = "smcd" if "SMC-D" in line else "smcr"
             section, seen = "summary", True
             continue
@@ -258,7 +258,7 @@ def parse_stats_text(text):
                     break
             if matched:
                 continue
-            reason = _REASON_RE.match(line)
+            reason = _REASON_RE.fullmatch(line)
             if reason and role is not None and conns["fallback_reasons_by_role"] is not None:
                 name, count = reason.group(1), int(reason.group(2))
                 conns["fallback_reasons_by_role"][role][name] = count
@@ -401,7 +401,7 @@ def parse_devices_smcd(text):
         words = line.split()
         if not words or words[0] == "FID":
             continue
-        if len(words) < 6 or not re.match(r"^[0-9a-fA-F]+$", words[0]) or not words[5].isdigit():
+        if len(words) < 6 or not re.fullmatch(r"[0-9a-fA-F]+", words[0]) or not words[5].isdigit():
             continue
         pnet_id, by_user = _pnet(words[6] if len(words) > 6 else "")
         devices.append(
@@ -409,7 +409,7 @@ def parse_devices_smcd(text):
                 "fid": int(words[0], 16),
                 "type": words[1],
                 "pci_id": words[2],
-                "pchid": int(words[3], 16) if re.match(r"^[0-9a-fA-F]+$", words[3]) else words[3],
+                "pchid": int(words[3], 16) if re.fullmatch(r"[0-9a-fA-F]+", words[3]) else words[3],
                 "in_use": words[4] == "Yes",
                 "linkgroups": int(words[5]),
                 "pnet_id": pnet_id or None,
@@ -451,11 +451,11 @@ def parse_devices_smcr(text):
             "pchid": None,
         }
         tail = rest[2:]
-        if len(tail) >= 4 and re.match(r"^[0-9a-fA-F]{1,8}$", tail[0]) and ":" in tail[1]:
+        if len(tail) >= 4 and re.fullmatch(r"[0-9a-fA-F]{1,8}", tail[0]) and ":" in tail[1]:
             device.update(
                 fid=int(tail[0], 16),
                 pci_id=tail[1],
-                pchid=int(tail[2], 16) if re.match(r"^[0-9a-fA-F]+$", tail[2]) else tail[2],
+                pchid=int(tail[2], 16) if re.fullmatch(r"[0-9a-fA-F]+", tail[2]) else tail[2],
             )
             tail = tail[3:]
         if not tail or not tail[0].isdigit():
@@ -503,7 +503,7 @@ def parse_linkgroups(text):
                 groups.append(current)
             current = None
             continue
-        detail = re.match(r"^([A-Za-z#-]+)\s*:\s?(.*)$", line)
+        detail = re.fullmatch(r"([A-Za-z#-]+)\s*:\s?(.*)", line)
         if detail and detail.group(1) in _DETAIL_KEYS:
             key, value = _DETAIL_KEYS[detail.group(1)], detail.group(2).strip()
             if key == "id" and current:
@@ -526,7 +526,7 @@ def parse_linkgroups(text):
         words = line.split()
         if words[0] == "LG-ID":
             continue
-        if not re.match(r"^[0-9a-fA-F]{8}$", words[0]):
+        if not re.fullmatch(r"[0-9a-fA-F]{8}", words[0]):
             continue
         if len(words) >= 5 and words[1] in ("CLNT", "SERV"):
             group = {

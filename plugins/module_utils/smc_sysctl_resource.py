@@ -15,7 +15,7 @@ import errno
 import os
 import platform
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files
+from ansible_collections.s390x.network.plugins.module_utils import host_files, unit_syntax
 from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
 from ansible_collections.s390x.network.plugins.module_utils.drift_text import value_text
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
@@ -41,6 +41,7 @@ from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import (
 )
 
 SYS_MODULE_SMC = "/sys/module/smc"
+SYSCTL_DIR = "/etc/sysctl.d"
 MODULE_NAME = "smc"
 CORE_KEYS = {"core_rmem_max": "net.core.rmem_max", "core_wmem_max": "net.core.wmem_max"}
 SYSCTLS = "smc sysctls"
@@ -90,6 +91,7 @@ class SmcSysctls(Resource):
         self.restored = []
         self.not_restored = []
         self.files = host_files.FileChanges(module)
+        self.paths = {}  # option -> host path, once validate() accepted the name
 
     # -- no host -------------------------------------------------------------------------------
     def validate(self):
@@ -157,25 +159,20 @@ class SmcSysctls(Resource):
         return errors
 
     def _check_files(self):
-        errors, paths = [], {}
-        for option in ("file", "modules_load_file"):
-            path = self.params[option]
-            if not path or not os.path.isabs(path) or path.endswith("/"):
-                errors.append("%s: %r is not an absolute path to a file" % (option, path))
-            elif ".." in path.split("/") or os.path.normpath(path) != path.rstrip("/"):
-                errors.append("%s: %r is not a normalised path (no .., . or //)" % (option, path))
-            elif not path.endswith(".conf") or os.path.basename(path) == ".conf":
+        """``file`` and ``modules_load_file`` are names of files in the fixed directories
+        (``SYSCTL_DIR``, ``MODULES_LOAD_DIR``): ``[A-Za-z0-9_][A-Za-z0-9_.-]*.conf``, so no path can
+        leave them and only the ``*.conf`` files the boot services read are written."""
+        errors = []
+        for option, directory in (("file", SYSCTL_DIR), ("modules_load_file", host_files.MODULES_LOAD_DIR)):
+            try:
+                name = unit_syntax.check_conf_name(self.params[option], option)
+            except unit_syntax.UnitSyntaxError as exc:
                 errors.append(
-                    "%s: %r does not end in .conf; %s reads only *.conf files"
-                    % (option, path, "systemd-sysctl" if option == "file" else "systemd-modules-load")
+                    "%s; it names a file in %s, which %s reads"
+                    % (exc, directory, "systemd-sysctl" if option == "file" else "systemd-modules-load")
                 )
-            else:
-                paths[option] = path
-        if paths.get("file") is not None and paths.get("file") == paths.get("modules_load_file"):
-            errors.append(
-                "modules_load_file: %s is also file; the sysctl.d and the modules-load.d content need two files"
-                % paths["file"]
-            )
+                continue
+            self.paths[option] = "%s/%s" % (directory, name)
         return errors
 
     def _tcp_limits(self):
@@ -230,8 +227,8 @@ class SmcSysctls(Resource):
 
     def read(self):
         try:
-            text = host_files.read_text(self.params["file"])
-            modules = host_files.read_text(self.params["modules_load_file"])
+            text = host_files.read_text(self.paths["file"])
+            modules = host_files.read_text(self.paths["modules_load_file"])
             live = sfile.read_live(_known_keys(sfile.parse(text)))
         except (IOError, OSError) as exc:
             raise ResourceError(
@@ -266,7 +263,7 @@ class SmcSysctls(Resource):
             self.method_source = "presence" if current["loaded"] else "osrelease"
             steps = [
                 self._remove_step(path)
-                for part, path in (("file", params["file"]), ("modules", params["modules_load_file"]))
+                for part, path in (("file", self.paths["file"]), ("modules", self.paths["modules_load_file"]))
                 if current[part] is not None
             ]
             return [Change(SYSCTLS, steps, want=dict(current, file=None, modules=None))]
@@ -311,11 +308,11 @@ class SmcSysctls(Resource):
         # Live first: a value the kernel refuses must not reach the file every boot applies.
         want = dict(current, live=want_live, file=sfile.render(self.desired))
         if want["file"] != (current["file"] or ""):
-            steps.append(self._write_step(params["file"], want["file"]))
+            steps.append(self._write_step(self.paths["file"], want["file"]))
         if params["load_module"]:
             want["modules"] = host_files.modules_load_text(sfile.MODULES_LOAD_HEADER, [MODULE_NAME])
             if want["modules"] != (current["modules"] or ""):
-                steps.append(self._write_step(params["modules_load_file"], want["modules"]))
+                steps.append(self._write_step(self.paths["modules_load_file"], want["modules"]))
         self._warn_missing(current)
         return [Change(SYSCTLS, steps, want=want)]
 
@@ -323,7 +320,7 @@ class SmcSysctls(Resource):
         if self.missing and (current["loaded"] or self.method == METHOD_TCP):
             self.module.warn(
                 "not present on this kernel (%s), written to %s only: %s"
-                % (self.release, self.params["file"], ", ".join(self.missing))
+                % (self.release, self.paths["file"], ", ".join(self.missing))
             )
         for key in self.settings:
             short = key[len(SMC_SYSCTL_PREFIX) :]
@@ -424,7 +421,7 @@ class SmcSysctls(Resource):
 
     def diff(self, before_state, after_state, changes):
         diffs = []
-        for part, path in (("file", self.params["file"]), ("modules", self.params["modules_load_file"])):
+        for part, path in (("file", self.paths["file"]), ("modules", self.paths["modules_load_file"])):
             old, new = before_state[part] or "", after_state[part] or ""
             if old != new:
                 diffs.append(dict(before_header=path, before=old, after_header=path, after=new))
@@ -437,7 +434,7 @@ class SmcSysctls(Resource):
             for key, value in sorted(want["live"].items())
             if key in self.applied and after["live"].get(key) != value
         ]
-        for part, path in (("file", self.params["file"]), ("modules", self.params["modules_load_file"])):
+        for part, path in (("file", self.paths["file"]), ("modules", self.paths["modules_load_file"])):
             if (after[part] or None) != (want[part] or None):
                 steps.append(self._remove_step(path) if want[part] is None else self._write_step(path, want[part]))
         return steps

@@ -19,6 +19,8 @@ description:
   - An interface is named by its qeth device ID (O(config[].device), resolved to its interface name on the
     host through the device's C(if_name)), by its MAC address (O(config[].mac), for a KVM guest's NIC whose
     address the MacVTap definition gives) or by its name.
+  - Every string field is refused, naming it, when it holds a NUL, newline or other control or format
+    character.
   - Before anything changes, it refuses an entry that names no existing interface, an MTU above the
     interface's maximum (C(max_mtu); a HiperSockets device's maximum follows the frame size of its CHPID),
     a VLAN on a layer-3 qeth device and, unless O(allow_disruptive=true), re-activating or deleting the
@@ -63,10 +65,17 @@ options:
         description: The MAC address of the interface (a KVM guest's NIC).
         type: str
       name:
-        description: The interface name.
+        description:
+          - The interface name, checked with the kernel's grammar (1 to 15 bytes, not C(.) or C(..), no
+            C(/), C(:), white space, control or format characters); not C(-) first (nmcli would read it as
+            an option), not C(*) (nmcli's wildcard) and not the loopback interface C(lo). Any other name the
+            kernel accepts is data in nmcli's argument list. A name found through O(config[].device) or
+            O(config[].mac) is checked the same way, and an interface whose type is loopback is refused.
         type: str
       connection:
-        description: The name of the NetworkManager profile; the interface name by default.
+        description:
+          - The name of the NetworkManager profile; the interface name by default.
+          - Printable text of at most 242 bytes, not starting with C(-).
         type: str
       addresses:
         description:

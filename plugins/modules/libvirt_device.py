@@ -48,8 +48,17 @@ options:
     required: true
   uri:
     description:
-      - libvirt connection URI (or a URI alias of the libvirt client configuration), without blanks
-        or control characters.
+      - libvirt connection URI of the QEMU driver, or a URI alias of the libvirt client configuration
+        (C(uri_aliases) in C(libvirt.conf); letters, digits, C(_) and C(-)).
+      - Checked against an allowlist before libvirt is opened, because libvirt runs programs for some
+        URIs while it opens them. Allowed - driver C(qemu); no transport (V(qemu:///system), or TLS to a
+        host), C(unix) (local), or C(ssh), C(libssh), C(libssh2), C(tls), C(tcp) to a host
+        (V(qemu+ssh://USER@HOST:PORT/system)); path C(/system) or C(/session); the query parameters
+        C(mode) (V(auto), V(legacy), V(direct)), C(no_tty) (V(0), V(1)) and, for libssh and libssh2,
+        C(sshauth) (V(agent), V(privkey), V(password), V(keyboard-interactive)).
+      - Refused - the C(ext) transport and the parameters C(command), C(netcat), C(socket),
+        C(keyfile), C(known_hosts), C(pkipath), C(proxy), C(no_verify), C(name) and any other, a user or
+        host starting with C(-), percent-encoding, fragments, blanks and control characters.
     type: str
     default: qemu:///system
   hostdevs:
@@ -273,6 +282,14 @@ devices:
       address: "0605:00:00.0"
       managed: true
       xml: "<hostdev mode=\"subsystem\" type=\"pci\" managed=\"yes\">..."
+devices_xml:
+  description:
+    - The device XML of RV(devices) as one C(<devices>) document (built with ElementTree, every value
+      escaped), for a file to review or to attach from; the kvm_guest_network role writes it.
+    - Null for O(state=deleted).
+  returned: when the domain exists
+  type: str
+  sample: "<devices>\n  <!-- The device XML of one guest ... -->\n  <hostdev mode=\"subsystem\" ...</devices>\n"
 live_pending:
   description: Changes made to the definition only, because libvirt could not apply them to the running
     domain (O(live=auto)); they take effect at the next guest start.

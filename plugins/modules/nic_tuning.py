@@ -31,9 +31,14 @@ description:
   - With O(persistent=true) the settings also apply at boot and whenever the interface appears - through
     the interface's NetworkManager profile (C(ethtool.feature-*), C(ethtool.ring-*) since
     NetworkManager 1.26, C(ethtool.channels-*) since 1.46) when NetworkManager manages it, else, and
-    always for RPS and IRQ affinity, through a systemd unit bound to the interface's device that runs a
-    generated script (C(/etc/s390x-network/nic-tuning/IF.sh)); IRQs are found by name at boot because
-    their numbers change. See docs/nic-tuning.md.
+    always for RPS and IRQ affinity, through a systemd unit bound to the interface's device. Its
+    C(ExecStart=) lines are argument lists, never shell code with values - C(ethtool), then for RPS and
+    IRQ affinity a fixed script (C(/etc/s390x-network/nic-tuning/IF.sh), the same text for every
+    interface) that gets the interface and the values as arguments; IRQs are found by name at boot
+    because their numbers change. See docs/nic-tuning.md.
+  - The interface name is checked with the kernel's grammar (1 to 15 bytes, not C(.) or C(..), no C(/),
+    C(:), white space, control or format characters) and may not start with C(-) (nmcli would read it as
+    an option); any other name the kernel accepts, such as C(a$(b)) or C(q"r), is data everywhere.
   - irqbalance moves IRQs every 10 seconds. The module never stops it; with O(config[].irqbalance=ban) it
     adds C(--banirq=N) for the IRQs it binds to C(IRQBALANCE_ARGS) in irqbalance's environment file and
     reports in RV(irqbalance) whether irqbalance must be restarted to read it.
@@ -63,7 +68,8 @@ options:
     required: true
     suboptions:
       name:
-        description: The network interface (as C(ip link) shows it).
+        description:
+          - The network interface (as C(ip link) shows it); see the description for the names accepted.
         type: str
         required: true
       features:

@@ -100,6 +100,9 @@ options:
             C(vnicc/rx_bcast).
           - C(bridge_*) and C(vnicc/*) need layer 2 and cannot be combined; C(route4), C(route6),
             C(hsuid), C(sniffer), C(ipa_takeover/*) need layer 3. Booleans may be given as V(true)/V(false).
+          - C(portname) and C(hsuid) are 1 to 8 characters, each a letter, a digit, C(@), C(#), C(_) or C(-).
+            chzdev writes every value unescaped into its udev rule C(41-qeth-<id>.rules), so no value may
+            hold a quote, a backslash, C($), C(%), blanks or control characters.
         type: dict
   state:
     description:

@@ -29,7 +29,13 @@ description:
     (C(smc_pnet) fails) a software entry for an RDMA or ISM device that has one. Use this module for
     devices without a hardware PNET ID, such as virtual NICs of KVM or z/VM guests.
   - The table lives in the kernel (per network namespace) and is empty after a reboot or after
-    C(smc) is unloaded; run the module at every boot (the C(s390x.network.smc) role does).
+    C(smc) is unloaded. O(boot_unit=present) makes the module also write and enable a systemd unit,
+    C(/etc/systemd/system/s390x-network-smc-pnet.service), that adds the entries again at every boot
+    (one C(ExecStart=-smc_pnet -a ...) line per entry, so the boot unit needs smc-tools).
+  - Every entry is checked before anything is read or changed (PNET ID, interface and device names as
+    the kernel accepts them), and the unit's lines are written with systemd's quoting (specifiers, C($),
+    quotes and backslashes escaped; names with control characters, which a unit line cannot hold, are
+    refused naming the field). Names are passed to C(smc_pnet) and netlink as data, never through a shell.
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -44,16 +50,20 @@ options:
     suboptions:
       pnet_id:
         description:
-          - PNET ID, 1 to 16 characters a-z, A-Z, 0-9. The kernel stores it upper case; so does the module.
+          - PNET ID, 1 to 16 characters a-z, A-Z, 0-9 (the whole value; no blanks). The kernel stores it upper case; so
+            does the module.
         type: str
         required: true
       interface:
         description:
           - Network interface (for example V(enc8200), a bond or a VLAN device). Mutually exclusive with O(config[].ib_device).
+          - A name the kernel accepts - 1 to 15 bytes, not V(.) or V(..), no C(/), C(:), blanks or NUL. Other characters
+            (C($), C(%), C(;), quotes) are data; with O(boot_unit=present) control characters are refused as well.
         type: str
       ib_device:
         description:
-          - RDMA (RoCE, for example V(mlx5_0)) or ISM device name. Mutually exclusive with O(config[].interface).
+          - RDMA (RoCE, for example V(mlx5_0)) or ISM device name, 1 to 63 bytes without blanks or NUL. Mutually exclusive
+            with O(config[].interface).
         type: str
       port:
         description:
@@ -80,10 +90,28 @@ options:
     type: str
     choices: [auto, tool, netlink]
     default: auto
+  boot_unit:
+    description:
+      - V(present) also makes the boot unit C(/etc/systemd/system/s390x-network-smc-pnet.service) add the
+        entries at boot, and enables it (the link in C(multi-user.target.wants), as C(systemctl enable)
+        makes it; C(systemctl daemon-reload) when systemd runs). Its entries follow O(state) as the
+        table's do, starting from the entries the unit has from earlier runs - V(merged) adds O(config),
+        V(overridden) makes them O(config), V(deleted) removes O(config) (all of them when O(config) is
+        empty). The unit is disabled and removed when no entry remains.
+      - The boot unit is planned from O(config) and the unit file alone, so it is written also when the
+        C(smc) kernel module is not loaded (no C(/sys/module/smc)); the module then leaves the table alone
+        with a warning and returns RV(table_skipped).
+      - V(absent) disables and removes the boot unit. V(unchanged) leaves it as it is.
+    type: str
+    choices: [unchanged, present, absent]
+    default: unchanged
 notes:
   - Needs the C(smc) kernel module loaded (for example by M(s390x.network.smc_sysctl)). With the netlink backend
     the module never loads it itself.
   - Changing the table needs root (CAP_NET_ADMIN), whichever backend.
+  - The boot unit runs C(smc_pnet) by name (systemd 239 and later look it up), after
+    C(systemd-modules-load.service); a missing C(smc_pnet) or an entry the kernel refuses does not fail
+    the unit.
 seealso:
   - module: s390x.network.smc_sysctl
   - module: s390x.network.smcd_info
@@ -115,6 +143,12 @@ EXAMPLES = r"""
   s390x.network.smc_pnet:
     state: gathered
   register: pnet
+
+- name: Add the entries now and at every boot
+  s390x.network.smc_pnet:
+    boot_unit: present
+    config:
+      - {pnet_id: NETA, interface: enc8200}
 
 - name: Same entries on a host without smc-tools
   s390x.network.smc_pnet:
@@ -164,9 +198,23 @@ drift:
 rollback:
   description:
     - After a failed C(smc_pnet) call, the commands run to restore the previous table and whether
-      that worked. Returned with the failure.
+      that worked; after a failed change of the boot unit, the file and link put back. Returned with
+      the failure.
   returned: on failure after a change started
   type: dict
+boot_unit:
+  description:
+    - The boot unit after the run (in check mode, as it would be) - C(path), C(present), C(enabled) and the
+      C(entries) it adds at boot, as O(config) items. Its changes are RV(drift) rows with C(object) the unit
+      path and C(scope) V(persistent), and with C(--diff) the unit file and the link.
+  returned: when O(boot_unit) is not V(unchanged)
+  type: dict
+  sample: {"path": "/etc/systemd/system/s390x-network-smc-pnet.service", "present": true, "enabled": true,
+           "entries": [{"pnet_id": "NETA", "interface": "enc8200"}]}
+table_skipped:
+  description: True when C(smc) is not loaded and the module changed only the boot unit.
+  returned: when the table was skipped
+  type: bool
 """
 
 from ansible.module_utils.basic import AnsibleModule
@@ -174,6 +222,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.s390x.network.plugins.module_utils import resource_engine
 from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_resource import (
     BACKENDS,
+    BOOT_UNIT,
     PnetTable,
     report_backend,
 )
@@ -196,6 +245,7 @@ def main():
             ),
             state=dict(type="str", default="merged", choices=["merged", "overridden", "deleted", "gathered"]),
             backend=dict(type="str", default="auto", choices=list(BACKENDS)),
+            boot_unit=dict(type="str", default="unchanged", choices=list(BOOT_UNIT)),
         ),
         supports_check_mode=True,
     )

@@ -120,10 +120,13 @@ options:
     type: raw
   file:
     description:
-      - The sysctl.d file this module owns. An absolute, normalised path ending in C(.conf) (the only
-        files C(systemd-sysctl) reads), not the same file as O(modules_load_file).
-    type: path
-    default: /etc/sysctl.d/90-smc.conf
+      - Name of the file in C(/etc/sysctl.d) this module owns, C([A-Za-z0-9_][A-Za-z0-9_.-]*.conf) (C(systemd-sysctl)
+        reads only C(*.conf) files). A name, not a path - no C(/); other values fail naming the field before
+        anything is read or written.
+      - Earlier versions took an absolute path; pass the file name only (V(90-smc.conf) for
+        C(/etc/sysctl.d/90-smc.conf)).
+    type: str
+    default: 90-smc.conf
   load_module:
     description:
       - Load C(smc) now (C(modprobe smc)) and at boot (O(modules_load_file)).
@@ -131,10 +134,11 @@ options:
     default: true
   modules_load_file:
     description:
-      - The modules-load.d file that loads C(smc) at boot, owned by this module when O(load_module).
-        An absolute, normalised path ending in C(.conf) (the only files C(systemd-modules-load) reads).
-    type: path
-    default: /etc/modules-load.d/smc.conf
+      - Name of the file in C(/etc/modules-load.d) that loads C(smc) at boot, owned by this module when
+        O(load_module); the same form as O(file) (C(systemd-modules-load) reads only C(*.conf) files).
+      - Earlier versions took an absolute path; pass the file name only (V(smc.conf)).
+    type: str
+    default: smc.conf
   apply:
     description:
       - Write the values to C(/proc/sys) now, for the keys the running kernel has.
@@ -152,9 +156,9 @@ notes:
 seealso:
   - module: s390x.network.smcd_info
   - module: s390x.network.smc_pnet
-  - plugin: s390x.network.smc_buffer_sysctls
-    plugin_type: filter
+  - name: The s390x.network.smc_buffer_sysctls filter
     description: The same computation on the controller.
+    link: https://github.com/s390x-network/s390x.network/blob/main/docs/smc-sizing.md
 """
 
 EXAMPLES = r"""
@@ -179,6 +183,12 @@ EXAMPLES = r"""
     tcp_rmem_max: 6291456
     tcp_wmem_max: 4194304
   register: smc
+
+- name: Own /etc/sysctl.d/80-smc-tuning.conf instead of the default 90-smc.conf
+  s390x.network.smc_sysctl:
+    rmem: 256K
+    wmem: 256K
+    file: 80-smc-tuning.conf
 
 - name: Show what the kernel will allocate
   ansible.builtin.debug:
@@ -297,9 +307,9 @@ def main():
             tcp_wmem_max=dict(type="raw"),
             core_rmem_max=dict(type="raw"),
             core_wmem_max=dict(type="raw"),
-            file=dict(type="path", default="/etc/sysctl.d/90-smc.conf"),
+            file=dict(type="str", default="90-smc.conf"),
             load_module=dict(type="bool", default=True),
-            modules_load_file=dict(type="path", default="/etc/modules-load.d/smc.conf"),
+            modules_load_file=dict(type="str", default="smc.conf"),
             apply=dict(type="bool", default=True),
             require_smc=dict(type="bool", default=False),
         ),

@@ -11,21 +11,54 @@ command calls faked; returns a ``ModuleExit`` (``.result``, ``.failed``).
 
 ``fake_kernel``: a factory for the fake kernel (``tests/unit/fake_kernel.py``) over the host root;
 the kernel attribute writes of the modules (``kernel_write.write_value``) go to it.
+
+On ansible-core before 2.19 (no ``ansible.module_utils.testing``) the module arguments are handed
+over through ``basic._ANSIBLE_ARGS``, as AnsiballZ does; so the tests run on every core of the
+support matrix and under the target Python 3.6 (``mk/matrix.mk``).
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import contextlib
+import json
 from unittest import mock
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
+
+try:
+    from ansible.module_utils.testing import patch_module_args
+except ImportError:
+    # ansible-core before 2.19 has no testing helper: AnsibleModule reads the JSON document
+    # {"ANSIBLE_MODULE_ARGS": {...}} (bytes) from basic._ANSIBLE_ARGS when it is set, as AnsiballZ sets it.
+
+    @contextlib.contextmanager
+    def patch_module_args(args=None):
+        if not isinstance(args, (dict, type(None))):
+            raise TypeError("The `args` arg must be a dict or None.")
+        payload = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode("utf-8")
+        with mock.patch.object(basic, "_ANSIBLE_ARGS", payload):
+            yield
+
+
+try:
+    # ansible-core 2.14 installs its collection finder when its plugin loader is first imported (later
+    # cores on request); imported before any ansible_collections import, the finder loads the metadata
+    # of the collection, which a test that templates (ansible.template) needs
+    import ansible.plugins.loader  # noqa: F401
+except ImportError:
+    pass  # the target Python 3.6 run has ansible.module_utils only
 
 from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
 from ansible_collections.s390x.network.tests.unit.fake_kernel import FakeKernel
+
+# `--hypothesis-profile slow-interpreter`: the run under the oldest target Python (3.6, with the last
+# hypothesis release for it) generates data more slowly; the examples and every assert stay the same.
+settings.register_profile("slow-interpreter", suppress_health_check=[HealthCheck.too_slow], deadline=None)
 
 
 class ModuleExit(Exception):

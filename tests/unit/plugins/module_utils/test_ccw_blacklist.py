@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """cio_ignore: /proc/cio_ignore, the kernel parameter's list syntax, chzdev's 41-cio-ignore.rules."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 

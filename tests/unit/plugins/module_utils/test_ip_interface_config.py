@@ -42,7 +42,7 @@ def test_a_qeth_device_id_in_short_form_is_completed():
         ({"name": "eth0", "vlans": [{"id": 4095}]}, "config[0].vlans[0].id: 4095 is outside 1..4094"),
         ({"name": "eth0", "vlans": [{"id": 5}, {"id": 5}]}, "config[0].vlans[1].id: VLAN 5 is given twice"),
         ({"mac": "12:34:56"}, "config[0].mac: '12:34:56' is not a MAC address"),
-        ({"name": "a/b"}, "config[0].name: 'a/b' is not an interface name"),
+        ({"name": "a/b"}, "config[0].name: 'a/b' is not a network interface name"),
         ({"device": "x.y"}, "config[0].device: 'x.y' is not a qeth device ID"),
         (
             {"name": "eth0", "addresses": ["10.50.0.11/24"], "routes": [{"to": "10.60.0.0/24", "via": "10.51.0.1"}]},

@@ -438,3 +438,29 @@ def test_parse_domain_errors():
         lx.parse_domain('<domain>')
     with pytest.raises(lx.DomainXMLError):
         lx.parse_domain('<network/>')
+
+
+@pytest.mark.parametrize(
+    'uri, reason',
+    [
+        ('qemu:///sys\x00tem', 'no blanks or control characters'),
+        ('qemu:///system\u0085', 'no blanks or control characters'),
+        ('qemu+ext:///system?command=/bin/id', 'transport ext (it runs the program of its command parameter)'),
+        ('qemu+ssh://h/system?name=qemu+ext:///system', 'parameter name; allowed: mode, no_tty, sshauth'),
+        ('qemu+ssh://h/system?no_tty', "query 'no_tty' is not PARAM=VALUE"),
+        ('qemu+tls://h/system?sshauth=agent', 'sshauth is a parameter of the libssh and libssh2 transports'),
+        ('qemu+ssh://h./system', "host 'h.' is not a DNS name"),
+        ('qemu+ssh://h:22:23/system', "port '22:23'"),
+        ('qemu:/system', 'it is not DRIVER[+TRANSPORT]://'),
+    ],
+)
+def test_uri_allowlist_reasons(uri, reason):
+    problem = lx.uri_problem(uri)
+    assert problem is not None and reason in problem
+
+
+@pytest.mark.parametrize(
+    'uri', ['qemu:///system', 'qemu+ssh://root@h:22/system?no_tty=1&mode=direct', 'qemu+libssh://h/session', 'my-alias']
+)
+def test_uri_allowlist_accepts(uri):
+    assert lx.uri_problem(uri) is None

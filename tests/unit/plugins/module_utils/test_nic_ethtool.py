@@ -4,7 +4,7 @@
 """ethtool argument builders and parsers against the outputs of tests/unit/fixtures/ethtool (see its
 README for which are captured, public or constructed)."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import os
 

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """CPU lists and masks in the kernel's formats, queue IRQs by driver, irqbalance's banned IRQs."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import os
 

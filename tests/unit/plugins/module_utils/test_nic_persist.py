@@ -1,15 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Boot configuration of nic_tuning: unit and script text (the script run by the real /bin/sh against
-a tree of files), NetworkManager commands and properties per version, irqbalance's file, and the
-driver-limit table."""
+"""Boot configuration of nic_tuning: unit text, NetworkManager commands and properties per version,
+irqbalance's file, and the driver-limit table. The unit and its script with hostile values, run by the
+real /bin/sh: test_nic_boot_unit.py."""
 
-from __future__ import annotations
-
-import shutil
-import stat
-import subprocess
+from __future__ import absolute_import, division, print_function
 
 import pytest
 
@@ -45,90 +41,29 @@ def test_unit_text():
         "Type=oneshot",
         "RemainAfterExit=yes",
         "Environment=PATH=/usr/sbin:/usr/bin:/sbin:/bin",
-        "ExecStart=/bin/sh /etc/s390x-network/nic-tuning/eth0.sh",
         "",
         "[Install]",
         "WantedBy=sys-subsystem-net-devices-eth0.device",
     ]
     nm = persist.render_unit("eth0", networkmanager=True)
     assert "After=NetworkManager-wait-online.service" in nm and "Before=network-pre.target" not in nm
-
-
-INTERRUPTS = """           CPU0       CPU1
- 38:          0      62751 PCI-MSIX-0000:00:03.0   1-edge      virtio2-input.0
- 39:      45117          0 PCI-MSIX-0000:00:03.0   2-edge      virtio2-output.0
- 40:          0          0 PCI-MSIX-0000:00:03.0   3-edge      virtio2-input.10
-"""
-
-
-@pytest.fixture
-def tree(tmp_path):
-    """A host tree for the script, and a fake ethtool on PATH that records its arguments."""
-    root = tmp_path / "root"
-    for queue in (0, 1):
-        path = root / ("sys/class/net/eth0/queues/rx-%d" % queue)
-        path.mkdir(parents=True)
-        (path / "rps_cpus").write_text("0\n")
-    for irq in (38, 39, 40):
-        (root / ("proc/irq/%d" % irq)).mkdir(parents=True)
-        (root / ("proc/irq/%d/smp_affinity_list" % irq)).write_text("0-1\n")
-    (root / "proc/interrupts").write_text(INTERRUPTS)
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    log = tmp_path / "ethtool.log"
-    fake = bindir / "ethtool"
-    fake.write_text('#!/bin/sh\necho "$@" >> %s\n[ "$2" = "bad0" ] && exit 1\nexit 0\n' % log)
-    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
-    return root, bindir, log
-
-
-def run_script(text, root, bindir, tmp_path):
-    script = tmp_path / "script.sh"
-    script.write_text(text)
-    env = {"PATH": "%s:/usr/bin:/bin" % bindir, "NIC_TUNING_ROOT": str(root)}
-    return subprocess.run(["/bin/sh", str(script)], env=env, capture_output=True, text=True, check=False)
-
-
-@pytest.mark.skipif(not shutil.which("awk"), reason="the boot script needs awk")
-def test_script_runs_ethtool_then_rps_then_irqs(tree, tmp_path):
-    root, bindir, log = tree
-    text = persist.render_script(
+    full = persist.render_unit(
         "eth0",
-        [["ethtool", "-L", "eth0", "combined", "2"], ["ethtool", "-K", "eth0", "tso", "off"]],
-        [("all", "3")],
-        [("virtio2-input.0", "1"), ("virtio2-output.0", "0-1")],
+        ethtool_argvs=[["-L", "eth0", "combined", "2"], ["-K", "eth0", "tso", "off"]],
+        rps=[("all", "3")],
+        irqs=[("virtio2-input.0", "1")],
+        settings={"rps": {"all": "3"}},
     )
-    assert text.startswith("#!/bin/sh\n" + persist.HEADER + "\n")
-    done = run_script(text, root, bindir, tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert log.read_text().splitlines() == ["-L eth0 combined 2", "-K eth0 tso off"]
-    assert (root / "sys/class/net/eth0/queues/rx-0/rps_cpus").read_text() == "3\n"
-    assert (root / "sys/class/net/eth0/queues/rx-1/rps_cpus").read_text() == "3\n"
-    # found by name: input.0 is 38, not 40 (input.10)
-    assert (root / "proc/irq/38/smp_affinity_list").read_text() == "1\n"
-    assert (root / "proc/irq/39/smp_affinity_list").read_text() == "0-1\n"
-    assert (root / "proc/irq/40/smp_affinity_list").read_text() == "0-1\n"
-
-
-@pytest.mark.skipif(not shutil.which("awk"), reason="the boot script needs awk")
-def test_script_goes_on_after_a_failure_and_exits_non_zero(tree, tmp_path):
-    root, bindir, log = tree
-    text = persist.render_script(
-        "eth0",
-        [["ethtool", "-L", "bad0", "combined", "2"]],
-        [(1, "2")],
-        [("virtio9-input.0", "1"), ("virtio2-input.10", "0")],
-    )
-    done = run_script(text, root, bindir, tmp_path)
-    assert done.returncode == 1
-    assert "no IRQ named virtio9-input.0" in done.stderr
-    assert (root / "sys/class/net/eth0/queues/rx-1/rps_cpus").read_text() == "2\n"
-    assert (root / "proc/irq/40/smp_affinity_list").read_text() == "0\n"
-
-
-def test_script_quotes_arguments():
-    text = persist.render_script("eth0", [["ethtool", "-K", "eth0", "x'y", "on"]], [], [])
-    assert "ethtool '-K' 'eth0' 'x'\\''y' 'on' || rc=1" in text
+    assert full.splitlines()[1] == '# settings: {"rps":{"all":"3"}}'
+    assert [line for line in full.splitlines() if line.startswith("ExecStart=")] == [
+        "ExecStart=ethtool -L eth0 combined 2",
+        "ExecStart=ethtool -K eth0 tso off",
+        "ExecStart=/bin/sh /etc/s390x-network/nic-tuning/eth0.sh eth0 rps all 3 irq virtio2-input.0 1",
+    ]
+    assert persist.parse_settings(full) == {"rps": {"all": "3"}}
+    # the constant script holds no value: the same text for every interface
+    assert persist.helper_argv("eth0", [], []) is None
+    assert "eth0" not in persist.HELPER
 
 
 def test_networkmanager_commands_and_output():

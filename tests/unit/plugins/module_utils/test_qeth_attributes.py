@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth attribute rules: validation, value spellings, defaults, order, combinations."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 
@@ -52,8 +52,15 @@ def test_to_setting(name, value, expected):
         ("layer2", 2, "must be 0 or 1"),
         ("isolation", "block", "one of none, drop, forward"),
         ("vnicc/learning_timeout", 59, "between 60 and 86400"),
-        ("hsuid", "TOOLONGID", "1 to 8 characters"),
-        ("hsuid", "a b", "without blanks"),
+        ("hsuid", "TOOLONGID", "1 to 8 of A-Z a-z 0-9 @ # _ -"),
+        ("hsuid", "a b", "1 to 8 of A-Z a-z 0-9 @ # _ -"),
+        ("hsuid", 'A",RUN+="', "udev rule"),
+        ("portname", "A\\", "udev rule"),
+        ("portname", "A\nB", "control or format character"),
+        ("isolation", "none\n", "control or format character"),
+        ("buffer_count", "64\x00", "control or format character"),
+        ("portname", True, "1 to 8 of A-Z"),
+        ("portname", ["A"], "a string, number or boolean"),
         ("state", "UP", "read-only"),
         ("online", 1, "use the option 'online'"),
         ("vipa/add4", "10.0.0.1", "multi-valued"),

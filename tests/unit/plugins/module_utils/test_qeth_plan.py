@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Planning: drift per scope, command order, rollback plans, predictions, and the planning time."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import itertools
 

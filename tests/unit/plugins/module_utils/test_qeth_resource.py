@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """qeth_device's drift rows: what differs between a device's before and after view, per scope."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth_resource import view_drift
 

@@ -4,7 +4,7 @@
 """lszdev and chzdev helpers: real output layouts (the study's appendix 9.1, the slides,
 upstream formats) and the chzdev argv forms."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import os
 

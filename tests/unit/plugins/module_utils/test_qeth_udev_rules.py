@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """chzdev udev rules for qeth devices: parsing both grouping-line layouts, escapes, odd files."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import os
 

@@ -14,6 +14,8 @@ import pytest
 from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_cmd import (
     PnetError,
     argv_add,
+    ibdev_ok,
+    ifname_ok,
     normalize_entry,
     parse_table,
     plan,
@@ -83,6 +85,73 @@ def test_normalize_entry():
         with pytest.raises(PnetError) as exc:
             normalize_entry(item, 4)
         assert msg in str(exc.value) and "config[4]" in str(exc.value)
+
+
+@pytest.mark.parametrize(
+    "name,ok",
+    [
+        ("enc8200", True),
+        ("v$(id>x)", True),
+        ("a%n", True),
+        ("x;y", True),
+        ('q"q', True),
+        ("-f", True),
+        ("a\x1bb", True),  # legal in the kernel; the boot unit refuses it, not the table
+        ("\u00fc" * 7, True),  # 14 bytes
+        ("x" * 15, True),
+        ("x" * 16, False),
+        ("\u00fc" * 8, False),  # 16 bytes
+        ("\u00e0", False),  # UTF-8 c3 a0: the kernel's isspace(0xa0)
+        ("", False),
+        (".", False),
+        ("..", False),
+        ("a/b", False),
+        ("a:b", False),
+        ("a b", False),
+        ("eth0\n", False),
+        ("eth0\r", False),
+        ("a\tb", False),
+        ("a\x0bb", False),
+        ("a\x00b", False),
+        ("a\udc80", False),
+    ],
+)
+def test_interface_names_as_the_kernel_checks_them(name, ok):
+    assert ifname_ok(name) is ok
+    if not ok:
+        with pytest.raises(PnetError) as exc:
+            normalize_entry({"pnet_id": "NETA", "interface": name}, 2)
+        assert str(exc.value).startswith("config[2].interface: ")
+
+
+@pytest.mark.parametrize(
+    "name,ok",
+    [
+        ("mlx5_0", True),
+        ("0001:00:00.0", True),
+        ("x;$(id)", True),
+        ("m" * 63, True),
+        ("m" * 64, False),
+        ("mlx 5", False),
+        ("mlx5\n", False),
+        ("a\x00", False),
+        ("", False),
+    ],
+)
+def test_device_names(name, ok):
+    assert ibdev_ok(name) is ok
+
+
+@pytest.mark.parametrize("pnet_id", ["NETA\n", " NETA", "NETA ", "NET;A", "%n", "$(id)", "", "A" * 17, 7])
+def test_pnet_ids_are_whole_strings(pnet_id):
+    with pytest.raises(PnetError) as exc:
+        normalize_entry({"pnet_id": pnet_id, "interface": "eth0"}, 0)
+    assert str(exc.value).startswith("config[0].pnet_id: ")
+
+
+def test_parse_table_keeps_hostile_names_as_data():
+    text = "NETA v$(id>x) n/a 255\nNETA a%n n/a 255\nNETB n/a x;y 2\nNETC\nX Y Z 1²\n"
+    assert parse_table(text) == [eth("NETA", "v$(id>x)"), eth("NETA", "a%n"), ib("NETB", "x;y", 2)]
 
 
 def test_merged_adds_only_what_is_missing_and_is_idempotent():

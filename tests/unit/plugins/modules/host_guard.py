@@ -12,7 +12,7 @@ module catches it on the way: a module that reads its host before it refuses bad
 with it instead of with ``fail_json``, and ``accesses`` lists what it reached.
 """
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import platform
 

@@ -11,7 +11,7 @@ where it has not), ``-L``/``-G`` refused above the maximum or for a kind the dri
 Failures are injected by argv prefix (``fail``) or written path (``fail_paths``).
 """
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import errno
 import json

@@ -4,7 +4,7 @@
 """iocp, bad input: refused with a message that names the object, the field and what is allowed,
 before O(dest) is read or written."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 

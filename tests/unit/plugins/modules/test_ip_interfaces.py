@@ -20,6 +20,11 @@ FIELDS_ETH = (
 ).split()
 
 
+def terse(value):
+    """A value as nmcli -t prints it: ``\\`` and ``:`` escaped with a backslash."""
+    return value.replace("\\", "\\\\").replace(":", "\\:")
+
+
 class FakeNM(object):
     """Profiles {uuid: props}, devices {ifname: dict(addresses, mtu, max_mtu, active)}."""
 
@@ -56,7 +61,7 @@ class FakeNM(object):
             return 0, "running\n", ""
         if args == ["-t", "-f", "NAME,UUID,TYPE,DEVICE", "connection", "show"]:
             rows = [
-                "%s:%s:%s:%s" % (p["connection.id"], u, p["connection.type"], self._device_of(u))
+                ":".join(terse(v) for v in (p["connection.id"], u, p["connection.type"], self._device_of(u)))
                 for u, p in sorted(self.profiles.items())
             ]
             return 0, "".join(r + "\n" for r in rows), ""
@@ -64,7 +69,7 @@ class FakeNM(object):
             props = self.profiles.get(args[6])
             if props is None:
                 return 10, "", "Error: no such connection profile.\n"
-            return 0, "".join("%s:%s\n" % (f, props.get(f) or "") for f in args[2].split(",")), ""
+            return 0, "".join("%s:%s\n" % (f, terse(props.get(f) or "")) for f in args[2].split(",")), ""
         if args[:2] == ["-t", "-f"] and args[3:5] == ["device", "show"]:
             dev = self.devices.get(args[5])
             if dev is None:
@@ -86,7 +91,10 @@ class FakeNM(object):
                     self.profiles[uuid][rest[i]] = rest[i + 1] or None
             elif verb == "up":
                 props = self.profiles[uuid]
-                dev = self.devices[props["connection.interface-name"]]
+                # NetworkManager creates a VLAN's interface when it activates the profile
+                dev = self.devices.setdefault(
+                    props["connection.interface-name"], {"addresses": [], "mtu": 1500, "max_mtu": 65535, "active": None}
+                )
                 addresses = (props.get("ipv4.addresses") or "") + "," + (props.get("ipv6.addresses") or "")
                 dev["addresses"] = [a.strip() for a in addresses.split(",") if a.strip()]
                 if (props.get("802-3-ethernet.mtu") or "auto") not in ("auto", "0"):
@@ -349,3 +357,137 @@ def test_a_device_still_activating_is_read_once_it_is_activated(run_module, nm, 
     monkeypatch.setattr("time.sleep", lambda s: None)
     out = run_module(ip_interfaces.main, {"config": WANT}, run_command=activating)
     assert out.result["changed"] is False and out.result["commands"] == []
+
+
+# -- hostile input -------------------------------------------------------------------------------
+# Every string field: refused naming the field before any command runs, or passed to nmcli as one
+# argv element holding exactly the value (never a shell line).
+
+
+def add_plain(nm, ifname, arphrd="1"):
+    """A network interface that is not a qeth device (``arphrd``: /sys/class/net/IF/type)."""
+    net = nm.root / "sys/class/net" / ifname
+    net.mkdir(parents=True)
+    (net / "type").write_text(arphrd + "\n")
+    (net / "address").write_text("02:00:00:00:00:09\n")
+    nm.devices[ifname] = {"addresses": [], "mtu": 1500, "max_mtu": 65535, "active": None}
+
+
+def nmcli_calls(nm):
+    return [c for c in nm.calls if c[0].endswith("nmcli") and c[1:3] == ["connection", "add"]]
+
+
+REFUSED = [
+    ({"name": "eth0\n"}, "config[0].name: 'eth0\\n' is not a network interface name"),
+    ({"name": "eth\r0"}, "config[0].name: 'eth\\r0' is not a network interface name"),
+    ({"name": "e\x00"}, "config[0].name: 'e\\x00' is not a network interface name"),
+    ({"name": "e\u202e1"}, "control or format character"),
+    ({"name": "../x"}, "config[0].name: '../x' is not a network interface name"),
+    ({"name": "/etc/x"}, "config[0].name: '/etc/x' is not a network interface name"),
+    ({"name": "a b"}, "config[0].name: 'a b' is not a network interface name"),
+    ({"name": "a:1"}, "config[0].name: 'a:1' is not a network interface name"),
+    ({"name": ".."}, "config[0].name: '..' is not a network interface name"),
+    ({"name": "x" * 16}, "it has 16 bytes"),
+    ({"name": "\u00e9" * 8}, "it has 16 bytes"),
+    ({"name": "\u00e0"}, "holds the byte 0xa0, which the kernel takes for white space"),  # UTF-8 c3 a0
+    ({"name": "-a"}, "config[0].name: '-a' starts with - (nmcli would read it as an option)"),
+    ({"name": "*"}, "config[0].name: '*' is nmcli's wildcard"),
+    ({"name": "lo"}, "config[0].name: lo is the loopback interface"),
+    ({"name": "enc8200", "connection": "c\n"}, "config[0].connection: 'c\\n' has a control or format character"),
+    ({"name": "enc8200", "connection": "c\r"}, "config[0].connection: 'c\\r' has a control or format character"),
+    ({"name": "enc8200", "connection": "c\x00d"}, "config[0].connection: 'c\\x00d' has a control or format"),
+    ({"name": "enc8200", "connection": "c\x1b[2J"}, "config[0].connection: 'c\\x1b[2J' has a control or format"),
+    ({"name": "enc8200", "connection": "--ask"}, "config[0].connection: '--ask' starts with -"),
+    ({"name": "enc8200", "connection": "x" * 243}, "config[0].connection: the connection name has 243 bytes"),
+    ({"device": "8200\n"}, "config[0].device: '8200\\n' has a control or format character"),
+    ({"device": "8200;id"}, "config[0].device: '8200;id' is not a qeth device ID"),
+    ({"mac": "02:00:00:00:00:01\n"}, "config[0].mac: '02:00:00:00:00:01\\n' has a control or format character"),
+    ({"mac": "02:00:00:00:00:01\x00"}, "config[0].mac: '02:00:00:00:00:01\\x00' has a control or format"),
+    ({"name": "enc8200", "addresses": ["10.0.0.1/24\n"]}, "config[0].addresses[0]: '10.0.0.1/24\\n' has a control"),
+    ({"name": "enc8200", "addresses": ["10.0.0.1/24;id"]}, "config[0].addresses[0]: '10.0.0.1/24;id' is not an"),
+    ({"name": "enc8200", "addresses": ["$(id)/24"]}, "config[0].addresses[0]: '$(id)/24' is not an IPv4 or IPv6"),
+    ({"name": "enc8200", "routes": [{"to": "10.1.0.0/24\x00"}]}, "config[0].routes[0].to: '10.1.0.0/24\\x00' has"),
+    ({"name": "enc8200", "routes": [{"to": "10.1.0.0/24", "via": "10.1.0.1\r"}]}, "config[0].routes[0].via: "),
+    ({"name": "enc8200", "vlans": [{"id": 5, "connection": "v\nx"}]}, "config[0].vlans[0].connection: 'v\\nx' has"),
+    (
+        {"name": "abcdefghijklmn", "vlans": [{"id": 10}]},
+        "config[0].vlans[0].id: the VLAN interface 'abcdefghijklmn.10'",
+    ),
+]
+
+
+@pytest.mark.parametrize("entry, message", REFUSED)
+def test_hostile_input_is_refused_naming_the_field_before_anything_runs(run_module, nm, entry, message):
+    for state in ("merged", "deleted", "rendered"):
+        nm.calls = []
+        out = run(run_module, nm, [entry], args={"state": state})
+        assert out.failed, out.result
+        assert message in out.result["msg"]
+        assert nm.calls == []  # not even a read: the input is checked first
+
+
+ACCEPTED_NAMES = ["a$(id>x)", "x;reboot", "p%n", 'q"r', "s'\\", "`id`", "a<b&c", '">x', "]]>", "-"[1:] + "n-1"]
+
+
+@pytest.mark.parametrize("ifname", ACCEPTED_NAMES)
+def test_hostile_but_kernel_legal_names_are_data_in_nmcli_argv(run_module, nm, ifname):
+    add_plain(nm, ifname)
+    connection = 'c;$(id)`x`"\'%n\\'
+    out = run(run_module, nm, [{"name": ifname, "connection": connection, "addresses": ["10.70.0.1/24"]}])
+    assert not out.failed, out.result
+    add = nmcli_calls(nm)
+    assert len(add) == 1
+    assert add[0][3:9] == ["type", "802-3-ethernet", "con-name", connection, "ifname", ifname]
+    uuid = list(nm.profiles)[0]
+    assert nm.profiles[uuid]["connection.interface-name"] == ifname
+    assert nm.devices[ifname]["addresses"] == ["10.70.0.1/24"]
+    assert ["connection", "up", "id", connection] in [c[1:] for c in nm.calls]
+    # a second run reads the profile back through nmcli's terse output: nothing to do
+    again = run(run_module, nm, [{"name": ifname, "connection": connection, "addresses": ["10.70.0.1/24"]}])
+    assert again.result["changed"] is False, again.result["commands"]
+
+
+def test_a_kernel_legal_name_read_from_the_host_is_data(run_module, host_root, monkeypatch):
+    monkeypatch.delenv("SSH_CONNECTION", raising=False)
+    nm = FakeNM(host_root)
+    nm.add_qeth("0.0.8200", "a$(id>x);`b`")
+    out = run(run_module, nm, [{"device": "8200", "addresses": ["10.60.0.1/24"], "vlans": [{"id": 7}]}])
+    assert not out.failed, out.result
+    adds = nmcli_calls(nm)
+    assert [a[6:9] for a in adds] == [
+        ["a$(id>x);`b`", "ifname", "a$(id>x);`b`"],
+        ["a$(id>x);`b`.7", "ifname", "a$(id>x);`b`.7"],
+    ]
+    assert out.result["interfaces"] == {"device 0.0.8200": "a$(id>x);`b`"}
+
+
+@pytest.mark.parametrize(
+    "hostname, message",
+    [
+        (
+            "-a",
+            "config[0].device: device 0.0.8200 resolves to an interface this module cannot pass to nmcli: '-a' starts",
+        ),
+        ("abcdefghijklmno", "config[0].device: the VLAN interface of VLAN 10 on abcdefghijklmno: "),
+    ],
+)
+def test_a_name_read_from_the_host_that_nmcli_cannot_take_is_refused_naming_the_field(
+    run_module, host_root, monkeypatch, hostname, message
+):
+    monkeypatch.delenv("SSH_CONNECTION", raising=False)
+    nm = FakeNM(host_root)
+    nm.add_qeth("0.0.8200", hostname)
+    out = run(run_module, nm, [{"device": "8200", "vlans": [{"id": 10}]}])
+    assert out.failed and out.result["msg"].startswith(message), out.result["msg"]
+    assert nm.changing() == []
+
+
+@pytest.mark.parametrize("state", ["merged", "replaced", "deleted"])
+def test_an_interface_of_type_loopback_is_refused_naming_the_field(run_module, nm, state):
+    add_plain(nm, "lo0", arphrd="772")
+    out = run(run_module, nm, [{"name": "lo0", "addresses": ["127.0.0.2/8"]}], args={"state": state})
+    assert out.failed and nm.changing() == []
+    assert out.result["msg"] == (
+        "config[0].name: lo0 is a loopback interface (type 772); ip_interfaces manages Ethernet interfaces and "
+        "VLANs, not loopback"
+    )

@@ -433,3 +433,44 @@ def test_the_connection_is_closed_however_the_module_ends(env, monkeypatch):
     env.run({'domain': 'g1', 'hostdevs': [HOSTDEV]})
     env.run({'domain': 'g3', 'hostdevs': [HOSTDEV]}, failed=True)
     assert closed == [True, True]
+
+
+@pytest.mark.parametrize(
+    'uri',
+    [
+        'qemu+ext:///system?command=/bin/id',
+        'qemu+ssh://h/system?netcat=/tmp/x',
+        'qemu+unix:///system?socket=/tmp/s',
+        'qemu+ssh://h/system?keyfile=/root/k',
+        'qemu+ssh://h/system?proxy=netcat',
+        'qemu+ssh://-oProxyCommand=id/system',
+        'qemu:///system\n',
+    ],
+)
+def test_a_uri_that_runs_a_program_is_refused_before_libvirt_is_opened(env, uri):
+    g1(env)
+    for state in ('merged', 'gathered', 'deleted'):
+        result = env.run({'domain': 'g1', 'uri': uri, 'state': state, 'hostdevs': [HOSTDEV]}, failed=True)
+        assert result['msg'].startswith('uri: %r is not' % uri)
+    assert env.opened == []
+
+
+@pytest.mark.parametrize(
+    'uri',
+    [
+        'qemu:///system',
+        'qemu:///session',
+        'qemu+unix:///system?mode=direct',
+        'qemu+ssh://root@kvm-a.example.com:2222/system?no_tty=1',
+        'qemu+tls://10.0.0.1/system',
+        'qemu://kvm-a/system',
+        'qemu+tcp://[fd00::1]:16509/system',
+        'qemu+libssh2://u_1@h/system?sshauth=agent,privkey',
+        'hail',
+    ],
+)
+def test_an_allowed_uri_reaches_libvirt_unchanged(env, uri):
+    env.connection.uri = uri
+    g1(env)
+    assert env.run({'domain': 'g1', 'uri': uri, 'hostdevs': [HOSTDEV]})['changed'] is True
+    assert env.opened == [uri]

@@ -4,7 +4,7 @@
 """libvirt_device, bad input: refused with a message that names the field and what is allowed,
 before libvirt is connected to or sysfs is read."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 
@@ -36,6 +36,45 @@ CASES = [
     ("uri empty", g1(uri=""), ["uri: '' is not a libvirt connection URI", "qemu:///system"]),
     ("uri with a blank", g1(uri="qemu:///system x"), ["uri: 'qemu:///system x' is not a libvirt connection URI"]),
     ("uri with a newline", g1(uri="qemu:///system\n"), ["uri: 'qemu:///system\\n'", "control characters"]),
+    # transports, parameters and host forms that make libvirt run a program or read a file
+    ("uri ext", g1(uri="qemu+ext:///system?command=/bin/id"), ["uri: ", "transport ext (it runs the program"]),
+    ("uri netcat", g1(uri="qemu+ssh://h/system?netcat=/tmp/x"), ["uri: ", "parameter netcat; allowed: mode"]),
+    ("uri socket", g1(uri="qemu+unix:///system?socket=/tmp/s"), ["uri: ", "parameter socket;"]),
+    ("uri keyfile", g1(uri="qemu+ssh://h/system?keyfile=/root/k"), ["uri: ", "parameter keyfile;"]),
+    ("uri proxy", g1(uri="qemu+ssh://h/system?proxy=netcat"), ["uri: ", "parameter proxy;"]),
+    ("uri command on ssh", g1(uri="qemu+ssh://h/system?command=id"), ["uri: ", "parameter command;"]),
+    ("uri no_verify", g1(uri="qemu+tls://h/system?no_verify=1"), ["uri: ", "parameter no_verify;"]),
+    ("uri unknown parameter", g1(uri="qemu+ssh://h/system?x=1"), ["uri: ", "parameter x;"]),
+    ("uri parameter twice", g1(uri="qemu:///system?mode=direct&mode=legacy"), ["uri: ", "mode is given twice"]),
+    ("uri parameter value", g1(uri="qemu:///system?mode=x"), ["uri: ", "mode=x; allowed values: auto, legacy"]),
+    ("uri encoded name", g1(uri="qemu+ssh://h/system?%6eetcat=x"), ["uri: ", "the character '%' is not allowed"]),
+    ("uri sshauth", g1(uri="qemu+libssh2://h/system?sshauth=x"), ["uri: ", "sshauth 'x'"]),
+    ("uri ssh option host", g1(uri="qemu+ssh://-oProxyCommand=id/system"), ["uri: ", "host '-oProxyCommand=id'"]),
+    ("uri ssh option user", g1(uri="qemu+ssh://-l@h/system"), ["uri: ", "user '-l'"]),
+    ("uri two users", g1(uri="qemu+ssh://a@b@h/system"), ["uri: ", "host 'b@h'"]),
+    ("uri port 0", g1(uri="qemu+ssh://h:0/system"), ["uri: ", "port '0' is not 1..65535"]),
+    ("uri port too big", g1(uri="qemu+ssh://h:65536/system"), ["uri: ", "port '65536'"]),
+    ("uri embed", g1(uri="qemu:///embed?root=/tmp/x"), ["uri: ", "path /embed; allowed: /system, /session"]),
+    ("uri relative path", g1(uri="qemu+ssh://h/../system"), ["uri: ", "path /../system"]),
+    ("uri driver", g1(uri="lxc:///system"), ["uri: ", "driver lxc; allowed: qemu"]),
+    ("uri remote without host", g1(uri="qemu+ssh:///system"), ["uri: ", "a remote transport needs a host"]),
+    ("uri unix with host", g1(uri="qemu+unix://h/system"), ["uri: ", "a local connection"]),
+    ("uri fragment", g1(uri="qemu:///system#x"), ["uri: ", "the character '#'"]),
+    ("uri semicolon", g1(uri="qemu:///system;id"), ["uri: ", "';'"]),
+    ("uri command substitution", g1(uri="qemu:///system$(id)"), ["uri: ", "'$'", "'('"]),
+    ("uri backticks", g1(uri="qemu:///system`id`"), ["uri: ", "'`'"]),
+    ("uri quote", g1(uri='qemu:///system"'), ["uri: ", "'\"'"]),
+    ("uri backslash", g1(uri="qemu:///system\\"), ["uri: ", "'\\\\'"]),
+    ("uri specifier", g1(uri="qemu:///system%n"), ["uri: ", "'%'"]),
+    ("uri CR", g1(uri="qemu:///system\r"), ["uri: ", "control characters"]),
+    # a NUL in a top-level string option: AnsibleModule refuses it itself, while it logs its arguments to syslog
+    ("uri NUL", g1(uri="qemu:///sys\x00tem"), ["embedded null character"]),
+    ("uri IPv6 zone", g1(uri="qemu+ssh://[fe80::1]x/system"), ["uri: ", "is not an IPv6 address in brackets"]),
+    ("uri not IPv6", g1(uri="qemu+ssh://[fe80::g]/system"), ["uri: ", "host [fe80::g] is not an IPv6"]),
+    ("uri long host", g1(uri="qemu+ssh://%s/system" % ".".join(["a" * 63] * 5)), ["uri: ", "is not a DNS name"]),
+    ("uri alias with a dot", g1(uri="../x"), ["uri: '../x' is not a libvirt URI alias"]),
+    ("uri alias with a dash", g1(uri="-c"), ["uri: '-c' is not a libvirt URI alias"]),
+    ("uri alias too long", g1(uri="a" * 65), ["uri: ", "is not a libvirt URI alias"]),
     # -- hostdevs ------------------------------------------------------------------------------
     ("fid not hex", g1(hostdevs=[{"fid": "zz"}]), ["hostdevs[0].fid: 'zz' is not " + HEX]),
     ("fid negative", g1(hostdevs=[{"fid": -5}]), ["hostdevs[0].fid: -5 is outside 0x0000..0xffffffff"]),
@@ -90,12 +129,16 @@ CASES = [
         ["hostdevs[0].address: the host PCI address of fid 0x605 is not known (give it for state rendered)"],
     ),
     # -- interfaces ----------------------------------------------------------------------------
-    ("source empty", g1(interfaces=[{"source": ""}]), ["interfaces[0].source: ", "1 to 15 characters"]),
-    ("source too long", g1(interfaces=[{"source": "enc8200abcdefghi"}]), ["interfaces[0].source: ", "15 char"]),
-    ("source with a slash", g1(interfaces=[{"source": "../eth0"}]), ["interfaces[0].source: ", '"/"']),
+    ("source empty", g1(interfaces=[{"source": ""}]), ["interfaces[0].source: ", "1 to 15 bytes", "it is empty"]),
+    ("source too long", g1(interfaces=[{"source": "enc8200abcdefghi"}]), ["interfaces[0].source: ", "it has 16 bytes"]),
+    (
+        "source with a slash",
+        g1(interfaces=[{"source": "../eth0"}]),
+        ["interfaces[0].source: ", "no /,", "it has a /, : or white space"],
+    ),
     ("source with a colon", g1(interfaces=[{"source": "eth0:1"}]), ["interfaces[0].source: "]),
     ("source with a blank", g1(interfaces=[{"source": "eth 0"}]), ["interfaces[0].source: "]),
-    ("source dot", g1(interfaces=[{"source": "."}]), ["interfaces[0].source: ", "not . or .."]),
+    ("source dot", g1(interfaces=[{"source": "."}]), ["interfaces[0].source: ", "not . or ..", ". names a directory"]),
     ("source dot-dot", g1(interfaces=[{"source": ".."}]), ["interfaces[0].source: ", "not . or .."]),
     ("source control character", g1(interfaces=[{"source": "enc\x018200"}]), ["interfaces[0].source: "]),
     ("source missing", g1(interfaces=[{"mac": "12:34:56:78:9a:bc"}]), ["missing required arguments: source"]),

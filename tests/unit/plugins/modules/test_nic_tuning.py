@@ -5,15 +5,16 @@
 against what the driver reports before anything changes, rollback, idempotence, check mode, boot
 configuration (unit and NetworkManager), irqbalance."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import errno
 
 import pytest
 
 from ansible_collections.s390x.network.plugins.module_utils import nic_persist as persist
-from ansible_collections.s390x.network.plugins.module_utils import nic_tuning_resource
+from ansible_collections.s390x.network.plugins.module_utils import nic_tuning_resource, unit_syntax
 from ansible_collections.s390x.network.plugins.modules import nic_tuning
+from ansible_collections.s390x.network.tests.unit.plugins.module_utils.test_nic_boot_unit import systemd_exec
 from ansible_collections.s390x.network.tests.unit.plugins.modules.nic_fake import FakeNicHost, virtio_features
 
 ETHTOOL = "/usr/sbin/ethtool"
@@ -420,6 +421,11 @@ def test_irqbalance_ban(run_module, host_root, monkeypatch):
     assert again["changed"] is False and again["irqbalance"]["restart_needed"] is False
 
 
+def exec_argvs(unit):
+    """The ExecStart= lines of a unit, read back as systemd reads what unit_syntax wrote."""
+    return [unit_syntax.parse_exec_line(line)[0] for line in unit.splitlines() if line.startswith("ExecStart=")]
+
+
 def test_persistent_boot_unit(run_module, host_root, monkeypatch):
     host = virtio_host(host_root, monkeypatch)
     args = {
@@ -440,17 +446,18 @@ def test_persistent_boot_unit(run_module, host_root, monkeypatch):
         "systemctl daemon-reload",
         "systemctl enable s390x-network-nic-tuning-eth0.service",
     ]
-    script = host.read(persist.script_path("eth0"))
-    assert script.splitlines()[:3] == [
-        "#!/bin/sh",
+    # the script is the same constant text for every interface; the values are the unit's argv
+    assert host.read(persist.script_path("eth0")) == persist.HELPER
+    unit = host.read(persist.unit_path("eth0"))
+    assert unit.splitlines()[:2] == [
         persist.HEADER,
         '# settings: {"channels":{"combined":2},"features":{},"irqs":{"virtio2-input.0":"1"},"rings":{},'
         '"rps":{"all":"3"}}',
     ]
-    assert "ethtool '-L' 'eth0' 'combined' '2' || rc=1" in script
-    assert "for q in \"$r\"/sys/class/net/eth0/queues/rx-*; do echo '3' > \"$q/rps_cpus\" || rc=1; done" in script
-    assert "irq_affinity 'virtio2-input.0' '1' || rc=1" in script
-    assert host.read(persist.unit_path("eth0")) == persist.render_unit("eth0")
+    assert exec_argvs(unit) == [
+        ["ethtool", "-L", "eth0", "combined", "2"],
+        ["/bin/sh", "/etc/s390x-network/nic-tuning/eth0.sh", "eth0", "rps", "all", "3", "irq", "virtio2-input.0", "1"],
+    ]
     assert out.result["interfaces"]["eth0"]["persist_method"] == "unit"
     assert {
         "object": "eth0 boot unit s390x-network-nic-tuning-eth0.service",
@@ -458,9 +465,9 @@ def test_persistent_boot_unit(run_module, host_root, monkeypatch):
         "difference": "none -> channels combined=2; rps all=3; irqs virtio2-input.0=1",
     } in out.result["drift"]
     assert run(run_module, host, args).result["changed"] is False
-    # merged keeps what the boot script held; replaced keeps only what is given
+    # merged keeps what the boot unit held; replaced keeps only what is given
     out = run(run_module, host, {"persistent": True, "config": [{"name": "eth0", "features": {"gro": False}}]})
-    settings = nic_tuning_resource.parse_script_settings(host.read(persist.script_path("eth0")))
+    settings = persist.parse_settings(host.read(persist.unit_path("eth0")))
     assert settings == {
         "channels": {"combined": 2},
         "features": {"generic-receive-offload": False},
@@ -468,7 +475,12 @@ def test_persistent_boot_unit(run_module, host_root, monkeypatch):
         "rings": {},
         "rps": {"all": "3"},
     }
-    assert out.result["commands"] == ["ethtool -K eth0 gro off", "write /etc/s390x-network/nic-tuning/eth0.sh"]
+    assert out.result["commands"] == [
+        "ethtool -K eth0 gro off",
+        "write /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
+        "systemctl daemon-reload",
+    ]
+    assert exec_argvs(host.read(persist.unit_path("eth0")))[1] == ["ethtool", "-K", "eth0", "gro", "off"]
     out = run(
         run_module,
         host,
@@ -478,15 +490,18 @@ def test_persistent_boot_unit(run_module, host_root, monkeypatch):
     assert out.result["commands"] == [
         "echo 0 > /sys/class/net/eth0/queues/rx-0/rps_cpus",
         "echo 0 > /sys/class/net/eth0/queues/rx-1/rps_cpus",
-        "write /etc/s390x-network/nic-tuning/eth0.sh",
+        "rm /etc/s390x-network/nic-tuning/eth0.sh",
+        "write /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
+        "systemctl daemon-reload",
     ]
-    assert nic_tuning_resource.parse_script_settings(host.read(persist.script_path("eth0")))["rps"] == {}
-    # nothing left for the boot script: unit and script go
+    unit = host.read(persist.unit_path("eth0"))
+    assert persist.parse_settings(unit)["rps"] == {}
+    assert exec_argvs(unit) == [["ethtool", "-K", "eth0", "gro", "off"]]
+    # nothing left for the boot unit: the unit goes
     out = run(run_module, host, {"state": "replaced", "persistent": True, "config": [{"name": "eth0"}]})
     assert out.result["commands"] == [
         "systemctl disable s390x-network-nic-tuning-eth0.service",
         "rm /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
-        "rm /etc/s390x-network/nic-tuning/eth0.sh",
         "systemctl daemon-reload",
     ]
     assert host.read(persist.unit_path("eth0")) is None and host.read(persist.script_path("eth0")) is None
@@ -502,18 +517,17 @@ def test_persistent_boot_unit_without_a_running_systemd(run_module, host_root, m
     assert not out.failed, out.result
     assert out.result["commands"] == [
         "ethtool -L eth0 combined 2",
-        "write /etc/s390x-network/nic-tuning/eth0.sh",
         "write /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
         "systemctl enable s390x-network-nic-tuning-eth0.service",
     ]
     assert host.systemctl == [["enable", "s390x-network-nic-tuning-eth0.service"]]
-    assert host.read(persist.unit_path("eth0")) == persist.render_unit("eth0")
+    assert exec_argvs(host.read(persist.unit_path("eth0"))) == [["ethtool", "-L", "eth0", "combined", "2"]]
+    assert host.read(persist.script_path("eth0")) is None  # no RPS or IRQ: no script
     assert run(run_module, host, args).result["changed"] is False
     out = run(run_module, host, {"state": "replaced", "persistent": True, "config": [{"name": "eth0"}]})
     assert out.result["commands"] == [
         "systemctl disable s390x-network-nic-tuning-eth0.service",
         "rm /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
-        "rm /etc/s390x-network/nic-tuning/eth0.sh",
     ]
     # a failure rolls back without daemon-reload either
     host.fail[("/usr/sbin/systemctl", "enable")] = (1, "", "Failed to enable unit\n")
@@ -521,7 +535,6 @@ def test_persistent_boot_unit_without_a_running_systemd(run_module, host_root, m
     assert out.failed
     assert out.result["rollback"]["commands"] == [
         "rm /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
-        "rm /etc/s390x-network/nic-tuning/eth0.sh",
     ]
     assert ["daemon-reload"] not in host.systemctl
 
@@ -533,7 +546,6 @@ def test_persistent_rollback_puts_files_back(run_module, host_root, monkeypatch)
     assert out.failed
     assert out.result["rollback"]["commands"] == [
         "rm /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
-        "rm /etc/s390x-network/nic-tuning/eth0.sh",
         "ethtool -L eth0 combined 1",
         "systemctl daemon-reload",
     ]
@@ -568,13 +580,14 @@ def test_networkmanager_without_channel_properties(run_module, host_root, monkey
         "ethtool -G eth0 rx 512",
         "ethtool -K eth0 tso off",
         "nmcli connection modify %s ethtool.feature-tso off ethtool.ring-rx 512" % UUID,
-        "write /etc/s390x-network/nic-tuning/eth0.sh",
         "write /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
         "systemctl daemon-reload",
         "systemctl enable s390x-network-nic-tuning-eth0.service",
     ]
     assert host.nm["profiles"][UUID] == {"feature-gro": "on", "feature-tso": "off", "ring-rx": "512"}
-    assert host.read(persist.unit_path("eth0")) == persist.render_unit("eth0", networkmanager=True)
+    unit = host.read(persist.unit_path("eth0"))
+    assert "After=NetworkManager-wait-online.service" in unit.splitlines()
+    assert exec_argvs(unit) == [["ethtool", "-L", "eth0", "combined", "2"]]
     assert out.result["interfaces"]["eth0"]["persist_method"] == "networkmanager"
     assert out.result["networkmanager_version"] == "1.42"
     assert run(run_module, host, NM_ARGS, bin_paths={}).result["changed"] is False
@@ -715,3 +728,120 @@ def test_an_irq_that_disappeared_is_not_written_under_its_old_number(run_module,
     assert "no IRQ named ibmvnic-30000002-rx0 in /proc/interrupts (it was IRQ 70)" in out.result["msg"]
     assert ("/proc/irq/70/smp_affinity_list", "3") not in host.writes
     assert out.result["rollback"]["commands"] == ["ethtool -L env2 rx 4"]
+
+
+# -- hostile but kernel-legal interface names ---------------------------------------------------------
+@pytest.mark.parametrize("name", ["a$(id>pwn)", "x;id>pwn", "`id>pwn`", "p%n", 'q"r', "s'\\", "t\\", "${PATH}"])
+def test_a_hostile_but_kernel_legal_name_is_data_live_and_in_the_boot_unit(run_module, host_root, monkeypatch, name):
+    host = FakeNicHost(host_root, monkeypatch)
+    host.add_iface(
+        name,
+        "virtio_net",
+        device="virtio2",
+        channels={"max": {"combined": 4}, "current": {"combined": 1}},
+        features=virtio_features(),
+        rx_queues=1,
+    )
+    for queue in range(4):
+        host.add_irq(38 + 2 * queue, "virtio2-input.%d" % queue)
+        host.add_irq(39 + 2 * queue, "virtio2-output.%d" % queue)
+    args = {
+        "persistent": True,
+        "config": [
+            {"name": name, "channels": {"combined": 2}, "rps_cpus": {"all": "0-1"}, "irq_affinity": {"rx-0": "1"}}
+        ],
+    }
+    out = run(run_module, host, args)
+    assert not out.failed, out.result
+    # live: argv lists, the name one element
+    assert [c for c in host.calls if c[1:2] == ["-L"]] == [["/usr/sbin/ethtool", "-L", name, "combined", "2"]]
+    assert host.rps_mask(name, 1) == "3"
+    # at boot: what systemd reads from the unit, the script a constant text
+    unit = host.read(persist.unit_path(name))
+    assert systemd_exec(unit) == [
+        (["ethtool", "-L", name, "combined", "2"], False),
+        (["/bin/sh", persist.script_path(name), name, "rps", "all", "3", "irq", "virtio2-input.0", "1"], False),
+    ]
+    assert host.read(persist.script_path(name)) == persist.HELPER
+    assert host.systemctl[-1] == ["enable", persist.unit_name(name)]
+    assert run(run_module, host, args).result["changed"] is False
+
+
+def test_the_unit_and_script_of_an_earlier_release_are_replaced_keeping_their_settings(
+    run_module, host_root, monkeypatch
+):
+    """An earlier release wrote the values into the script (``ethtool '-L' 'eth0' ...``) and its
+    ``# settings:`` line; the unit ran ``/bin/sh SCRIPT``. The settings carry over into the new unit."""
+    host = virtio_host(host_root, monkeypatch)
+    old_script = "\n".join(
+        [
+            "#!/bin/sh",
+            persist.HEADER,
+            '# settings: {"channels":{"combined":2},"features":{},"irqs":{},"rings":{},"rps":{"all":"3"}}',
+            "# Run by s390x-network-nic-tuning-eth0.service whenever eth0 appears.",
+            'r="${NIC_TUNING_ROOT:-}"',
+            "rc=0",
+            "ethtool '-L' 'eth0' 'combined' '2' || rc=1",
+            "exit $rc",
+            "",
+        ]
+    )
+    old_unit = "\n".join(
+        [
+            persist.HEADER,
+            "[Unit]",
+            "Description=NIC tuning of eth0 (s390x.network.nic_tuning)",
+            "[Service]",
+            "Type=oneshot",
+            "ExecStart=/bin/sh /etc/s390x-network/nic-tuning/eth0.sh",
+            "[Install]",
+            "WantedBy=sys-subsystem-net-devices-eth0.device",
+            "",
+        ]
+    )
+    host._write(persist.script_path("eth0"), old_script)
+    host._write(persist.unit_path("eth0"), old_unit)
+    host._write(persist.wants_link("eth0"), "")
+    out = run(run_module, host, {"persistent": True, "config": [{"name": "eth0", "features": {"gro": False}}]})
+    assert not out.failed, out.result
+    assert out.result["commands"] == [
+        "ethtool -K eth0 gro off",
+        "write /etc/s390x-network/nic-tuning/eth0.sh",
+        "write /etc/systemd/system/s390x-network-nic-tuning-eth0.service",
+        "systemctl daemon-reload",
+    ]
+    unit = host.read(persist.unit_path("eth0"))
+    assert persist.parse_settings(unit) == {
+        "channels": {"combined": 2},
+        "features": {"generic-receive-offload": False},
+        "irqs": {},
+        "rings": {},
+        "rps": {"all": "3"},
+    }
+    assert systemd_exec(unit) == [
+        (["ethtool", "-L", "eth0", "combined", "2"], False),
+        (["ethtool", "-K", "eth0", "gro", "off"], False),
+        (["/bin/sh", persist.script_path("eth0"), "eth0", "rps", "all", "3"], False),
+    ]
+    assert host.read(persist.script_path("eth0")) == persist.HELPER
+
+
+def test_settings_edited_into_the_unit_by_hand_do_not_reach_the_next_unit(run_module, host_root, monkeypatch):
+    host = virtio_host(host_root, monkeypatch)
+    edited = (
+        '# settings: {"channels":{"combined":"2; id"},"features":{"x y":true,"tso":"on"},'
+        '"irqs":{"a b":"1","ok-1":"1\\n"},"rings":{"rx":true},"rps":{"../x":"3","0":"f;id"}}\n'
+    )
+    host._write(persist.unit_path("eth0"), edited)
+    host._write(persist.wants_link("eth0"), "")
+    out = run(run_module, host, {"persistent": True, "config": [{"name": "eth0", "channels": {"combined": 2}}]})
+    assert not out.failed, out.result
+    unit = host.read(persist.unit_path("eth0"))
+    assert persist.parse_settings(unit) == {
+        "channels": {"combined": 2},
+        "features": {},
+        "irqs": {},
+        "rings": {},
+        "rps": {},
+    }
+    assert systemd_exec(unit) == [(["ethtool", "-L", "eth0", "combined", "2"], False)]

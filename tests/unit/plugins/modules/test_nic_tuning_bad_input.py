@@ -4,7 +4,7 @@
 """nic_tuning, bad input: refused with a message that names the field and what is allowed, before
 ethtool is looked up or any file of the host is read (also for state rendered)."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 
@@ -20,7 +20,22 @@ CASES = [
     ("no interface", {"config": []}, ["config: give at least one interface"]),
     ("name with a blank", one(name="eth 0"), ["config[0].name: 'eth 0' is not a network interface name"]),
     ("name with a slash", one(name="a/b"), ["config[0].name: 'a/b' is not a network interface name"]),
-    ("name too long", one(name="x" * 16), ["1-15 characters"]),
+    ("name too long", one(name="x" * 16), ["config[0].name: ", "1 to 15 bytes", "it has 16 bytes"]),
+    # the kernel's grammar (dev_valid_name), and no control or format characters
+    ("name with a newline", one(name="eth0\n"), ["config[0].name: 'eth0\\n' is not a network interface name"]),
+    ("name with a CR", one(name="eth0\r"), ["config[0].name: 'eth0\\r' is not a network", "control"]),
+    ("name with a NUL", one(name="e\x00"), ["config[0].name: 'e\\x00' is not a network", "control"]),
+    ("name with a tab", one(name="e\t1"), ["config[0].name: 'e\\t1' is not a network interface name"]),
+    ("name with a BiDi override", one(name="e\u202e1"), ["config[0].name: ", "control or format"]),
+    ("name too long in UTF-8", one(name="\u00e9" * 8), ["config[0].name: ", "it has 16 bytes"]),
+    ("name with a Latin-1 blank byte", one(name="\u00e0"), ["config[0].name: ", "the byte 0xa0"]),
+    ("name dot", one(name="."), ["config[0].name: '.' is not a network interface name", "names a directory"]),
+    ("name dot-dot", one(name=".."), ["config[0].name: '..' is not a network interface name"]),
+    ("name path", one(name="../../etc/x"), ["config[0].name: '../../etc/x' is not a network interface name"]),
+    ("name absolute", one(name="/etc/x"), ["config[0].name: '/etc/x' is not a network interface name"]),
+    ("name with a colon", one(name="eth0:1"), ["config[0].name: 'eth0:1' is not a network interface name"]),
+    ("name empty", one(name=""), ["config[0].name: '' is not a network interface name", "it is empty"]),
+    ("name leading dash", one(name="-a"), ["config[0].name: '-a' starts with - (nmcli would read it as an option)"]),
     (
         "one interface twice",
         {"config": [{"name": "eth0"}, {"name": "eth0", "channels": {"combined": 2}}]},

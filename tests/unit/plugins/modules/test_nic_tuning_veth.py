@@ -17,7 +17,7 @@ veth facts used (drivers/net/veth.c): ``ethtool -L`` takes rx and tx (1 up to th
 ``persistent: false`` throughout: nothing is written to the machine's /etc.
 """
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import json
 import os
@@ -47,7 +47,14 @@ pytestmark = [
 
 
 def ns_run(ns, argv, env=None, check=True):
-    done = subprocess.run([IP, "netns", "exec", ns] + argv, capture_output=True, text=True, env=env, check=False)
+    done = subprocess.run(
+        [IP, "netns", "exec", ns] + argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        universal_newlines=True,
+        env=env,
+        check=False,
+    )
     if check and done.returncode != 0:
         raise AssertionError("%s failed: %s" % (argv, done.stderr))
     return done
@@ -57,7 +64,9 @@ def ns_run(ns, argv, env=None, check=True):
 def netns():
     """A namespace with the veth pair nt0/nt1 (4 RX and 4 TX queues each), up; deleted afterwards."""
     ns = "nic-test-%d" % os.getpid()
-    done = subprocess.run([IP, "netns", "add", ns], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [IP, "netns", "add", ns], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, check=False
+    )
     if done.returncode != 0:
         pytest.skip("cannot create a network namespace here: %s" % done.stderr.strip())
     try:
@@ -72,7 +81,7 @@ def netns():
             pytest.skip("this kernel's veth has no settable channels (needs Linux 5.13)")
         yield ns
     finally:
-        subprocess.run([IP, "netns", "del", ns], capture_output=True, check=False)
+        subprocess.run([IP, "netns", "del", ns], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
 
 
 def module(ns, tmp_path, args, path_prefix=None, check_mode=False):

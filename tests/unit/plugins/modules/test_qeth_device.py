@@ -12,7 +12,7 @@ attributes and what it refuses are the planner's tests (test_qeth_plan.py). A te
 another outcome scripts the call: exit code, stderr and what it left on the host.
 """
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import glob
 import os
@@ -667,3 +667,24 @@ def test_when_the_chzdev_rollback_fails_too_sysfs_puts_the_device_back_online(en
     assert env.kernel.qeth_read("0.0.8200", "online") == "1"  # never left offline
     assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "64"
     assert "previous state restored" in result["msg"]
+
+
+@pytest.mark.parametrize("attr, value, layer2", [("hsuid", "AB_1-#@z", False), ("portname", "OSA#@_-1", True)])
+def test_a_name_attribute_is_one_chzdev_argument_and_reads_back_from_the_rule(env, attr, value, layer2):
+    env.build(HS)
+    result = run(env, {"config": [{"id": "0.0.8200", "layer2": layer2, "attributes": {attr: value}}]})
+    assert not result["failed"], result.get("msg")
+    assert len(env.chzdev.calls) == 1
+    assert env.chzdev.calls[0].count("%s=%s" % (attr, value)) == 1
+    with open(env.rule_file("0.0.8200")) as handle:
+        lines = handle.read().splitlines()
+    assert 'ATTR{[ccwgroup/0.0.8200]%s}="%s"' % (attr, value) in lines
+    assert env.kernel.rule_settings("0.0.8200")[attr] == value
+
+
+@pytest.mark.parametrize("value", ['",RUN+="/bin/sh', "A\\", "A\nB", "%k$name"])
+def test_a_value_that_would_change_the_udev_rule_never_reaches_chzdev(env, value):
+    env.build(HS)
+    result = run(env, {"config": [{"id": "0.0.8200", "layer2": False, "attributes": {"hsuid": value}}]})
+    assert result["failed"] and result["msg"].startswith("config[0] (id 0.0.8200): attributes.hsuid")
+    assert env.chzdev.calls == [] and not os.path.exists(env.rule_file("0.0.8200"))

@@ -4,7 +4,7 @@
 """qeth_device, bad input: every option refused with a message that names the field and what is
 allowed, before the host is read (no sysfs, no udev rule, no chzdev lookup or run)."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 
@@ -160,12 +160,12 @@ CASES = [
     (
         "portname too long",
         {"config": [dev(attributes={"portname": "PORTNAME9"})]},
-        ["attributes.portname must be 1 to 8 characters without blanks"],
+        ["attributes.portname must be 1 to 8 of A-Z a-z 0-9 @ # _ -", "'PORTNAME9'"],
     ),
     (
         "hsuid with a blank",
         {"config": [dev(layer2=False, attributes={"hsuid": "A B"})]},
-        ["attributes.hsuid must be 1 to 8 characters without blanks"],
+        ["attributes.hsuid must be 1 to 8 of A-Z a-z 0-9 @ # _ -", "'A B'"],
     ),
     (
         "attribute names that are not strings",
@@ -208,6 +208,54 @@ CASES = [
         ],
     ),
 ]
+
+
+# chzdev writes portname, hsuid and every other value unescaped into 41-qeth-<busid>.rules
+# (ATTR{...}="VALUE"): what could end the value, add a key, start a rule or be substituted by udev
+UDEV_BREAKERS = [
+    '",RUN+="',
+    'A"B',
+    "A\\",
+    "A\\B",
+    "A\nB",
+    "A\rB",
+    "A\x00B",
+    "A\tB",
+    "$(id)",
+    "`id`",
+    "A;B",
+    "%k",
+    "$env",
+    "../A",
+    "/A",
+    "A B",
+    "ABCDEFGHI",
+    "\u00c4BC",
+    "A\u202eB",
+]
+for _attr in ("portname", "hsuid"):
+    for _value in UDEV_BREAKERS:
+        CASES.append(
+            (
+                "%s %r" % (_attr, _value),
+                {"config": [dev(layer2=_attr == "portname", attributes={_attr: _value})]},
+                ["config[0] (id 0.0.8200): attributes.%s" % _attr],
+            )
+        )
+for _attr, _value in (
+    ("priority_queueing", "no_prio_queueing\n"),
+    ("route4", 'no_router",RUN+="x'),
+    ("hw_trap", "arm\x00"),
+    ("vnicc/learning_timeout", "600\n"),
+    ("bridge_hostnotify", "1\r"),
+):
+    CASES.append(
+        (
+            "%s %r" % (_attr, _value),
+            {"config": [dev(layer2=_attr != "route4", attributes={_attr: _value})]},
+            ["config[0] (id 0.0.8200): attributes.%s" % _attr],
+        )
+    )
 
 
 @pytest.mark.parametrize("name,args,fragments", CASES, ids=[c[0] for c in CASES])

@@ -4,7 +4,7 @@
 """qeth_info, bad input: refused with a message that names the field and what is allowed, before
 sysfs, the udev rules or lszdev are looked at."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 

@@ -4,7 +4,7 @@
 """smc_rnics_info, bad input: refused with a message that names the field and what is allowed,
 before smc_rnics is looked up or run."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 

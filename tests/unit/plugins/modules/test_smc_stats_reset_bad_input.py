@@ -4,7 +4,7 @@
 """smc_stats_reset, bad input: refused with a message that names the field and what is allowed,
 before smcd or smcr is looked up or run (a reset cannot be taken back)."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 

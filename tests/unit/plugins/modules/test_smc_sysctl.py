@@ -327,3 +327,35 @@ def test_write_live_is_one_unbuffered_write_checked_for_its_length(host_root, mo
         sfile.write_live("net.smc.rmem", 131072)
     assert info.value.errno == errno.EIO and "short write" in str(info.value)
     assert path.read_text() == "65536\n"
+
+
+# -- file and modules_load_file are names in their fixed directories ---------------------------------
+def test_file_names_are_written_in_the_fixed_directories_only(new_host, host_root):
+    host = new_host("linux6.12")
+    out = host.run(rmem="128K", wmem="128K", file="80-smc-tuning.conf", modules_load_file="50_smc.conf")
+    assert not out.failed, out.result
+    assert out.result["commands"][-2:] == [
+        "write /etc/sysctl.d/80-smc-tuning.conf",
+        "write /etc/modules-load.d/50_smc.conf",
+    ]
+    assert [d["after_header"] for d in out.result["diff"]] == [
+        "/etc/sysctl.d/80-smc-tuning.conf",
+        "/etc/modules-load.d/50_smc.conf",
+    ]
+    written = sorted(
+        os.path.relpath(os.path.join(base, name), str(host_root))
+        for base, dummy, files in os.walk(str(host_root / "etc"))
+        for name in files
+    )
+    assert written == ["etc/modules-load.d/50_smc.conf", "etc/sysctl.d/80-smc-tuning.conf"]
+    assert sfile.parse(host.read("/etc/sysctl.d/80-smc-tuning.conf")) == out.result["sysctls"]
+    removed = host.run(state="deleted", file="80-smc-tuning.conf", modules_load_file="50_smc.conf")
+    assert removed.result["commands"] == ["rm /etc/sysctl.d/80-smc-tuning.conf", "rm /etc/modules-load.d/50_smc.conf"]
+
+
+def test_a_path_as_file_name_writes_nothing(new_host, host_root):
+    host = new_host("linux6.12")
+    for option in ("file", "modules_load_file"):
+        out = host.run(rmem="128K", **{option: "../../ld.so.conf.d/x.conf"})
+        assert out.failed and out.result["msg"].startswith(option + ": '../../ld.so.conf.d/x.conf' is not a file name")
+    assert not (host_root / "etc").exists() and host.commands == []

@@ -127,6 +127,16 @@ def test_seid_enabled_again(run_module, kernel):
         ({"state": "overridden", "config": ["A", "B", "C", "D", "E"]}, "5 UEIDs; the kernel holds at most 4"),
         ({"state": "overridden", "config": [], "seid": "disabled"}, "seid: disabled needs at least one UEID"),
         ({"state": "deleted", "seid": "disabled"}, "seid: disabled needs at least one UEID"),
+        ({"config": ["PLEX1\n"]}, "config[0]: 'PLEX1\\n': the first character must be A-Z or 0-9"),
+        ({"config": ["A", "PLEX1\tX"]}, "config[1]: 'PLEX1\\tX': the first character"),
+        ({"config": ["PLEX\rB"]}, "config[0]: 'PLEX\\rB'"),
+        ({"config": ["PL\x00EX"]}, "config[0]: 'PL\\x00EX'"),
+        ({"config": ["$(ID)"]}, "config[0]: '$(ID)'"),
+        ({"config": ["A;B"]}, "config[0]: 'A;B'"),
+        ({"config": ["%N"]}, "config[0]: '%N'"),
+        ({"config": ["-A"]}, "config[0]: '-A'"),
+        ({"config": ["../A"]}, "config[0]: '../A'"),
+        ({"config": ['A"B']}, "config[0]: 'A\"B'"),
     ],
 )
 def test_bad_input_is_refused_before_the_kernel_is_asked(run_module, monkeypatch, args, msg):

@@ -4,7 +4,7 @@
 """zpci_function, bad input: refused with a message that names the field and what is allowed,
 before sysfs, the boot files or any tool are looked at."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
 
 import pytest
 
