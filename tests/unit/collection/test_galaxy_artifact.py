@@ -15,6 +15,7 @@ import tarfile
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 # what a user of the collection gets; everything else stays in the repository
 SHIPPED_TOP = {
+    ".ansible-lint",
     "MANIFEST.json",
     "FILES.json",
     "README.md",

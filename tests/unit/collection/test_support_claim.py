@@ -1,10 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The ansible-core the collection claims is the one its tests run: the lower bound in
-meta/runtime.yml and the README is the pinned ansible-core of requirements-dev.txt."""
+"""What the collection ships for runs in the supported range: the execution environment installs an
+ansible-core at or above the floor of meta/runtime.yml (the floor itself is checked against the test
+matrix in test_galaxy_import_ready.py)."""
 
-from __future__ import annotations
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
 
 import os
 import re
@@ -19,17 +22,10 @@ def _read(*parts):
         return handle.read()
 
 
-def test_the_claimed_ansible_core_is_the_tested_one():
-    pinned = re.search(r"^ansible-core==(\d+)\.(\d+)\.\d+$", _read("requirements-dev.txt"), re.M)
-    assert pinned, "requirements-dev.txt pins ansible-core"
-    claimed = yaml.safe_load(_read("meta", "runtime.yml"))["requires_ansible"]
-    assert claimed == ">=%s.%s.0" % pinned.groups()
-    assert "| ansible-core (controller) | %s.%s and newer" % pinned.groups() in _read("README.md")
-
-
-def test_the_execution_environment_installs_a_claimed_ansible_core():
+def test_the_execution_environment_installs_a_supported_ansible_core():
+    floor = re.fullmatch(r">=(\d+)\.(\d+)\.0", yaml.safe_load(_read("meta", "runtime.yml"))["requires_ansible"])
+    assert floor, "meta/runtime.yml declares one floor"
     ee = yaml.safe_load(_read("execution-environment.yml"))
-    major, minor = re.match(
-        r">=(\d+)\.(\d+)\.0$", yaml.safe_load(_read("meta", "runtime.yml"))["requires_ansible"]
-    ).groups()
-    assert ee["dependencies"]["ansible_core"]["package_pip"] == "ansible-core>=%s.%s" % (major, minor)
+    pin = re.fullmatch(r"ansible-core==(\d+)\.(\d+)\.(\d+)", ee["dependencies"]["ansible_core"]["package_pip"])
+    assert pin, "the execution environment pins one ansible-core release"
+    assert tuple(int(x) for x in pin.groups()[:2]) >= tuple(int(x) for x in floor.groups())
