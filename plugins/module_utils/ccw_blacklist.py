@@ -33,7 +33,7 @@ DEVNOS = 0x10000
 CIO_IGNORE_RULE = "/etc/udev/rules.d/41-cio-ignore.rules"
 
 _BUSID = re.compile(
-    r"^(?:(?P<css>[0-9a-f]{1,2})\.(?P<ssid>[0-9a-f])\.(?P<devno>[0-9a-f]{4})|(?:0x)?(?P<old>[0-9a-f]{1,4}))$"
+    r"(?:(?P<css>[0-9a-f]{1,2})\.(?P<ssid>[0-9a-f])\.(?P<devno>[0-9a-f]{4})|(?:0x)?(?P<old>[0-9a-f]{1,4}))"
 )
 _FREE_IN_RULE = re.compile(r"echo\s+free\s+([^'\">]+?)\s*>\s*/proc/cio_ignore")
 _SPECIAL = ("ipldev", "condev")
@@ -88,7 +88,7 @@ class Blacklist(object):
 
 def busid_key(text):
     """``0.0.8200`` / ``8200`` / ``0x8200`` -> interval key, None when it is not a bus ID."""
-    match = _BUSID.match((text or "").strip().lower())
+    match = _BUSID.fullmatch((text or "").strip().lower())
     if not match:
         return None
     if match.group("old") is not None:
@@ -147,7 +147,7 @@ def cmdline_lists(cmdline):
 
     Words after `` -- `` belong to init, not to the kernel. A value may be double-quoted.
     """
-    kernel_part = re.split(r"(?:^|\s)--(?:\s|$)", cmdline or "", maxsplit=1)[0]
+    kernel_part = re.split(r"(?:^|\s)--(?:\s|\Z)", cmdline or "", maxsplit=1)[0]
     values = []
     for match in re.finditer(r'(?:^|\s)cio_ignore=("[^"]*"|\S*)', kernel_part):
         values.append(match.group(1).strip('"'))

@@ -44,12 +44,12 @@ OSA_TYPES = ("OSD",)
 MAX_CSS = 5
 MAX_DEVICES_PER_STATEMENT = 256
 
-_NAME_RE = re.compile(r"^[A-Z][A-Z0-9]{0,7}$")
-_PARTITION_RE = re.compile(r"^[A-Z#@$][A-Z0-9#@$]{0,7}$")
-_PNET_RE = re.compile(r"^[A-Z0-9]{1,16}$")
-_BUSID_RE = re.compile(r"^0\.[0-3]\.([0-9A-Fa-f]{4})$")
-_LABEL_RE = re.compile(r"^[^\s]{1,48}$")
-_FRAME_RE = re.compile(r"^(16|24|40|64)\s*(?:K|KB|KIB)?$", re.IGNORECASE)
+_NAME_RE = re.compile(r"[A-Z][A-Z0-9]{0,7}")
+_PARTITION_RE = re.compile(r"[A-Z#@$][A-Z0-9#@$]{0,7}")
+_PNET_RE = re.compile(r"[A-Z0-9]{1,16}")
+_BUSID_RE = re.compile(r"0\.[0-3]\.([0-9A-Fa-f]{4})")
+_LABEL_RE = re.compile(r"[^\s]{1,48}")
+_FRAME_RE = re.compile(r"(16|24|40|64)\s*(?:K|KB|KIB)?", re.IGNORECASE)
 
 TOP_KEYS = (
     "name",
@@ -106,7 +106,7 @@ def _hex_number(ctx, obj, field, value, digits, required=True):
     maximum = 16**digits - 1
     if isinstance(value, str):
         text = value.strip()
-        bus = _BUSID_RE.match(text)
+        bus = _BUSID_RE.fullmatch(text)
         if bus and digits == 4:
             text = bus.group(1)
         number = parse_hex_int(text, maximum)
@@ -156,7 +156,7 @@ def _dec_number(ctx, obj, field, value, required=True):
 def _pnet(ctx, obj, field, value):
     if value is None:
         return None
-    if not isinstance(value, str) or not _PNET_RE.match(value):
+    if not isinstance(value, str) or not _PNET_RE.fullmatch(value):
         ctx.error(obj, field, "%r is not a valid PNET ID (1-16 characters, A-Z 0-9)" % (value,))
         return value if isinstance(value, str) else None
     return value
@@ -198,7 +198,7 @@ def _frame_size(ctx, obj, value):
     if value is None:
         return "16K"
     text = str(value).strip()
-    match = _FRAME_RE.match(text)
+    match = _FRAME_RE.fullmatch(text)
     if not match:
         ctx.error(obj, "frame_size", "%r is not one of %s" % (value, ", ".join(FRAME_SIZES)))
         return None
@@ -277,7 +277,7 @@ def _partitions(ctx, raw):
             continue
         _unknown_keys(ctx, obj, item, ("name", "mif_id", "host"))
         name = item.get("name")
-        if not isinstance(name, str) or not _PARTITION_RE.match(name.strip().upper()):
+        if not isinstance(name, str) or not _PARTITION_RE.fullmatch(name.strip().upper()):
             ctx.error(
                 obj,
                 "name",
@@ -293,7 +293,7 @@ def _partitions(ctx, raw):
             ctx.error(obj, "mif_id", "%r is not a MIF image id 1-F" % (mif,))
             mif_id = None
         host = item.get("host")
-        if host is not None and (not isinstance(host, str) or not _LABEL_RE.match(host)):
+        if host is not None and (not isinstance(host, str) or not _LABEL_RE.fullmatch(host)):
             ctx.error(obj, "host", "%r is not an inventory host name (1-48 characters, no blanks)" % (host,))
             host = None
         result.append({"name": name, "mif_id": mif_id, "host": host})
@@ -445,7 +445,7 @@ def _ism(ctx, raw, known):
         for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet):
             guest = func.get("guest")
             if guest is not None and (
-                not isinstance(guest, str) or not _LABEL_RE.match(guest) or domain_name_problem(guest)
+                not isinstance(guest, str) or not _LABEL_RE.fullmatch(guest) or domain_name_problem(guest)
             ):
                 ctx.error(
                     fobj,
@@ -525,7 +525,7 @@ def normalize_cpc(cpc):
     cpc = copy.deepcopy(cpc)
     _unknown_keys(ctx, "cpc", cpc, TOP_KEYS)
     name = cpc.get("name")
-    if not isinstance(name, str) or not _NAME_RE.match(name.strip().upper()):
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name.strip().upper()):
         ctx.error("cpc", "name", "%r is not a CPC name (1-8 characters A-Z 0-9, starting with a letter)" % (name,))
     else:
         name = name.strip().upper()

@@ -403,7 +403,7 @@ def _st_chpid(deck, stmt, params):
         chparm = kw.get("CHPARM", kw.get("OS", "00"))
         if chparm not in CHPARM_FRAME:
             deck.warn(stmt, "CHPARM=%s: only the frame size bits are modelled" % chparm)
-            chparm = "%X0" % (int(chparm, 16) >> 4 & 0xC) if re.match(r"^[0-9A-F]{2}$", chparm) else "00"
+            chparm = "%X0" % (int(chparm, 16) >> 4 & 0xC) if re.fullmatch(r"[0-9A-F]{2}", chparm) else "00"
         entry["frame_size"] = CHPARM_FRAME.get(chparm, "16K")
         if "VCHID" in kw:
             entry["vchid"] = kw["VCHID"]

@@ -18,7 +18,7 @@ import re
 
 FID_MAX = 0xFFFFFFFF
 
-_HEX = re.compile(r"^(?:0[xX])?([0-9A-Fa-f]+)$")
+_HEX = re.compile(r"(?:0[xX])?([0-9A-Fa-f]+)")
 
 
 def parse_hex_id(value, maximum=FID_MAX, minimum=0):
@@ -32,7 +32,7 @@ def parse_hex_id(value, maximum=FID_MAX, minimum=0):
     if isinstance(value, int):
         number = value
     elif isinstance(value, str):
-        match = _HEX.match(value.strip())
+        match = _HEX.fullmatch(value.strip())
         if not match:
             raise ValueError("%r is not an integer or a hex string such as 0x605" % (value,))
         number = int(match.group(1), 16)

@@ -90,7 +90,7 @@ SMCR_V2_BACKPORTS = ((re.compile(r"^5\.14\.0-(\d+)\S*\.el9"), 427, None),)  # RH
 MACHINES_ISMV2 = ("z15", "z16", "z17")
 
 _RELEASE_RE = re.compile(r"^\s*(\d+)\.(\d+)")
-_PNET_RE = re.compile(r"^[A-Za-z0-9]{1,16}$")
+_PNET_RE = re.compile(r"[A-Za-z0-9]{1,16}")
 
 CHECK_SMC = (
     "that the smc module is loaded on %s (lsmod, or smc_sysctl's smc_loaded) and that the application runs with "
@@ -156,7 +156,7 @@ def _pnet(item, key, field):
     value = item[key]
     if value is None or value == "":
         return ""
-    if not isinstance(value, str) or not _PNET_RE.match(value.strip()):
+    if not isinstance(value, str) or not _PNET_RE.fullmatch(value.strip()):
         raise PreflightError("%s: %r is not a PNET ID (1-16 characters A-Z 0-9) or null" % (field, value))
     return value.strip().upper()
 
@@ -256,7 +256,7 @@ def _addresses(value, field):
 
 
 def _vlan_of(name):
-    match = re.match(r"^[^.]+\.(\d+)$", name or "")
+    match = re.fullmatch(r"[^.]+\.(\d+)", name or "")
     return int(match.group(1)) if match else 0
 
 

@@ -67,7 +67,7 @@ TOOL_REASONS_SHOWN = 3
 
 _NAME_OF = dict((code, name) for name, code in CODE_OF.items())
 _CODE_OF_TOOL = dict((tool, code) for code, tool in TOOL_NAME.items())
-_HEX_RE = re.compile(r"^0[xX]([0-9a-fA-F]{1,8})$")
+_HEX_RE = re.compile(r"0[xX]([0-9a-fA-F]{1,8})")
 
 
 class CheckError(ValueError):
@@ -92,7 +92,7 @@ def reason_key(reason):
         return _NAME_OF[_CODE_OF_TOOL[text.upper()]]
     if "SMC_CLC_DECL_" + text.upper() in CODE_OF:
         return "SMC_CLC_DECL_" + text.upper()
-    match = _HEX_RE.match(text)
+    match = _HEX_RE.fullmatch(text)
     if match:
         code = int(match.group(1), 16)
         return _NAME_OF.get(code, "0x%08x" % code)

@@ -49,7 +49,7 @@ def parse_smcd_device(output):
     devices = []
     for line in (output or '').splitlines():
         tokens = line.split()
-        if not tokens or tokens[0] == 'FID' or not re.match(r'^[0-9a-fA-F]+$', tokens[0]):
+        if not tokens or tokens[0] == 'FID' or not re.fullmatch(r'[0-9a-fA-F]+', tokens[0]):
             continue
         if len(tokens) < 6:
             continue

@@ -48,8 +48,8 @@ _RULE_RE = re.compile(
     r'^ACTION=="add", SUBSYSTEM=="pci", ATTR\{function_id\}=="0x([0-9a-f]{8})", '
     r'ATTR\{driver_override\}="([A-Za-z0-9_.-]+)"'
 )
-_TMPFILES_RE = re.compile(r'^w\s+/sys/bus/pci/slots/([0-9a-f]{8})/power\s+-\s+-\s+-\s+-\s+1$')
-_DRIVER_RE = re.compile(r'^[A-Za-z0-9_.-]+$')
+_TMPFILES_RE = re.compile(r'w\s+/sys/bus/pci/slots/([0-9a-f]{8})/power\s+-\s+-\s+-\s+-\s+1')
+_DRIVER_RE = re.compile(r'[A-Za-z0-9_.-]+')
 
 # udev substitutes $kernel (the device name) and turns $$ into $ before the shell runs.
 _RUN = (
@@ -61,7 +61,7 @@ _RUN = (
 
 
 def render_rule(fid, driver):
-    if not _DRIVER_RE.match(driver):
+    if not _DRIVER_RE.fullmatch(driver):
         raise ValueError('invalid driver name %r' % driver)
     return 'ACTION=="add", SUBSYSTEM=="pci", ATTR{function_id}=="0x%08x", ' 'ATTR{driver_override}="%s", %s' % (
         fid,
@@ -107,7 +107,7 @@ def parse_tmpfiles(text):
     """FIDs the tmpfiles.d file powers on."""
     result = set()
     for line in (text or '').splitlines():
-        match = _TMPFILES_RE.match(line.strip())
+        match = _TMPFILES_RE.fullmatch(line.strip())
         if match:
             result.add(int(match.group(1), 16))
     return result

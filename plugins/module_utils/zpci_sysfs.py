@@ -82,8 +82,8 @@ DRIVER_MODULES = {
     'mlx5_core': 'mlx5_core',
 }
 
-_SLOT_RE = re.compile(r'^[0-9a-f]{8}$')
-_ADDRESS_RE = re.compile(r'^[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$')
+_SLOT_RE = re.compile(r'[0-9a-f]{8}')
+_ADDRESS_RE = re.compile(r'[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]')
 
 
 class ZpciError(Exception):
@@ -96,7 +96,7 @@ class ZpciError(Exception):
 
 
 def is_pci_address(text):
-    return bool(text) and bool(_ADDRESS_RE.match(text))
+    return bool(text) and bool(_ADDRESS_RE.fullmatch(text))
 
 
 def classify(pft, vendor=None, device=None):
@@ -215,7 +215,7 @@ class ZpciSysfs(object):
         """FIDs this partition has (configured or standby), ascending."""
         fids = []
         for name in self.listdir(SLOTS_DIR):
-            if _SLOT_RE.match(name):
+            if _SLOT_RE.fullmatch(name):
                 fids.append(int(name, 16))
         return sorted(fids)
 
