@@ -11,7 +11,7 @@ BASE_PYTHON ?= $(firstword $(wildcard /root/.pyenv/versions/3.13*/bin/python3 /r
 COLL_ROOT   := $(CURDIR)/.cache/collections
 COLL_LINK   := $(COLL_ROOT)/ansible_collections/s390x/network
 STAMPS      := $(CURDIR)/.cache/stamps
-APT_PACKAGES := git graphviz rsync ethtool
+APT_PACKAGES := git graphviz rsync ethtool netplan.io
 
 # Makefile fragments of the development tools (mk/zlab.mk: the emulated lab) add targets and
 # their Debian packages (ZLAB_APT_PACKAGES), so they are read before the targets below.
@@ -99,9 +99,10 @@ test-zlab: setup
 	else echo "tier zlab-conformance: not present yet"; fi
 
 # Molecule scenarios on the emulated lab (each brings its own CPC up and down with zlab); the
-# real-kernel one runs next to the others (scripts/molecule-tier.sh, MOLECULE_BACKGROUND).
+# real-kernel one runs next to the others (scripts/molecule-tier.sh, MOLECULE_BACKGROUND). The
+# scenario enterprise runs with older ansible-core releases (mk/enterprise.mk), not here.
 # ANSIBLE_HOME in the tree: molecule installs the collection there, not into the shared ~/.ansible.
-MOLECULE_SCENARIOS ?= $(sort $(filter-out resources,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
+MOLECULE_SCENARIOS ?= $(sort $(filter-out resources enterprise,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
 test-molecule: setup zlab-image
 	scripts/molecule-tier.sh $(MOLECULE_SCENARIOS)
 

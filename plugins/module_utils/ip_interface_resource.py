@@ -21,7 +21,7 @@ import time
 
 from ansible_collections.s390x.network.plugins.module_utils import host_files, ip_ifname
 from ansible_collections.s390x.network.plugins.module_utils import ip_interface_config as cfg
-from ansible_collections.s390x.network.plugins.module_utils import nm_cli
+from ansible_collections.s390x.network.plugins.module_utils import ip_netplan, nm_cli
 from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 
@@ -32,9 +32,34 @@ ACTIVATION_WAIT = 15.0
 CCWGROUP = "/sys/bus/ccwgroup/devices"
 SYS_NET = "/sys/class/net"
 NO_NM_HINT = (
-    "this module configures interfaces through NetworkManager (RHEL 8/9/10, SLES 16, and Ubuntu or Debian "
-    "hosts that run it); SLES 15 (wicked) and Ubuntu servers with netplan/systemd-networkd are not managed by it"
+    "this module configures interfaces through NetworkManager (RHEL 8/9/10, SLES 16, and hosts of other "
+    "distributions that run it) or netplan (Ubuntu: the netplan command and %s); SLES 15 (wicked) is not "
+    "supported" % ip_netplan.NETPLAN_DIR
 )
+OS_RELEASE = "/etc/os-release"
+WICKED = "/usr/sbin/wicked"
+
+
+def os_release():
+    """/etc/os-release as {KEY: value} (quotes taken off); {} when it cannot be read."""
+    text = _read(OS_RELEASE) or ""
+    result = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip():
+            result[key.strip()] = value.strip().strip("\"'")
+    return result
+
+
+def wicked_host():
+    """How the host shows that wicked configures it (SLES 15, openSUSE Leap 15), None when not."""
+    release = os_release()
+    ids = (release.get("ID", "") + " " + release.get("ID_LIKE", "")).split()
+    if ("sles" in ids or "suse" in ids or "opensuse" in ids) and release.get("VERSION_ID", "").startswith("15"):
+        return "%s (wicked)" % (release.get("PRETTY_NAME") or "SLES 15")
+    if os.path.exists(host_files.path(WICKED)):
+        return "wicked (%s)" % WICKED
+    return None
 
 
 def _read(path):
@@ -130,6 +155,7 @@ class IpInterfaces(Resource):
         super(IpInterfaces, self).__init__(module)
         self.entries = []
         self.nmcli = None
+        self.netplan = None
         self.ip = None
         self._mgmt = None
         self.missing = []
@@ -167,15 +193,37 @@ class IpInterfaces(Resource):
         step)."""
         if self.nmcli:
             return
-        self.nmcli = self.module.get_bin_path("nmcli")
-        if not self.nmcli:
-            raise ResourceError("nmcli not found: " + NO_NM_HINT)
-        self.ip = self.module.get_bin_path("ip", required=True)
-        rc, out, err = self._cmd(nm_cli.argv_running(self.nmcli))
-        if rc != 0:
+        if self.detect_stack() != "nm":
+            raise ResourceError("NetworkManager is not running: %s" % NO_NM_HINT)
+
+    def detect_stack(self):
+        """The host's network configuration: ``nm`` (NetworkManager runs: nmcli), ``netplan`` (no
+        NetworkManager running, not a wicked host, the netplan command and its directory present).
+        Anything else raises ResourceError naming what the host has (SLES 15's wicked by its
+        os-release, also when netplan happens to be installed)."""
+        nmcli = self.module.get_bin_path("nmcli")
+        if nmcli:
+            rc, out, err = self._cmd(nm_cli.argv_running(nmcli))
+            if rc == 0:
+                self.nmcli = nmcli
+                self.ip = self.module.get_bin_path("ip", required=True)
+                return "nm"
+            reason = "NetworkManager is not running (nmcli exit code %d: %s)" % (rc, (err or out).strip())
+        else:
+            reason = "nmcli not found"
+        wicked = wicked_host()
+        if wicked:
             raise ResourceError(
-                "NetworkManager is not running (nmcli exit code %d: %s): %s" % (rc, (err or out).strip(), NO_NM_HINT)
+                "%s and this host is configured by %s, which ip_interfaces does not manage (SLES 15 (wicked) is "
+                "not supported; SLES 16 runs NetworkManager): configure its interfaces with wicked (yast2 lan, "
+                "/etc/sysconfig/network/ifcfg-*)" % (reason, wicked)
             )
+        netplan = self.module.get_bin_path("netplan")
+        if netplan and os.path.isdir(host_files.path(ip_netplan.NETPLAN_DIR)):
+            self.netplan = netplan
+            self.ip = self.module.get_bin_path("ip", required=True)
+            return "netplan"
+        raise ResourceError("%s: %s" % (reason, NO_NM_HINT))
 
     def _cmd(self, argv):
         return self.module.run_command(argv, environ_update={"LC_ALL": "C"})
@@ -274,13 +322,21 @@ class IpInterfaces(Resource):
                 return info
             time.sleep(0.5)
 
-    def _read_iface_once(self, ifname):
+    def read_link(self, ifname):
+        """The device as ``ip`` and sysfs show it (mtu, max_mtu, addresses, layer2, type); None when
+        it does not exist."""
         rc, out, _err = self._cmd([self.ip, "-d", "-j", "addr", "show", "dev", ifname])
         info = parse_ip_addr_json(out) if rc == 0 else None
         if info is None:
             return None
         info["layer2"] = qeth_layer2(ifname)
         info["type"] = _read("%s/%s/type" % (SYS_NET, ifname))
+        return info
+
+    def _read_iface_once(self, ifname):
+        info = self.read_link(ifname)
+        if info is None:
+            return None
         rc, out, _err = self._cmd(nm_cli.argv_device_show(ifname, self.nmcli))
         info["nm_state"], info["active_uuid"] = nm_cli.parse_device_state(out) if rc == 0 else (None, None)
         return info
@@ -587,3 +643,43 @@ def _show(value):
     if isinstance(value, list):
         return ", ".join(value) if value else "none"
     return "-" if value is None else str(value)
+
+
+class IpInterfacesOnHost(object):
+    """The resource ip_interfaces runs: the NetworkManager one (IpInterfaces) or, on a host that
+    netplan configures, ip_netplan.NetplanInterfaces; chosen when the host is first read, after every
+    check that needs no host passed. Every other hook goes to the chosen one."""
+
+    def __init__(self, module):
+        self.nm = IpInterfaces(module)
+        self.impl = None
+
+    def validate(self):
+        return self.nm.validate()
+
+    def render(self):
+        return self.nm.render()
+
+    def _pick(self):
+        if self.impl is None:
+            if self.nm.detect_stack() == "netplan":
+                errors = ip_netplan.validate_entries(self.nm.entries)
+                if errors:
+                    raise ResourceError("; ".join(errors), backend="netplan")
+                self.impl = ip_netplan.NetplanInterfaces(self.nm.module, self.nm, self.nm.netplan)
+            else:
+                self.impl = self.nm
+        return self.impl
+
+    def prepare(self):
+        return self._pick().prepare()
+
+    def read(self):
+        return self._pick().read()
+
+    def close(self):
+        (self.impl or self.nm).close()
+
+    def __getattr__(self, name):
+        impl = self.__dict__.get("impl") or self.__dict__["nm"]
+        return getattr(impl, name)

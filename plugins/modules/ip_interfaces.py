@@ -10,7 +10,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 ---
 module: ip_interfaces
-short_description: IP addresses, routes, MTU and VLANs of qeth, OSA and guest interfaces through NetworkManager
+short_description: IP addresses, routes, MTU and VLANs of qeth, OSA and guest interfaces through NetworkManager or netplan
 version_added: 0.1.0
 description:
   - Manages one NetworkManager connection profile per interface (and per VLAN on it) with C(nmcli), and
@@ -28,14 +28,34 @@ description:
   - A profile is changed only in the properties that differ, then re-activated (C(nmcli connection up)) when
     it changed, is not the device's active profile, or the device's addresses or MTU differ from it. A
     failing step puts the profile back (or deletes the one the run added) and re-activates it.
-  - SLES 15 (wicked) and Ubuntu servers configured with netplan and systemd-networkd do not run
-    NetworkManager; the module fails there, naming the reason.
+  - The host's network configuration decides the backend. NetworkManager running - C(nmcli), as above. No
+    NetworkManager running, and the C(netplan) command and C(/etc/netplan) present (Ubuntu) - the module writes
+    one netplan file that the collection owns, C(/etc/netplan/60-s390x-network.yaml) (mode 0600), and applies
+    it with C(netplan apply).
+  - On netplan hosts the file holds, per interface, C(addresses), C(routes) and C(mtu) under C(ethernets) (the
+    interface name is the netplan ID) and each VLAN under C(vlans) with C(id) and C(link). It is built as data
+    and written as JSON (which is YAML), compared with the file's parsed data (not its text), and applied when
+    it changed or the device's addresses or MTU differ from it. When C(netplan apply) fails, the previous file
+    is put back (removed when there was none) and applied again. O(config[].connection) and
+    O(config[].autoconnect=false) are NetworkManager settings and are refused there; an interface name must be
+    a plain one (letters, digits, C(_), C(.), C(-)), since netplan writes it into systemd-networkd's
+    C(Name=) glob. Netplan merges an interface defined in several files and appends their address lists - keep
+    the addresses of a managed interface out of the other netplan files. O(state=deleted) removes the
+    interface's part of the file (the whole file when nothing is left), applies, and flushes the interface's
+    global addresses. The management connection is guarded as with NetworkManager.
+  - C(netplan apply) needs systemd as PID 1 (it runs C(systemctl daemon-reload)). Where PID 1 is something else
+    (C(/proc/1/comm); a container) the module runs what C(netplan apply) does for systemd-networkd without
+    systemctl - C(netplan generate), C(networkctl reload), C(networkctl reconfigure) of the configured interfaces
+    - and fails before anything changes when C(networkctl) is missing.
+  - SLES 15 (wicked) is not supported; the module fails there, naming the host's stack (its C(/etc/os-release)
+    or C(/usr/sbin/wicked)). SLES 16 runs NetworkManager.
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
   - s390x.network.attributes
 requirements:
-  - NetworkManager running on the host, C(nmcli), C(ip) (iproute2).
+  - NetworkManager running on the host and C(nmcli), or netplan (C(netplan), netplan.io 0.106 or newer) with
+    systemd as PID 1 (or systemd-networkd running and C(networkctl)); C(ip) (iproute2).
 options:
   state:
     description:
@@ -45,8 +65,9 @@ options:
       - V(deleted) deletes the profiles of the named interfaces and VLANs (the VLANs first), which takes their
         addresses off.
       - V(gathered) returns the profiles of the named interfaces (all Ethernet and VLAN profiles without
-        O(config)) as entries.
-      - V(rendered) returns the C(nmcli) commands for the entries without reading the host.
+        O(config)) as entries; on netplan hosts the interfaces of the collection's netplan file.
+      - V(rendered) returns the C(nmcli) commands for the entries without reading the host (also for netplan
+        hosts, which it cannot tell apart without reading the host).
     type: str
     choices: [merged, replaced, deleted, gathered, rendered]
     default: merged
@@ -203,6 +224,9 @@ before:
     - Per managed profile, before the run - C(interface), C(connection) (the profile name), C(profile) (the
       managed properties as nmcli names them, null without a profile) and C(active) (the device's
       C(addresses), C(mtu) and whether the profile is the active one).
+    - On netplan hosts, per interface C(interface), C(file), C(netplan) (its mapping in the file, null when
+      it has none) and C(active) (C(addresses), C(mtu)), then the file itself (C(file), C(present), C(network) -
+      its parsed data).
   returned: when state is merged, replaced or deleted
   type: list
   elements: dict
@@ -217,7 +241,11 @@ after:
   type: list
   elements: dict
 commands:
-  description: The C(nmcli) commands that ran (in check mode, would run), in order.
+  description:
+    - The C(nmcli) commands that ran (in check mode, would run), in order; on netplan hosts
+      C(write /etc/netplan/60-s390x-network.yaml) (or C(rm) or C(chmod 0600) of it), C(netplan apply) (without
+      systemd as PID 1 C(netplan generate), C(networkctl reload), C(networkctl reconfigure IF...)) and, for
+      V(deleted), C(ip address flush).
   returned: always
   type: list
   elements: str
@@ -259,6 +287,15 @@ gathered:
   returned: when state is gathered
   type: list
   elements: dict
+backend:
+  description: V(netplan) when the host was configured through netplan (absent on NetworkManager hosts).
+  returned: on netplan hosts
+  type: str
+netplan_file:
+  description: The netplan file the collection owns.
+  returned: on netplan hosts
+  type: str
+  sample: /etc/netplan/60-s390x-network.yaml
 management_interfaces:
   description: The interfaces that carry the management connection, when the module refused because of them.
   returned: on that refusal
@@ -269,7 +306,7 @@ management_interfaces:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.ip_interface_resource import STATES, IpInterfaces
+from ansible_collections.s390x.network.plugins.module_utils.ip_interface_resource import STATES, IpInterfacesOnHost
 
 
 def main():
@@ -298,7 +335,7 @@ def main():
         ),
         supports_check_mode=True,
     )
-    resource_engine.run(module, IpInterfaces(module))
+    resource_engine.run(module, IpInterfacesOnHost(module))
 
 
 if __name__ == "__main__":

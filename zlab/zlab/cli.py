@@ -10,7 +10,20 @@ import shlex
 import sys
 import time
 
-from . import guests, host, image, image_s390x, inventory, kernel, model, network, qemu_s390x, s390tools, tools
+from . import (
+    guests,
+    host,
+    image,
+    image_s390x,
+    inventory,
+    kernel,
+    model,
+    network,
+    qemu_s390x,
+    s390tools,
+    syspython,
+    tools,
+)
 from .host import Lab, LabError
 from .kernel import faults
 from .tools import _real as real_tools
@@ -25,7 +38,9 @@ commands:
                             cpc: "{{ cpc_x }}") needs --cpc NAME (lab name DIR-NAME)
                             a host with zlab_kind: debian13-s390x boots a real Debian s390x
                             kernel under qemu-system-s390x (LPARs; drift and faults but
-                            `fault HOST link` are not supported on it)
+                            `fault HOST link` are not supported on it); a host of rhel8.8 or
+                            sles15sp5/sp6 with zlab_python: "3.6" gets its distribution's
+                            Python 3.6 ($ZLAB_PYTHON36, else pyenv's 3.6.x)
   down [LAB] [--all]        remove everything of a lab (namespaces, mounts, FUSE daemons,
                             bridges, processes, overlays); also after a crash; idempotent
   status [LAB] [--json]     hosts, roles, addresses, devices, state
@@ -174,6 +189,8 @@ def cmd_up(args):
         image_s390x.build(force=args.rebuild_image)  # real-kernel hosts (zlab_kind)
     if args.emulator:
         s390tools.register_binfmt()  # the hosts' real s390-tools run through qemu-user
+    if any(h.get("python") for h in mdl.hosts.values()):
+        syspython.find_build()  # zlab_python 3.6: the build the hosts mount, before anything starts
     lab = Lab.create(name, mdl, emulator=args.emulator)
     try:
         lab.up()
@@ -446,7 +463,7 @@ for _ in $(seq 600); do up && exit 0; sleep 0.1; done
 echo "$name did not come up in 60 s" >&2; exit 1
 """
 # the real machine in os.uname(): mfusepy lays out struct stat by platform.machine()
-FAULTDIR = ["env", "PYTHONPATH=/opt/zlab", "ZLAB_REAL_UNAME=1", "python3", "-m", "zlab.fusefs.faultdir"]
+FAULTDIR = ["env", "PYTHONPATH=/opt/zlab", "ZLAB_REAL_UNAME=1", syspython.ZLAB_PYTHON, "-m", "zlab.fusefs.faultdir"]
 
 
 def _sshd(lab, hname, on):

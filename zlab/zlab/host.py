@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from . import guests, image, kernel, model as model_mod, network, profiles, qemu_s390x
+from . import guests, image, kernel, model as model_mod, network, profiles, qemu_s390x, syspython
 from .errors import LabError
 from .processes import pid_alive
 
@@ -145,6 +145,7 @@ mount --bind {kernel} "$R/run/zlab/kernel"
 mount --bind {labfiles} "$R/run/zlab/lab"
 mount --bind /run/netns/{switch} "$R/run/zlab/switch.netns"
 mount -o bind,ro {src} "$R/opt/zlab"
+{python}
 mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys"
 mount -t sysfs sysfs "$R/run/zlab/realsys"
@@ -169,7 +170,7 @@ pivot_root . .zlab-oldroot
 cd /
 umount -l /.zlab-oldroot
 rmdir /.zlab-oldroot 2>/dev/null || true
-exec /usr/bin/python3 -u /opt/zlab/zlab/hostinit.py
+exec {zlab_python} -u /opt/zlab/zlab/hostinit.py
 """
 
 DOMAIN_XML = """<domain type='qemu'>
@@ -330,6 +331,7 @@ class Lab:
                 "netns": network.host_ns(name, hname),
                 "image": "kvm" if h["role"] == "kvm_host" else "base",
                 "kind": h.get("kind", "namespace"),
+                "python": h.get("python"),
                 "spec": spec,
                 "guest_config": mdl.guest_config(hname) if h["role"] == "guest" else None,
                 "pid": None,
@@ -386,6 +388,8 @@ class Lab:
             "domains": {},
             "s390_tools": profiles.get(h["kernel_profile"])["s390_tools"],
             "network": profiles.get(h["kernel_profile"])["network"],
+            # the distribution's Python 3.6 (zlab_python), or None: Debian's python3 only
+            "python": syspython.layout(h["kernel_profile"]) if h.get("python") else None,
         }
         for g in h.get("guests") or []:
             cfg["domains"][g] = DOMAIN_XML.format(name=g, uuid=guest_uuid(self.slot, self.hosts[g]["index"]))
@@ -433,6 +437,15 @@ class Lab:
             labfiles=shlex.quote(labfiles),
             switch=network.switch_ns(self.name),
             src=shlex.quote(ZLAB_SRC),
+            python="\n".join(
+                syspython.stage1(
+                    lower,
+                    h.get("python"),
+                    h["kernel_profile"],
+                    syspython.find_build() if h.get("python") else None,
+                )
+            ),
+            zlab_python=syspython.ZLAB_PYTHON,
         )
         with open(self.hdir(hname, "console.log"), "ab") as out:
             proc = subprocess.Popen(

@@ -25,6 +25,9 @@ LAB = "/run/zlab/lab"
 STATE = "/run/zlab/kernel"
 FS = "/run/zlab/fs"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# Debian's python3 of the image, outside PATH (zlab.syspython.ZLAB_PYTHON): zlab's programs keep it
+# whatever python3 the host's distribution has (zlab_python)
+ZLAB_PYTHON = "/usr/libexec/zlab/python3"
 
 # Emulated tools (zlab.tools); s390-tools (chzdev, lszdev, lsqeth, znetconf, cio_ignore...) are the
 # real ones, see install_s390_tools.
@@ -47,7 +50,7 @@ TOOLS = [
 # where Debian (or the upstream Makefiles) put them besides /usr/sbin
 ALSO_IN_BIN = {"smc_rnics", "smcd", "smcr", "smc_pnet", "smcss", "smc_run", "lspci", "lsmod"}
 
-WRAPPER = """#!/usr/bin/python3
+WRAPPER = """#!{python}
 # zlab tool wrapper (emulated {name})
 import os, sys
 sys.path.insert(0, "/opt/zlab")
@@ -109,7 +112,7 @@ def setup_identity(cfg):
         write("/etc/machine-id", os.urandom(16).hex() + "\n")
 
 
-REAL_WRAPPER = """#!/usr/bin/python3
+REAL_WRAPPER = """#!{python}
 # zlab tool wrapper (real {name} of s390-tools {version}: faults injected with zlab, then the tool)
 import sys
 sys.path.insert(0, "/opt/zlab")
@@ -140,7 +143,7 @@ def install_s390_tools(release):
             if os.path.lexists(dst):
                 os.unlink(dst)
             if name in s390tools.FAULTABLE:
-                write(dst, REAL_WRAPPER.format(name=name, version=version, real=real), 0o755)
+                write(dst, REAL_WRAPPER.format(python=ZLAB_PYTHON, name=name, version=version, real=real), 0o755)
             else:
                 os.symlink(real, dst)
             installed.append(name)
@@ -166,7 +169,7 @@ def install_tools(skip=()):
         module = name.replace("-", "_")
         if not os.path.isfile(os.path.join(tooldir, module + ".py")):
             continue
-        text = WRAPPER.format(name=name, module=module)
+        text = WRAPPER.format(python=ZLAB_PYTHON, name=name, module=module)
         targets = ["/usr/sbin/" + name]
         if name in ALSO_IN_BIN:
             targets.append("/usr/bin/" + name)
@@ -223,16 +226,44 @@ rel=$(cat /proc/sys/kernel/osrelease 2>/dev/null)
 """
 
 
-def install_uname():
-    """s390x in `uname -m` and Python's os.uname(), the profile's release everywhere."""
+def install_uname(sites=()):
+    """s390x in `uname -m` and Python's os.uname(), the profile's release everywhere: Debian's
+    python3 and the ``sites`` (site-packages) of the distribution's Python (zlab_python)."""
     with open("/run/zlab/realproc/sys/kernel/osrelease", encoding="ascii") as f:
         real = f.read().strip()
     import glob  # pylint: disable=import-outside-toplevel
 
-    for site in glob.glob("/usr/local/lib/python3*/dist-packages") or ["/usr/local/lib/python3.11/dist-packages"]:
+    debian = glob.glob("/usr/local/lib/python3*/dist-packages") or ["/usr/local/lib/python3.11/dist-packages"]
+    for site in debian + list(sites):
         write(os.path.join(site, "_zlab_uname.py"), UNAME_PY)
         write(os.path.join(site, "zlab-uname.pth"), "import _zlab_uname\n")
     write("/usr/local/bin/uname", UNAME_SH.replace("@REAL@", real.replace(".", "\\.")), 0o755)
+
+
+# What the distribution's Python must do for Ansible's modules: start, load the C modules a module
+# run needs (zlib for the payload, ctypes, ssl for module_utils.urls), and see the emulated s390x.
+PYTHON_PROBE = (
+    "import sys, os, json, zlib, ctypes, ssl, select, socket\n"
+    "print(json.dumps({'version': '%d.%d.%d' % sys.version_info[:3], 'machine': os.uname()[4],"
+    " 'prefix': sys.prefix, 'executable': sys.executable}))\n"
+)
+
+
+def check_python(layout):
+    """Run the distribution's Python (zlab_python) as Ansible does, by its interpreter path;
+    returns what it reports. RuntimeError (the boot fails) when it does not start."""
+    env = {k: v for k, v in os.environ.items() if k != "ZLAB_REAL_UNAME"}
+    proc = subprocess.run(
+        [layout["interpreter"], "-c", PYTHON_PROBE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        universal_newlines=True,
+        env=env,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError("%s does not run: %s" % (layout["interpreter"], proc.stderr.strip()[-500:]))
+    return json.loads(proc.stdout)
 
 
 def start_emulator(cfg):
@@ -439,6 +470,14 @@ def start_networkmanager(cfg):
     return True
 
 
+def start_networkd(cfg):
+    """systemd-networkd for hosts whose distribution uses netplan (zlab.networkd)."""
+    sys.path.insert(0, "/opt/zlab")
+    from zlab import networkd  # pylint: disable=import-outside-toplevel
+
+    return networkd.start(cfg, LAB)
+
+
 def start_sshd():
     os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
     sh(["/usr/sbin/sshd", "-E", os.path.join(LAB, "sshd.log")])
@@ -468,18 +507,22 @@ def boot(cfg):
         sh(["hostname", cfg["name"]])
         setup_identity(cfg)
         notes = {}
+        python = cfg.get("python")  # the distribution's Python (zlab_python), mounted by the lab
         if emulated:
             notes["s390_tools"] = cfg.get("s390_tools")
             real = install_s390_tools(cfg["s390_tools"]) if cfg.get("s390_tools") else []
             notes["tools"] = install_tools(skip=real)
-            install_uname()
+            install_uname([python["site"]] if python else [])
             _fuse, notes["not_covered"] = start_emulator(cfg)
             notes["sysctls"] = apply_persistent()
         else:
             apply_plain_sysctls()
+        if python:
+            notes["python"] = check_python(python)
         if cfg.get("role") == "kvm_host":
             start_libvirtd(cfg)
         notes["networkmanager"] = start_networkmanager(cfg)
+        notes["networkd"] = start_networkd(cfg)
         notes["device_units"] = start_device_units()
         start_sshd()
         write(ready, json.dumps(notes) + "\n")

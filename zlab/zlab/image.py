@@ -45,6 +45,8 @@ BASE_PACKAGES = [
     "dbus",
     # on every target distribution: nic_tuning reads and sets the NICs with it
     "ethtool",
+    # Ubuntu's interface configuration (hostinit starts systemd-networkd on netplan hosts)
+    "netplan.io",
 ]
 KVM_PACKAGES = BASE_PACKAGES + [
     "libvirt-daemon-system",

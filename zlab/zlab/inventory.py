@@ -18,7 +18,7 @@ SSH_ARGS = (
 
 
 def connection_vars(lab, hname):
-    return {
+    out = {
         "ansible_host": lab.hosts[hname]["ip"],
         "ansible_user": "root",
         "ansible_port": 22,
@@ -29,6 +29,10 @@ def connection_vars(lab, hname):
         "zlab_role": lab.hosts[hname]["role"],
         "zlab_partition": lab.hosts[hname]["partition"],
     }
+    if lab.hosts[hname].get("python"):
+        # the distribution's own Python (zlab_python): Ansible's interpreter discovery finds it
+        del out["ansible_python_interpreter"]
+    return out
 
 
 def build(lab):

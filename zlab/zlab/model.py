@@ -4,9 +4,10 @@
 
 Inputs (docs/cpc-model.md): the ``cpc:`` variable (group_vars/all, or per CPC group, also as a
 ``{{ name }}`` reference; one CPC per lab, chosen with ``--cpc``), per host ``zlab_kernel`` (kernel
-profile), ``kvm_guests`` (guests of a KVM host), ``qeth_devices`` (desired config, not applied by
-zlab: hosts start unconfigured). Every partition of ``cpc.partitions`` with a ``host`` becomes an
-emulated host (an LPAR; a KVM host when it has ``kvm_guests`` or is in group ``kvm_hosts``), and
+profile), ``zlab_python`` (the distribution's Python 3.6, zlab.syspython), ``kvm_guests`` (guests
+of a KVM host), ``qeth_devices`` (desired config, not applied by zlab: hosts start unconfigured).
+Every partition of ``cpc.partitions`` with a ``host`` becomes an emulated host (an LPAR; a KVM host
+when it has ``kvm_guests`` or is in group ``kvm_hosts``), and
 every guest named in a KVM host's ``kvm_guests`` (or as ``guest:`` of an ISM function) becomes an
 emulated KVM guest. ``cpc`` is read with the collection's own normaliser
 (plugins/module_utils/cpc_model.py, docs/cpc-model.md): zlab accepts exactly the models the
@@ -27,6 +28,7 @@ import sys
 
 import yaml
 
+from . import syspython
 from .kernel.spec import PCI_IDS
 
 DEFAULT_KERNEL = "linux6.12"
@@ -517,6 +519,12 @@ class Model:
             raise ModelError("%s: zlab_kind %s not one of %s" % (name, kind, ", ".join(HOST_KINDS)))
         if kind != HOST_KINDS[0]:
             host["kind"] = kind  # a real kernel under QEMU (zlab.qemu_s390x)
+        try:
+            python = syspython.check(name, hv.get("zlab_python"), kernel, host.get("kind"))
+        except ValueError as exc:
+            raise ModelError(str(exc)) from None
+        if python:
+            host["python"] = python  # the distribution's Python 3.6 (zlab.syspython)
         return host
 
     def _add_guest(self, name, kvm_host):

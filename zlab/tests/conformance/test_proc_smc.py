@@ -282,6 +282,8 @@ def _collection_sysctls():
     for top in ("plugins", "roles"):
         for dirpath, _dirs, files in os.walk(os.path.join(REPO, top)):
             for name in files:
+                if not name.endswith((".py", ".yml", ".yaml", ".j2", ".md")):
+                    continue  # source only: no compiled or other binary files
                 with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as f:
                     keys.update(re.findall(r"\bnet\.(?:ipv4|core)\.[a-z0-9_]*[a-z0-9]\b", f.read()))
     return keys
