@@ -26,7 +26,8 @@ export PATH := $(VENV)/bin:$(PATH)
 
 help:
 	@echo "make demo    - set up and run the main job against the built-in emulated lab"
-	@echo "make test    - set up and run every test tier (sanity, lint, unit, zlab, molecule)"
+	@echo "make test    - set up and run every test tier (lint, sanity, Galaxy import, unit, ansible-core matrix, zlab, molecule)"
+	@echo "make test-matrix - ansible-core 2.14/2.16/2.18/2.20 sanity, the 2.14 and Python 3.6 unit runs, vermin"
 	@echo "make build   - build the Galaxy artifact s390x-network-<version>.tar.gz"
 	@echo "make install - install the built artifact into build/collections"
 	@echo "make lab-up / lab-down - start / remove the built-in emulated lab"
@@ -111,10 +112,13 @@ test: setup
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory lint-dev
 	$(MAKE) --no-print-directory sanity
+	$(MAKE) --no-print-directory galaxy-import
 	$(MAKE) --no-print-directory units
+	$(MAKE) --no-print-directory test-matrix
 	$(MAKE) --no-print-directory test-zlab
 	$(MAKE) --no-print-directory test-zlab-lab
 	$(MAKE) --no-print-directory test-molecule
+	$(MAKE) --no-print-directory test-enterprise-all
 	@echo "make test: all tiers passed"
 
 VERSION := $(shell sed -n 's/^version: *//p' galaxy.yml)

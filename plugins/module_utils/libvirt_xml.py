@@ -20,6 +20,7 @@ import copy
 import difflib
 import ipaddress
 import re
+import sys
 import xml.etree.ElementTree as ET
 
 from ansible_collections.s390x.network.plugins.module_utils import ip_ifname
@@ -969,7 +970,31 @@ def to_text(element):
     element = copy.deepcopy(element)
     _strip_whitespace(element)
     _indent(element)
+    if sys.version_info < (3, 8):
+        _keep_attribute_order(element)
     return ET.tostring(element, encoding='unicode')
+
+
+class _InOrder(str):
+    """An attribute name that sorts by its position in the element."""
+
+    def __new__(cls, name, position):
+        obj = str.__new__(cls, name)
+        obj.position = position
+        return obj
+
+    def __lt__(self, other):
+        return self.position < getattr(other, 'position', -1)
+
+
+def _keep_attribute_order(element):
+    # ElementTree before Python 3.8 writes attributes sorted by name; with names that sort by their
+    # position the text is the same on every Python (the layout of diffs and returned XML).
+    for node in element.iter():
+        items = list(node.attrib.items())
+        node.attrib.clear()
+        for position, (name, value) in enumerate(items):
+            node.attrib[_InOrder(name, position)] = value
 
 
 def _indent(element, level=0):

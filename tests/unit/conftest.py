@@ -21,7 +21,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import contextlib
+import importlib
 import json
 from unittest import mock
 
@@ -36,20 +36,18 @@ except ImportError:
     # ansible-core before 2.19 has no testing helper: AnsibleModule reads the JSON document
     # {"ANSIBLE_MODULE_ARGS": {...}} (bytes) from basic._ANSIBLE_ARGS when it is set, as AnsiballZ sets it.
 
-    @contextlib.contextmanager
     def patch_module_args(args=None):
         if not isinstance(args, (dict, type(None))):
             raise TypeError("The `args` arg must be a dict or None.")
         payload = json.dumps({"ANSIBLE_MODULE_ARGS": args or {}}).encode("utf-8")
-        with mock.patch.object(basic, "_ANSIBLE_ARGS", payload):
-            yield
+        return mock.patch.object(basic, "_ANSIBLE_ARGS", payload)
 
 
 try:
     # ansible-core 2.14 installs its collection finder when its plugin loader is first imported (later
     # cores on request); imported before any ansible_collections import, the finder loads the metadata
     # of the collection, which a test that templates (ansible.template) needs
-    import ansible.plugins.loader  # noqa: F401
+    importlib.import_module("ansible.plugins.loader")
 except ImportError:
     pass  # the target Python 3.6 run has ansible.module_utils only
 
