@@ -15,7 +15,6 @@ killed.
 import json
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -351,6 +350,48 @@ UNIT_DIRS = ("etc/systemd/system", "usr/lib/systemd/system", "lib/systemd/system
 _NET_WANTS = re.compile(r"^sys-subsystem-net-devices-(.+)\.device\.wants$")
 
 
+_C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "s": " ", "\\": "\\", '"': '"', "'": "'"}
+
+
+def unit_words(value, dollars=True):
+    """The words of a unit's ExecStart= (``dollars``: ``$$`` is ``$``) or Environment= value as
+    systemd.syntax(7) splits them: blanks separate words, double or single quotes group them, C
+    escapes (``\\n``, ``\\xNN``, ...) and ``%%`` stand for one character. Other specifiers and
+    ``$VAR`` expansion are left as written (the collection's units never use them)."""
+    words, word, quote, started, i = [], [], None, False, 0
+    while i < len(value):
+        c = value[i]
+        if quote is None and c in " \t":
+            if started:
+                words.append("".join(word))
+                word, started = [], False
+            i += 1
+            continue
+        started = True
+        if c == "\\" and i + 1 < len(value):
+            hexa = value[i + 2 : i + 4]
+            if value[i + 1] == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", hexa):
+                word.append(chr(int(hexa, 16)))
+                i += 4
+            else:
+                word.append(_C_ESCAPES.get(value[i + 1], value[i + 1]))
+                i += 2
+            continue
+        if quote is None and c in "\"'":
+            quote = c
+        elif c == quote:
+            quote = None
+        elif (c == "%" or (c == "$" and dollars)) and value[i + 1 : i + 2] == c:
+            word.append(c)
+            i += 1
+        else:
+            word.append(c)
+        i += 1
+    if started:
+        words.append("".join(word))
+    return words
+
+
 def _unit_service(text):
     """(ExecStart= command lines, Environment= values) of a unit's [Service] section."""
     section, execs, env = None, [], {}
@@ -367,7 +408,7 @@ def _unit_service(text):
         if key == "ExecStart":
             execs = execs + [value] if value else []  # an empty ExecStart= resets the list
         elif key == "Environment":
-            env.update(item.split("=", 1) for item in shlex.split(value) if "=" in item)
+            env.update(item.split("=", 1) for item in unit_words(value, dollars=False) if "=" in item)
     return execs, env
 
 
@@ -402,7 +443,7 @@ def start_device_units(root="/", net="/sys/class/net", timeout=90):
             done[unit] = 0
             for line in execs:
                 ignore = line.startswith("-")
-                argv = shlex.split(line.lstrip("-@:+!"))
+                argv = unit_words(line.lstrip("-@:+!"))
                 try:
                     rc = subprocess.run(
                         argv, env=dict(os.environ, **env), capture_output=True, timeout=timeout, check=False

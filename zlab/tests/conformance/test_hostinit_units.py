@@ -63,3 +63,25 @@ def test_nothing_enabled(tmp_path):
     assert hostinit.start_device_units(str(tmp_path), str(tmp_path)) == {}
     (tmp_path / "etc/systemd/system/multi-user.target.wants").mkdir(parents=True)
     assert hostinit.start_device_units(str(tmp_path), str(tmp_path)) == {}
+
+
+HOSTILE = ["v$(id>x)", "x;y", "p%n", 'q"r', "a b", "t\\u", "$HOME", "%%", "'", "`id`"]
+
+
+def test_unit_words_reads_back_what_the_collection_writes():
+    # the lab starts the collection's units itself: its word splitting must give back the argv the
+    # collection's unit writer (unit_syntax.exec_line, environment_line) meant
+    from ansible_collections.s390x.network.plugins.module_utils import unit_syntax
+
+    for value in HOSTILE:
+        argv = ["/usr/sbin/ethtool", "-K", value, "gro", "on"]
+        line = unit_syntax.exec_line(argv)
+        assert hostinit.unit_words(line[len("ExecStart=") :]) == argv, line
+        env_line = unit_syntax.environment_line([("MARK", value)])
+        assert hostinit.unit_words(env_line[len("Environment=") :], dollars=False) == ["MARK=" + value], env_line
+
+
+def test_unit_words_splits_like_systemd():
+    assert hostinit.unit_words('a "b c" \'d e\' f\\x20g %%h $$i') == ["a", "b c", "d e", "f g", "%h", "$i"]
+    assert hostinit.unit_words("$$x %%y", dollars=False) == ["$$x", "%y"]
+    assert hostinit.unit_words('  "" x ') == ["", "x"]
