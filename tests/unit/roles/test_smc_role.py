@@ -114,7 +114,13 @@ def test_paths_and_patterns_come_from_the_checked_plan():
     assert "smc_services_plan(dropin_name=smc_dropin_name)" in plan["ansible.builtin.set_fact"]["smc_service_plan"]
     # the check runs before services.yml (the first task that writes a drop-in)
     names = [t.get("name") for t in main]
-    assert names.index("Check smc_services and smc_dropin_name") < names.index("Run services with SMC")
+    assert names.index("Check smc_services, smc_dropin_name and smc_pnet_config") < names.index("Run services with SMC")
+    # and before the first task that changes the host (the SMC-R and ISM functions), with the PNET entries
+    check = names.index("Check smc_services, smc_dropin_name and smc_pnet_config")
+    assert check < names.index("RoCE functions for SMC-R") and check < names.index(
+        "ISM functions for SMC-D (and the RoCE functions)"
+    )
+    assert "smc_pnet_errors(" in main[check]["vars"]["smc__errors"]
 
 
 def test_the_stale_drop_ins_loop_renders_from_the_plan():
