@@ -31,6 +31,7 @@ help:
 	@echo "make build   - build the Galaxy artifact s390x-network-<version>.tar.gz"
 	@echo "make install - install the built artifact into build/collections"
 	@echo "make lab-up / lab-down - start / remove the built-in emulated lab"
+	@echo "make test-ee - build the execution environment and run site.yml in it against a lab"
 
 $(STAMPS):
 	mkdir -p $@
@@ -119,6 +120,7 @@ test: setup
 	$(MAKE) --no-print-directory test-zlab-lab
 	$(MAKE) --no-print-directory test-molecule
 	$(MAKE) --no-print-directory test-enterprise-all
+	$(MAKE) --no-print-directory test-ee
 	@echo "make test: all tiers passed"
 
 VERSION := $(shell sed -n 's/^version: *//p' galaxy.yml)
