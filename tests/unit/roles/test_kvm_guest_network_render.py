@@ -24,10 +24,17 @@ from ansible.template import Templar
 
 try:
     from ansible.template import trust_as_template
+
+    def registered(result):
+        return result
+
 except ImportError:  # ansible-core before 2.19 templates every string it is given
 
     def trust_as_template(value):
         return value
+
+    # and marks what a module returned as unsafe (never templated again) when it registers it
+    from ansible.utils.unsafe_proxy import wrap_var as registered
 
 
 from ansible_collections.s390x.network.plugins.module_utils import libvirt_conn
@@ -55,7 +62,7 @@ def write_task():
 def role_writes(result, name):
     """The text the role's copy task writes for one result of its libvirt_device loop."""
     task = write_task()
-    variables = {"guest_devices": dict(result, item={"name": name, "state": "merged"})}
+    variables = {"guest_devices": dict(registered(result), item={"name": name, "state": "merged"})}
     templar = Templar(loader=DataLoader(), variables=variables)
     return templar.template(trust_as_template(task["ansible.builtin.copy"]["content"]))
 
