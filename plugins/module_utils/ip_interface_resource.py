@@ -22,7 +22,10 @@ import time
 from ansible_collections.s390x.network.plugins.module_utils import host_files, ip_ifname
 from ansible_collections.s390x.network.plugins.module_utils import ip_interface_config as cfg
 from ansible_collections.s390x.network.plugins.module_utils import ip_netplan, nm_cli
-from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
+from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import (
+    interface_refusal,
+    management_connection,
+)
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, Resource, ResourceError, Step
 
 STATES = ("merged", "replaced", "deleted", "gathered", "rendered")
@@ -487,27 +490,18 @@ class IpInterfaces(Resource):
             target = change.want["target"]
             if self._mgmt is None:
                 self._mgmt = management_connection(self.module)
-            mgmt, details = self._mgmt
-            names = set([target.ifname, target.parent]) - set([None])
-            if names & mgmt and not self.params["allow_disruptive"]:
-                conn = details.get("ssh_connection") or {}
-                raise ResourceError(
-                    "ip %s: it carries the management connection (SSH from %s to %s); %s would %s. Set "
-                    "allow_disruptive: true to do it anyway."
-                    % (
-                        target.ifname,
-                        conn.get("client"),
-                        conn.get("server"),
-                        "; ".join(s.command for s in change.steps),
-                        (
-                            "delete its profile and its addresses"
-                            if change.want.get("delete")
-                            else "re-activate it with the profile's addresses"
-                        ),
-                    ),
-                    commands=[],
-                    management_interfaces=sorted(mgmt),
-                )
+            refusal = interface_refusal(
+                self._mgmt,
+                target,
+                [s.command for s in change.steps],
+                (
+                    "delete its profile and its addresses"
+                    if change.want.get("delete")
+                    else "re-activate it with the profile's addresses"
+                ),
+            )
+            if refusal and not self.params["allow_disruptive"]:
+                raise ResourceError(refusal, commands=[], management_interfaces=sorted(self._mgmt[0]))
 
     # -- prediction, views, drift --------------------------------------------------------------
     def predict(self, current, changes):

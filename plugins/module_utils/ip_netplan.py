@@ -45,7 +45,10 @@ except ImportError:  # the file is JSON; yaml only reads a file edited by hand
 
 from ansible_collections.s390x.network.plugins.module_utils import host_files
 from ansible_collections.s390x.network.plugins.module_utils import ip_interface_config as cfg
-from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
+from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import (
+    interface_refusal,
+    management_connection,
+)
 from ansible_collections.s390x.network.plugins.module_utils.resource_engine import Change, ResourceError, Step
 
 NETPLAN_DIR = "/etc/netplan"
@@ -463,27 +466,18 @@ class NetplanInterfaces(object):
             target = change.want["target"]
             if self._mgmt is None:
                 self._mgmt = management_connection(self.module)
-            mgmt, details = self._mgmt
-            names = set([target.ifname, target.parent]) - set([None])
-            if names & mgmt and not self.params["allow_disruptive"]:
-                conn = details.get("ssh_connection") or {}
-                raise ResourceError(
-                    "ip %s: it carries the management connection (SSH from %s to %s); %s would %s. Set "
-                    "allow_disruptive: true to do it anyway."
-                    % (
-                        target.ifname,
-                        conn.get("client"),
-                        conn.get("server"),
-                        "; ".join(s.command for s in file_change.steps),
-                        (
-                            "remove its netplan configuration and its addresses"
-                            if self.params["state"] == "deleted"
-                            else "re-apply it with the netplan file's addresses"
-                        ),
-                    ),
-                    commands=[],
-                    management_interfaces=sorted(mgmt),
-                )
+            refusal = interface_refusal(
+                self._mgmt,
+                target,
+                [s.command for s in file_change.steps],
+                (
+                    "remove its netplan configuration and its addresses"
+                    if self.params["state"] == "deleted"
+                    else "re-apply it with the netplan file's addresses"
+                ),
+            )
+            if refusal and not self.params["allow_disruptive"]:
+                raise ResourceError(refusal, commands=[], management_interfaces=sorted(self._mgmt[0]))
 
     # -- prediction, views, drift --------------------------------------------------------------
     def predict(self, current, changes):

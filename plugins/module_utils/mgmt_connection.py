@@ -255,3 +255,24 @@ def management_connection(module, environ=None):
         names |= lower_devices(name)
     names.discard("lo")
     return names, details
+
+
+def interface_refusal(mgmt, target, commands, action):
+    """Why a change of ``target`` (an interface with ``ifname`` and ``parent``) must not run without
+    allow_disruptive: it or its VLAN parent carries the management connection; None when neither
+    does. ``mgmt`` is what ``management_connection`` returned, ``commands`` what the change runs,
+    ``action`` what it would do to the interface."""
+    interfaces, details = mgmt
+    if not (set([target.ifname, target.parent]) - set([None])) & interfaces:
+        return None
+    conn = details.get("ssh_connection") or {}
+    return (
+        "ip %s: it carries the management connection (SSH from %s to %s); %s would %s. Set allow_disruptive: true to do it anyway."
+        % (
+            target.ifname,
+            conn.get("client"),
+            conn.get("server"),
+            "; ".join(commands),
+            action,
+        )
+    )
