@@ -24,9 +24,9 @@ COLLECTIONS = os.path.join(os.path.dirname(HERE), ".cache", "collections")
 if os.path.isdir(COLLECTIONS):
     sys.path.insert(0, COLLECTIONS)
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc  # noqa: E402
-from ansible_collections.s390x.network.plugins.module_utils.iocp_parse import parse_deck  # noqa: E402
-from ansible_collections.s390x.network.plugins.module_utils.iocp_render import render_fragment  # noqa: E402
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc  # noqa: E402
+from ansible_collections.s390x.network.plugins.module_utils.iocp.parse import parse_deck  # noqa: E402
+from ansible_collections.s390x.network.plugins.module_utils.iocp.render import render_fragment  # noqa: E402
 
 PARTITIONS = ["LP%02d" % i for i in range(1, 16)]
 

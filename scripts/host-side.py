@@ -9,7 +9,8 @@ The other module_utils files are imported only by controller plugins (filters, p
 follow the controller's Python.
 
     host-side.py host         host-side files (plugins/modules/*.py and the module_utils they import)
-    host-side.py controller   module_utils files no module imports (controller-only)
+    host-side.py controller   module_utils files no module imports (controller code belongs in
+                              plugin_utils, so this list is empty in a healthy tree)
     host-side.py host-tests   unit tests (tests/unit/plugins/{modules,module_utils}/test_*.py) that
                               import, directly or through test helpers, only host-side code,
                               ansible.module_utils and libraries outside ansible
@@ -106,24 +107,27 @@ def _closure(start, follow):
     return seen
 
 
-def _py_files(directory):
+def _py_files(directory, recursive=False):
+    """The .py files of a directory (and of its packages when ``recursive``), without ``__init__.py``."""
     full = os.path.join(REPO, directory)
-    if not os.path.isdir(full):
-        return []
-    return sorted(
-        os.path.join(directory, name) for name in os.listdir(full) if name.endswith(".py") and name != "__init__.py"
-    )
+    found = []
+    for root, dirs, names in os.walk(full):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__") if recursive else []
+        rel_root = os.path.relpath(root, REPO)
+        found.extend(os.path.join(rel_root, n) for n in names if n.endswith(".py") and n != "__init__.py")
+    return sorted(found)
 
 
 def host_files():
     modules = _py_files(os.path.join("plugins", "modules"))
     module_utils_dir = os.path.join("plugins", "module_utils") + os.sep
-    return sorted(_closure(modules, lambda rel: rel.startswith(module_utils_dir)))
+    reached = _closure(modules, lambda rel: rel.startswith(module_utils_dir))
+    return sorted(rel for rel in reached if os.path.basename(rel) != "__init__.py")
 
 
 def controller_module_utils():
     host = set(host_files())
-    return [rel for rel in _py_files(os.path.join("plugins", "module_utils")) if rel not in host]
+    return [rel for rel in _py_files(os.path.join("plugins", "module_utils"), recursive=True) if rel not in host]
 
 
 def _external_ok(name):

@@ -89,7 +89,7 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_host import host_view
+from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import host_view
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 

@@ -52,7 +52,7 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_host import guest_device_args as _args
+from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import guest_device_args as _args
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 

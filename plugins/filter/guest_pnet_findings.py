@@ -52,8 +52,8 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import guest_pnet_findings as _findings
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import guest_pnet_findings as _findings
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 

@@ -55,7 +55,7 @@ _value:
       elements: dict
 """
 
-from ansible_collections.s390x.network.plugins.module_utils import ip_inventory_check
+from ansible_collections.s390x.network.plugins.plugin_utils import ip_inventory_check
 from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
 
 # the host variables the check reads (the rest of hostvars is never templated)

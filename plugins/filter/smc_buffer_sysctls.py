@@ -80,7 +80,7 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import SizingError, plan_buffers
+from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import SizingError, plan_buffers
 
 
 def smc_buffer_sysctls(

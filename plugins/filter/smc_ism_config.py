@@ -41,7 +41,7 @@ _value:
   type: dict
 """
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_host import smc_ism_config as _config
+from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import smc_ism_config as _config
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 

@@ -51,9 +51,9 @@ _value:
   elements: str
 """
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_cmd import PnetError, normalize_entry
-from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_unit import exec_line_of
-from ansible_collections.s390x.network.plugins.module_utils.unit_syntax import UnitSyntaxError
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PnetError, normalize_entry
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_unit import exec_line_of
+from ansible_collections.s390x.network.plugins.module_utils.engine.unit_syntax import UnitSyntaxError
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 

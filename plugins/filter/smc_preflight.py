@@ -96,7 +96,7 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_preflight as _pf
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import core as _pf
 from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 

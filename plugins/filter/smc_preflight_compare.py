@@ -87,7 +87,7 @@ from collections.abc import Mapping
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_preflight_check as _check
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import check as _check
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 

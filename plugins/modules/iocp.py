@@ -225,16 +225,16 @@ import re
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_bytes, to_native
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
-from ansible_collections.s390x.network.plugins.module_utils.iocp_compare import compare_models
-from ansible_collections.s390x.network.plugins.module_utils.iocp_parse import parse_deck
-from ansible_collections.s390x.network.plugins.module_utils.iocp_render import render_fragment
-from ansible_collections.s390x.network.plugins.module_utils.iocp_report import (
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
+from ansible_collections.s390x.network.plugins.module_utils.iocp.compare import compare_models
+from ansible_collections.s390x.network.plugins.module_utils.iocp.parse import parse_deck
+from ansible_collections.s390x.network.plugins.module_utils.iocp.render import render_fragment
+from ansible_collections.s390x.network.plugins.module_utils.iocp.report import (
     render_dot,
     render_report,
 )
-from ansible_collections.s390x.network.plugins.module_utils.iocp_validate import (
+from ansible_collections.s390x.network.plugins.module_utils.iocp.validate import (
     endpoints,
     smcd_pairs,
 )

@@ -305,8 +305,8 @@ management_interfaces:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.ip_interface_resource import STATES, IpInterfacesOnHost
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.ip.resource import STATES, IpInterfacesOnHost
 
 
 def main():

@@ -343,9 +343,9 @@ rendered:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_xml as lx
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.libvirt_resource import STATES, DomainDevices
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import xml as lx
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.libvirt.resource import STATES, DomainDevices
 
 
 def argument_spec():

@@ -309,8 +309,8 @@ irqbalance:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.nic_tuning_resource import STATES, NicTuning
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.nic.resource import STATES, NicTuning
 
 
 def main():

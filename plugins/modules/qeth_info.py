@@ -177,16 +177,16 @@ import re
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
-from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError, ccw_sort_key, parse_group_id
-from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import (
+from ansible_collections.s390x.network.plugins.module_utils.qeth import ccw_blacklist
+from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import QethIdError, ccw_sort_key, parse_group_id
+from ansible_collections.s390x.network.plugins.module_utils.qeth.lszdev import (
     lszdev_argv,
     parse_pairs,
     persistence,
     yes_no,
 )
-from ansible_collections.s390x.network.plugins.module_utils.qeth_state import read_state
-from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
+from ansible_collections.s390x.network.plugins.module_utils.qeth.state import read_state
+from ansible_collections.s390x.network.plugins.module_utils.qeth.sysfs import SysfsReader
 
 _TYPED_INT = ("buffer_count", "portno")
 # a qeth sysfs attribute below the group device, such as layer2 or vnicc/learning

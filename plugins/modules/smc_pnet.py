@@ -219,8 +219,8 @@ table_skipped:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_resource import (
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_resource import (
     BACKENDS,
     BOOT_UNIT,
     PnetTable,

@@ -130,14 +130,14 @@ cmd:
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.common.text.converters import to_native
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_rnics import (
+from ansible_collections.s390x.network.plugins.module_utils.smc.rnics import (
     SMC_RNICS,
     SmcRnicsError,
     build_argv,
     error_message,
     parse,
 )
-from ansible_collections.s390x.network.plugins.module_utils.pci_ids import parse_fid
+from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import parse_fid
 
 
 def main():

@@ -78,7 +78,7 @@ commands:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_stats import StatsError, command_runner, read_stats
+from ansible_collections.s390x.network.plugins.module_utils.smc.stats import StatsError, command_runner, read_stats
 
 
 def main():

@@ -287,9 +287,9 @@ rollback:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.smc_sizing import METHOD_NET_SMC, METHOD_TCP
-from ansible_collections.s390x.network.plugins.module_utils.smc_sysctl_resource import STATES, SmcSysctls
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import METHOD_NET_SMC, METHOD_TCP
+from ansible_collections.s390x.network.plugins.module_utils.smc.sysctl_resource import STATES, SmcSysctls
 
 
 def main():

@@ -135,8 +135,8 @@ rollback:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.smc_ueid_resource import STATES, UeidTable
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.smc.ueid_resource import STATES, UeidTable
 
 
 def main():

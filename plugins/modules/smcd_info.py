@@ -179,8 +179,9 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files, smc_netlink
-from ansible_collections.s390x.network.plugins.module_utils.smc_stats import (
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
     StatsError,
     argv_devices,
     argv_linkgroups,

@@ -300,11 +300,11 @@ rendered:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.mgmt_connection import management_connection
-from ansible_collections.s390x.network.plugins.module_utils.zpci_holders import HolderProbe
-from ansible_collections.s390x.network.plugins.module_utils.zpci_resource import ZpciFunctions
-from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import ZpciSysfs
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
+from ansible_collections.s390x.network.plugins.module_utils.engine.mgmt_connection import management_connection
+from ansible_collections.s390x.network.plugins.module_utils.zpci.holders import HolderProbe
+from ansible_collections.s390x.network.plugins.module_utils.zpci.resource import ZpciFunctions
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import ZpciSysfs
 
 
 def main():

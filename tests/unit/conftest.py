@@ -51,7 +51,8 @@ try:
 except ImportError:
     pass  # the target Python 3.6 run has ansible.module_utils only
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.engine import kernel_write
 from ansible_collections.s390x.network.tests.unit.fake_kernel import FakeKernel
 
 # `--hypothesis-profile slow-interpreter`: the run under the oldest target Python (3.6, with the last

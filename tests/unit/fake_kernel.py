@@ -30,10 +30,10 @@ import errno
 import os
 import shutil
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files
-from ansible_collections.s390x.network.plugins.module_utils.qeth_udev_rules import read_rule, rule_path
-from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import ZpciSysfs
-from ansible_collections.s390x.network.plugins.module_utils.zpci_util_string import encode_pnet_ids
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.qeth.udev_rules import read_rule, rule_path
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import ZpciSysfs
+from ansible_collections.s390x.network.plugins.module_utils.zpci.util_string import encode_pnet_ids
 
 ISM = {'vendor': 0x1014, 'device': 0x04ED, 'pft': 0x05, 'default_driver': 'ism'}
 ROCE2 = {'vendor': 0x15B3, 'device': 0x1016, 'pft': 0x0A, 'default_driver': 'mlx5_core'}

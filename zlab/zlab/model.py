@@ -10,7 +10,7 @@ Every partition of ``cpc.partitions`` with a ``host`` becomes an emulated host (
 when it has ``kvm_guests`` or is in group ``kvm_hosts``), and
 every guest named in a KVM host's ``kvm_guests`` (or as ``guest:`` of an ISM function) becomes an
 emulated KVM guest. ``cpc`` is read with the collection's own normaliser
-(plugins/module_utils/cpc_model.py, docs/cpc-model.md): zlab accepts exactly the models the
+(plugins/module_utils/iocp/cpc_model.py, docs/cpc-model.md): zlab accepts exactly the models the
 ``iocds`` role accepts (range strings, ``control_units`` lists, bus-IDs, any-case partition names,
 unquoted CHPIDs read as hex) and rejects the same ones with the same messages.
 
@@ -231,7 +231,7 @@ def cpc_model():
         sys.path.insert(0, CHECKOUT_COLLECTIONS)
     try:
         # pylint: disable-next=import-outside-toplevel
-        from ansible_collections.s390x.network.plugins.module_utils import cpc_model as mod
+        from ansible_collections.s390x.network.plugins.module_utils.iocp import cpc_model as mod
     except ImportError:
         raise ModelError(
             "cpc: zlab reads the model with the collection's cpc_model.py: link "

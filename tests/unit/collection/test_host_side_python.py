@@ -16,9 +16,10 @@ import sys
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 MU = "ansible_collections.s390x.network.plugins.module_utils"
-# `from ...module_utils.NAME import x`, `import ...module_utils.NAME`, `from ...module_utils import a, b as c`
-DOTTED = re.compile(re.escape(MU) + r"\.(\w+)")
-FROM_PACKAGE = re.compile(r"from " + re.escape(MU) + r" import (\([^)]*\)|[^\n]+)")
+# `from ...module_utils.PKG.NAME import x`, `import ...module_utils.PKG.NAME`,
+# `from ...module_utils.PKG import a, b as c`
+DOTTED = re.compile(re.escape(MU) + r"((?:\.\w+)+)")
+FROM_PACKAGE = re.compile(r"from " + re.escape(MU) + r"((?:\.\w+)*) import (\([^)]*\)|[^\n]+)")
 
 
 def listing(what):
@@ -27,19 +28,43 @@ def listing(what):
 
 
 def py_files(directory):
-    full = os.path.join(REPO, directory)
-    return sorted(directory + "/" + n for n in os.listdir(full) if n.endswith(".py") and n != "__init__.py")
+    found = []
+    for root, dirs, names in os.walk(os.path.join(REPO, directory)):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(root, REPO).replace(os.sep, "/")
+        found.extend(rel + "/" + n for n in names if n.endswith(".py") and n != "__init__.py")
+    return sorted(found)
+
+
+def module_file(dotted):
+    """plugins/module_utils/a/b.py for ".a.b" when that file exists, else None (a package or a name)."""
+    rel = "plugins/module_utils" + dotted.replace(".", "/") + ".py"
+    return rel if os.path.isfile(os.path.join(REPO, rel)) else None
 
 
 def module_utils_imported_by(rel):
     with open(os.path.join(REPO, rel)) as handle:
         text = handle.read()
-    names = set(DOTTED.findall(text))
-    for group in FROM_PACKAGE.findall(text):
+    files = set()
+    for dotted in DOTTED.findall(text):
+        parts = dotted.split(".")
+        # the longest prefix that is a file: `...engine.resource.Resource` is engine/resource.py
+        for end in range(len(parts), 1, -1):
+            found = module_file(".".join(parts[:end]))
+            if found:
+                files.add(found)
+                break
+        else:
+            # a package: `from ...module_utils.PKG import name` is read by FROM_PACKAGE below
+            if os.path.isdir(os.path.join(REPO, "plugins/module_utils" + dotted.replace(".", "/"))):
+                continue
+            raise AssertionError("%s imports %s%s, which is no file" % (rel, MU, dotted))
+    for package, group in FROM_PACKAGE.findall(text):
         for item in group.strip("()").replace("\n", " ").split(","):
-            if item.strip():
-                names.add(item.split(" as ")[0].strip())
-    return set("plugins/module_utils/%s.py" % n for n in names)
+            found = module_file(package + "." + item.split(" as ")[0].strip()) if item.strip() else None
+            if found:
+                files.add(found)
+    return files
 
 
 def test_every_module_is_host_side_and_no_controller_plugin_is():
@@ -64,6 +89,8 @@ def test_host_side_module_utils_are_exactly_those_modules_reach():
     controller = set(listing("controller"))
     assert not controller & reached
     assert controller | reached == set(py_files("plugins/module_utils"))
+    # controller-only code lives in plugin_utils, not in module_utils
+    assert controller == set()
 
 
 def test_the_python36_unit_run_imports_every_module():

@@ -37,8 +37,8 @@ except ImportError:  # ansible-core before 2.19 templates every string it is giv
     from ansible.utils.unsafe_proxy import wrap_var as registered
 
 
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_conn
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_xml as lx
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import conn as libvirt_conn
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import xml as lx
 from ansible_collections.s390x.network.plugins.modules import libvirt_device
 from ansible_collections.s390x.network.tests.unit.fixtures.libvirt import fakes
 

@@ -32,7 +32,7 @@ except ImportError:  # ansible-core before 2.19 templates every string it is giv
         return value
 
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_services import smc_services_plan
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_services import smc_services_plan
 from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.test_unit_syntax import (
     environment_of,

@@ -71,7 +71,7 @@ HOSTILE = ["v$(id>x)", "x;y", "p%n", 'q"r', "a b", "t\\u", "$HOME", "%%", "'", "
 def test_unit_words_reads_back_what_the_collection_writes():
     # the lab starts the collection's units itself: its word splitting must give back the argv the
     # collection's unit writer (unit_syntax.exec_line, environment_line) meant
-    from ansible_collections.s390x.network.plugins.module_utils import unit_syntax
+    from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
 
     for value in HOSTILE:
         argv = ["/usr/sbin/ethtool", "-K", value, "gro", "on"]

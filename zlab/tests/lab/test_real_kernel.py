@@ -154,7 +154,7 @@ def test_emulated_kernel_commands_are_refused(real):
     assert "not supported on real-kernel hosts" in res.stderr
 
 
-# The collection's netlink client (plugins/module_utils/smc_netlink.py, standard library only) run
+# The collection's netlink client (plugins/module_utils/smc/netlink.py, standard library only) run
 # by the guest's Python against its real kernel: one AF_SMC connection over loopback, the counters
 # before and after, and a PNET entry and a UEID added, read back and removed.
 NETLINK_PROBE = r"""

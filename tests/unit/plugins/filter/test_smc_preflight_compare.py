@@ -16,7 +16,7 @@ import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.s390x.network.plugins.filter.smc_preflight_compare import FilterModule, smc_preflight_compare
-from ansible_collections.s390x.network.plugins.module_utils.smc_stats import empty_stats
+from ansible_collections.s390x.network.plugins.module_utils.smc.stats import empty_stats
 
 ROWS = [
     {"client": "a", "server": "b", "prediction": "SMC-R v1", "reason_name": None, "side": None},

@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist as cb
+from ansible_collections.s390x.network.plugins.module_utils.qeth import ccw_blacklist as cb
 
 # what chzdev (s390-tools 2.16 and 2.35 alike) writes
 RULE = (

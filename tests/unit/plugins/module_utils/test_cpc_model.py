@@ -11,7 +11,7 @@ import copy
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import (
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import (
     iqd_devices,
     normalize_cpc,
     partition_by_host,
@@ -408,7 +408,7 @@ def _native_guest_cpc(pnet="PNETB"):
 
 
 def test_a_guest_with_a_native_ism_function_needs_a_software_pnet_entry():
-    from ansible_collections.s390x.network.plugins.module_utils.cpc_model import guest_pnet_findings
+    from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import guest_pnet_findings
 
     model, errors, _w = normalize_cpc(_native_guest_cpc())
     assert errors == []

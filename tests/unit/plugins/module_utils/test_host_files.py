@@ -14,7 +14,8 @@ import os
 import pytest
 
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.engine import kernel_write
 
 
 class SelinuxModule(object):

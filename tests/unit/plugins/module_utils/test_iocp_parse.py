@@ -12,8 +12,8 @@ import os
 import pytest
 import yaml
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
-from ansible_collections.s390x.network.plugins.module_utils.iocp_parse import (
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
+from ansible_collections.s390x.network.plugins.module_utils.iocp.parse import (
     Css,
     parse_deck,
     parse_value,

@@ -9,8 +9,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
-from ansible_collections.s390x.network.plugins.module_utils.iocp_render import (
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
+from ansible_collections.s390x.network.plugins.module_utils.iocp.render import (
     card_images,
     comment_cards,
     render_fragment,

@@ -12,8 +12,8 @@ import subprocess
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
-from ansible_collections.s390x.network.plugins.module_utils.iocp_report import (
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
+from ansible_collections.s390x.network.plugins.module_utils.iocp.report import (
     render_dot,
     render_report,
 )

@@ -9,10 +9,10 @@ __metaclass__ = type
 
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.s390x.network.plugins.module_utils.cpc_model import normalize_cpc
-from ansible_collections.s390x.network.plugins.module_utils.iocp_compare import compare_models
-from ansible_collections.s390x.network.plugins.module_utils.iocp_parse import parse_deck
-from ansible_collections.s390x.network.plugins.module_utils.iocp_render import render_fragment
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
+from ansible_collections.s390x.network.plugins.module_utils.iocp.compare import compare_models
+from ansible_collections.s390x.network.plugins.module_utils.iocp.parse import parse_deck
+from ansible_collections.s390x.network.plugins.module_utils.iocp.render import render_fragment
 
 NAMES = st.from_regex(r"\A[A-Z][A-Z0-9]{0,7}\Z")
 GUESTS = st.from_regex(r"\A[a-z][a-z0-9._-]{0,20}\Z")

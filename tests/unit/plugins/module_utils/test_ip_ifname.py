@@ -8,7 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import ip_ifname
+from ansible_collections.s390x.network.plugins.module_utils.ip import ifname as ip_ifname
 
 KERNEL_LEGAL = [
     "eth0",

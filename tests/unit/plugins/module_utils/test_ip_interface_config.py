@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""ip_interfaces' entries without a host (module_utils/ip_interface_config.py) and the nmcli
-command lines and parsers (module_utils/nm_cli.py), with output as NetworkManager 1.42 prints it."""
+"""ip_interfaces' entries without a host (plugins/module_utils/ip/config.py) and the nmcli
+command lines and parsers (plugins/module_utils/ip/nm_cli.py), with output as NetworkManager 1.42 prints it."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -10,8 +10,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import ip_interface_config as cfg
-from ansible_collections.s390x.network.plugins.module_utils import nm_cli
+from ansible_collections.s390x.network.plugins.module_utils.ip import config as cfg
+from ansible_collections.s390x.network.plugins.module_utils.ip import nm_cli
 
 
 def entry(**item):

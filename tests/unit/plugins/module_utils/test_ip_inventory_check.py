@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The inventory-wide interface checks (module_utils/ip_inventory_check.py)."""
+"""The inventory-wide interface checks (plugins/plugin_utils/ip_inventory_check.py)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.s390x.network.plugins.module_utils import ip_inventory_check as chk
+from ansible_collections.s390x.network.plugins.plugin_utils import ip_inventory_check as chk
 
 CPC = {
     "name": "ZLAB",

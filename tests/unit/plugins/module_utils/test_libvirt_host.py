@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Unit tests of module_utils/libvirt_host.py on sysfs trees laid out as the kernel does."""
+"""Unit tests of plugins/module_utils/libvirt/host.py on sysfs trees laid out as the kernel does."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_host
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_xml as lx
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import host as libvirt_host
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import xml as lx
 from ansible_collections.s390x.network.tests.unit.fixtures.libvirt import fakes
 
 

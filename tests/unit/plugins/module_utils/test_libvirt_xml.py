@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Unit tests of module_utils/libvirt_xml.py against libvirt 9.0's verbatim dumpxml output.
+"""Unit tests of plugins/module_utils/libvirt/xml.py against libvirt 9.0's verbatim dumpxml output.
 
 The fixtures in tests/unit/fixtures/libvirt were printed by `virsh dumpxml` (libvirt 9.0.0,
 qemu-system-s390x 7.2, Debian 12) for an s390x domain after `virsh attach-device --config` of the
@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_xml as lx
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import xml as lx
 
 FIXTURES = os.path.join(os.path.dirname(__file__), '..', '..', 'fixtures', 'libvirt')
 

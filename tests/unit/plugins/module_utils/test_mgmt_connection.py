@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import mgmt_connection as mc
+from ansible_collections.s390x.network.plugins.module_utils.engine import mgmt_connection as mc
 
 IP_ADDR = """\
 1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever

@@ -15,8 +15,8 @@ import subprocess
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import nic_persist as persist
-from ansible_collections.s390x.network.plugins.module_utils import unit_syntax
+from ansible_collections.s390x.network.plugins.module_utils.nic import persist
+from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
 
 # systemd.syntax(7): the C escapes ExecStart= decodes inside and outside quotes
 _C_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "s": " "}

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool as et
+from ansible_collections.s390x.network.plugins.module_utils.nic import ethtool as et
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "ethtool")
 

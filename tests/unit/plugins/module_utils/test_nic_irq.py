@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import nic_irq
+from ansible_collections.s390x.network.plugins.module_utils.nic import irq as nic_irq
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "ethtool")
 

@@ -9,9 +9,9 @@ from __future__ import absolute_import, division, print_function
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import nic_driver_limits as limits
-from ansible_collections.s390x.network.plugins.module_utils import nic_persist as persist
-from ansible_collections.s390x.network.plugins.module_utils import nm_cli
+from ansible_collections.s390x.network.plugins.module_utils.nic import driver_limits as limits
+from ansible_collections.s390x.network.plugins.module_utils.nic import persist
+from ansible_collections.s390x.network.plugins.module_utils.ip import nm_cli
 
 
 def test_names_are_systemd_escaped():

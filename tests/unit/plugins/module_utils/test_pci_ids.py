@@ -9,8 +9,14 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import cpc_model, libvirt_xml
-from ansible_collections.s390x.network.plugins.module_utils.pci_ids import fid_text, parse_fid, parse_hex_id, slot_name
+from ansible_collections.s390x.network.plugins.module_utils.iocp import cpc_model
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import xml as libvirt_xml
+from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import (
+    fid_text,
+    parse_fid,
+    parse_hex_id,
+    slot_name,
+)
 
 
 @pytest.mark.parametrize(

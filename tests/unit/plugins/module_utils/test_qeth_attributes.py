@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.qeth_attributes import (
+from ansible_collections.s390x.network.plugins.module_utils.qeth.attributes import (
     EXTRA_NAMES,
     AttrError,
     canonical,

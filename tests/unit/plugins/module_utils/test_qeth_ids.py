@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import (
+from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import (
     CcwInfo,
     QethIdError,
     auto_groups,

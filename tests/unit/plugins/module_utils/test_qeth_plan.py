@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.qeth_plan import (
+from ansible_collections.s390x.network.plugins.module_utils.qeth.plan import (
     Desired,
     PlanError,
     active_diff,
@@ -20,7 +20,7 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_plan import (
     plan_rollback,
     predict,
 )
-from ansible_collections.s390x.network.plugins.module_utils.qeth_state import DeviceState
+from ansible_collections.s390x.network.plugins.module_utils.qeth.state import DeviceState
 
 IDS = ("0.0.8200", "0.0.8201", "0.0.8202")
 GID = "0.0.8200:0.0.8201:0.0.8202"

@@ -5,7 +5,7 @@
 
 from __future__ import absolute_import, division, print_function
 
-from ansible_collections.s390x.network.plugins.module_utils.qeth_resource import view_drift
+from ansible_collections.s390x.network.plugins.module_utils.qeth.resource import view_drift
 
 IDS = "0.0.8200:0.0.8201:0.0.8202"
 

@@ -9,9 +9,9 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import ccw_blacklist
-from ansible_collections.s390x.network.plugins.module_utils.qeth_ids import QethIdError
-from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
+from ansible_collections.s390x.network.plugins.module_utils.qeth import ccw_blacklist
+from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import QethIdError
+from ansible_collections.s390x.network.plugins.module_utils.qeth.state import (
     capable_devices,
     card_type_from_ccw,
     device_view,
@@ -19,7 +19,7 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth_state import (
     resolve_id,
     settings_text,
 )
-from ansible_collections.s390x.network.plugins.module_utils.qeth_sysfs import SysfsReader
+from ansible_collections.s390x.network.plugins.module_utils.qeth.sysfs import SysfsReader
 
 IDS = ("0.0.8200", "0.0.8201", "0.0.8202")
 

@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import qeth_chzdev as chz
-from ansible_collections.s390x.network.plugins.module_utils.qeth_lszdev import (
+from ansible_collections.s390x.network.plugins.module_utils.qeth import chzdev as chz
+from ansible_collections.s390x.network.plugins.module_utils.qeth.lszdev import (
     lszdev_argv,
     parse_pairs,
     parse_table,

@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 import os
 
-from ansible_collections.s390x.network.plugins.module_utils.qeth_udev_rules import (
+from ansible_collections.s390x.network.plugins.module_utils.qeth.udev_rules import (
     busid_from_filename,
     parse_rule,
     read_all_rules,

@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import resource_engine as engine
+from ansible_collections.s390x.network.plugins.module_utils.engine import resource as engine
 
 
 class Done(Exception):

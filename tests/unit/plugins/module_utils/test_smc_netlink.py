@@ -14,7 +14,7 @@ import struct
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_netlink as nl
+from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as nl
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.smc_netlink_fake import (
     FakeSmcKernel,
     Writer,

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_pnet_cmd import (
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import (
     PnetError,
     argv_add,
     ibdev_ok,

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The SMC pre-flight (module_utils/smc_preflight.py): the kernel's CLC decisions per pair, facts from
+"""The SMC pre-flight (plugins/plugin_utils/smc_preflight/core.py): the kernel's CLC decisions per pair, facts from
 the inventory and from the hosts, and what stays unknown. Each case asserts the exact prediction,
 decline code and side; the expected values follow net/smc/af_smc.c (smc_find_proposal_devices,
 smc_listen_find_device) as written down in docs/smc-preflight.md."""
@@ -16,9 +16,10 @@ import os
 import pytest
 import yaml
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_clc, smc_stats
-from ansible_collections.s390x.network.plugins.module_utils import smc_preflight as pf
-from ansible_collections.s390x.network.plugins.module_utils.smc_stats import parse_devices_smcd, parse_devices_smcr
+from ansible_collections.s390x.network.plugins.module_utils.smc import clc as smc_clc
+from ansible_collections.s390x.network.plugins.module_utils.smc import stats as smc_stats
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import core as pf
+from ansible_collections.s390x.network.plugins.module_utils.smc.stats import parse_devices_smcd, parse_devices_smcr
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 FIXTURES = os.path.join(REPO, "tests", "unit", "fixtures", "smc")

@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_preflight_check as check
-from ansible_collections.s390x.network.plugins.module_utils.smc_stats import (
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import check
+from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
     empty_stats,
     parse_stats_text,
     stats_from_netlink,

@@ -18,7 +18,7 @@ import subprocess
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_rnics import (
+from ansible_collections.s390x.network.plugins.module_utils.smc.rnics import (
     SmcRnicsError,
     build_argv,
     disable_argv,

@@ -10,7 +10,7 @@ __metaclass__ = type
 import pytest
 from hypothesis import given, strategies as st
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_sizing as sz
+from ansible_collections.s390x.network.plugins.module_utils.smc import sizing as sz
 
 RHEL88 = "4.18.0-477.10.1.el8_8.s390x"
 SLES15SP5 = "5.14.21-150500.53-default"

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.smc_stats import (
+from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
     BUCKETS,
     StatsError,
     argv_devices,

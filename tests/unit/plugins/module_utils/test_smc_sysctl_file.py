@@ -7,8 +7,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
-from ansible_collections.s390x.network.plugins.module_utils.host_files import modules_load_text
+from ansible_collections.s390x.network.plugins.module_utils.smc import sysctl_file as sfile
+from ansible_collections.s390x.network.plugins.module_utils.engine.host_files import modules_load_text
 
 
 def test_render_is_canonical_and_sorted():

@@ -22,7 +22,7 @@ import subprocess
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ansible_collections.s390x.network.plugins.module_utils import unit_syntax as us
+from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax as us
 
 HOSTILE = [
     "v$(id>x)",

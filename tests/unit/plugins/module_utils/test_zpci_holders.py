@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import os
 
-from ansible_collections.s390x.network.plugins.module_utils.zpci_holders import (
+from ansible_collections.s390x.network.plugins.module_utils.zpci.holders import (
     HolderProbe,
     hostdev_addresses,
     parse_smcd_device,

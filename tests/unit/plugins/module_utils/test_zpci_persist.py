@@ -9,8 +9,8 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.host_files import modules_load_text
-from ansible_collections.s390x.network.plugins.module_utils.zpci_persist import (
+from ansible_collections.s390x.network.plugins.module_utils.engine.host_files import modules_load_text
+from ansible_collections.s390x.network.plugins.module_utils.zpci.persist import (
     HEADER,
     boot_modules,
     merge,

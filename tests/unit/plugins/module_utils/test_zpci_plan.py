@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.zpci_plan import (
+from ansible_collections.s390x.network.plugins.module_utils.zpci.plan import (
     ZpciConfigError,
     binding_actions,
     check_host,

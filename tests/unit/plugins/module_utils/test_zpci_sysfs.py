@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files
-from ansible_collections.s390x.network.plugins.module_utils.zpci_sysfs import (
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import (
     ZpciError,
     ZpciSysfs,
     classify,

@@ -9,7 +9,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils.zpci_util_string import (
+from ansible_collections.s390x.network.plugins.module_utils.zpci.util_string import (
     cp1047_decode,
     cp1047_encode,
     decode_util_string,

@@ -16,7 +16,9 @@ from __future__ import absolute_import, division, print_function
 
 import platform
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write, libvirt_conn
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.engine import kernel_write
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import conn as libvirt_conn
 
 
 class HostAccess(AssertionError):

@@ -17,7 +17,7 @@ import errno
 import json
 import os
 
-from ansible_collections.s390x.network.plugins.module_utils import kernel_write
+from ansible_collections.s390x.network.plugins.module_utils.engine import kernel_write
 
 LEGACY = {
     "rx": "rx-checksumming",

@@ -4,7 +4,7 @@
 """The libvirt_device module end to end against a fake libvirt (libvirt 9.0 behaviour, see
 tests/unit/fixtures/libvirt/fakes.py) and a sysfs tree of the study's KVM host.
 
-The fake is injected where the module gets libvirt from: module_utils.libvirt_conn.libvirt.
+The fake is injected where the module gets libvirt from: module_utils.libvirt.conn.libvirt.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import libvirt_conn
+from ansible_collections.s390x.network.plugins.module_utils.libvirt import conn as libvirt_conn
 from ansible_collections.s390x.network.plugins.modules import libvirt_device
 from ansible_collections.s390x.network.tests.unit.fixtures.libvirt import fakes
 

@@ -11,8 +11,9 @@ import errno
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import nic_persist as persist
-from ansible_collections.s390x.network.plugins.module_utils import nic_tuning_resource, unit_syntax
+from ansible_collections.s390x.network.plugins.module_utils.nic import persist
+from ansible_collections.s390x.network.plugins.module_utils.nic import resource as nic_tuning_resource
+from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
 from ansible_collections.s390x.network.plugins.modules import nic_tuning
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.test_nic_boot_unit import systemd_exec
 from ansible_collections.s390x.network.tests.unit.plugins.modules.nic_fake import FakeNicHost, virtio_features

@@ -27,7 +27,7 @@ import sys
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import nic_ethtool as et
+from ansible_collections.s390x.network.plugins.module_utils.nic import ethtool as et
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 MODULE = os.path.join(REPO, "plugins", "modules", "nic_tuning.py")

@@ -22,8 +22,8 @@ import tempfile
 import pytest
 import yaml
 
-from ansible_collections.s390x.network.plugins.module_utils.qeth_resource import QethDevices
-from ansible_collections.s390x.network.plugins.module_utils.qeth_udev_rules import rule_path
+from ansible_collections.s390x.network.plugins.module_utils.qeth.resource import QethDevices
+from ansible_collections.s390x.network.plugins.module_utils.qeth.udev_rules import rule_path
 from ansible_collections.s390x.network.plugins.modules import qeth_device
 
 HERE = os.path.dirname(__file__)

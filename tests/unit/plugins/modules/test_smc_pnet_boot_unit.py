@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.modules import smc_pnet
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.test_unit_syntax import (
     SYSTEMD_ANALYZE,

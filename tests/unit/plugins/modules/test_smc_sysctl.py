@@ -12,8 +12,9 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files, kernel_write
-from ansible_collections.s390x.network.plugins.module_utils import smc_sysctl_file as sfile
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.engine import kernel_write
+from ansible_collections.s390x.network.plugins.module_utils.smc import sysctl_file as sfile
 from ansible_collections.s390x.network.plugins.modules import smc_sysctl
 
 PROFILES = {

@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_netlink
-from ansible_collections.s390x.network.plugins.module_utils.smc_ueid_resource import plan_operations
+from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc.ueid_resource import plan_operations
 from ansible_collections.s390x.network.plugins.modules import smc_ueid
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.smc_netlink_fake import FakeSmcKernel
 

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
 from ansible_collections.s390x.network.plugins.modules import smcd_info
 from ansible_collections.s390x.network.tests.unit.plugins.modules.test_smcd_info import FakeTool, fixture
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.smc_netlink_fake import (

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.module_utils import host_files
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.modules import zpci_function
 from ansible_collections.s390x.network.tests.unit.fake_kernel import ISM, ROCE2
 

@@ -1,0 +1,488 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""smc_pnet on the resource engine: the software PNET table is one object (its commands must run
+in the planned order: every PNET ID that is rebuilt is deleted before anything is added).
+
+Two backends run the same plan: ``smc_pnet`` (smc-tools) or the kernel's ``SMC_PNETID`` generic
+netlink family (``smc_netlink``), whose ADD/DEL/FLUSH are what ``smc_pnet -a/-d/-f`` send. The
+backend is chosen when the table is first read, after ``validate()``: input that contradicts
+itself is refused before any tool is looked up or any socket opened.
+
+With ``boot_unit: present`` the module also owns the boot unit that adds the entries again at boot
+(``smc_pnet_unit``): a second object, changed after the table, whose entries follow ``state`` as the
+table's do (merged adds to the entries of earlier runs, overridden replaces them, deleted removes
+them; the unit goes when no entry remains); ``absent`` removes it. The unit is planned from the
+checked ``config`` and the unit file alone, so it is written also when ``smc`` is not loaded; the
+table is then left alone (the kernel has none) with a warning.
+"""
+
+import functools
+import os
+
+from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_unit as smc_pnet_unit
+from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
+from ansible_collections.s390x.network.plugins.module_utils.engine.resource import (
+    Change,
+    Resource,
+    ResourceError,
+    Step,
+    render_argv,
+)
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import (
+    TOOL,
+    PnetError,
+    argv_show,
+    normalize_entry,
+    parse_table,
+    plan,
+    to_config,
+)
+
+TABLE = "table"
+UNIT = "boot unit"
+BACKENDS = ("auto", "tool", "netlink")
+BOOT_UNIT = ("unchanged", "present", "absent")
+SYSTEMD_RUNNING = "/run/systemd/system"
+#: where smc shows when it is loaded (the module, or its sysctls on a kernel that has them)
+SMC_PRESENT = ("/sys/module/smc", "/proc/sys/net/smc")
+
+
+def smc_loaded():
+    return any(os.path.isdir(host_files.path(p)) for p in SMC_PRESENT)
+
+
+def netlink_text(argv):
+    """How a planned ``smc_pnet`` argv shows in ``commands`` when it is sent over netlink."""
+    args = list(argv[1:])
+    if args == ["-f"]:
+        return "SMC_PNETID_FLUSH"
+    if args[0] == "-d":
+        return "SMC_PNETID_DEL %s" % args[1]
+    if args[2] == "-I":
+        return "SMC_PNETID_ADD %s ethname=%s" % (args[1], args[3])
+    return "SMC_PNETID_ADD %s ibname=%s ibport=%s" % (args[1], args[3], args[5])
+
+
+def netlink_apply(smc, argv):
+    """Send a planned ``smc_pnet`` argv (``-a ID -I IF``, ``-a ID -D DEV -P N``, ``-d ID``, ``-f``)."""
+    args = list(argv[1:])
+    if args == ["-f"]:
+        smc.pnet_flush()
+    elif args[0] == "-d":
+        smc.pnet_delete(args[1])
+    elif args[2] == "-I":
+        smc.pnet_add(args[1], interface=args[3])
+    else:
+        smc.pnet_add(args[1], ib_device=args[3], port=int(args[5]))
+
+
+def _hint(err):
+    if "not loaded" in (err or ""):
+        return " (load the smc kernel module first)"
+    if "exists" in (err or "").lower():
+        return (
+            " (the interface or device port belongs to another PNET ID, or the device has a PNET ID "
+            "from the IOCDS, which wins over software entries)"
+        )
+    return ""
+
+
+def _entry_text(entry):
+    if entry.get("interface") is not None:
+        return "interface %s" % entry["interface"]
+    return "ib_device %s port %s" % (entry.get("ib_device"), entry.get("port"))
+
+
+def table_drift(before, after):
+    """(object, scope, difference) rows per PNET ID between two tables (config items)."""
+
+    def keyed(entries):
+        return dict(((e["pnet_id"], _entry_text(e)), e) for e in entries)
+
+    old, new = keyed(before), keyed(after)
+    rows = []
+    for pnet_id in sorted(set(k[0] for k in list(old) + list(new))):
+        missing = sorted(text for pid, text in new if pid == pnet_id and (pid, text) not in old)
+        extra = sorted(text for pid, text in old if pid == pnet_id and (pid, text) not in new)
+        parts = ["%s missing" % t for t in missing] + ["%s to remove" % t for t in extra]
+        if parts:
+            rows.append(("smc_pnet %s" % pnet_id, "active", ", ".join(parts)))
+    return rows
+
+
+def unit_drift(before, after):
+    """(object, scope, difference) rows of the boot unit between two unit views."""
+    rows = []
+    obj = smc_pnet_unit.UNIT_PATH
+    old = set(_entry_row(e) for e in before["entries"])
+    new = set(_entry_row(e) for e in after["entries"])
+    parts = ["%s missing" % t for t in sorted(new - old)] + ["%s to remove" % t for t in sorted(old - new)]
+    if before["present"] and not after["present"]:
+        parts.append("file to remove")
+    elif not before["present"] and after["present"] and not parts:
+        parts.append("file missing")
+    elif before["present"] and after["present"] and not parts and before["text"] != after["text"]:
+        parts.append("content differs from what the module writes")
+    if parts:
+        rows.append((obj, "persistent", ", ".join(parts)))
+    if before["enabled"] != after["enabled"]:
+        rows.append((obj, "persistent", "enabled %s -> %s" % _yes_no(before["enabled"], after["enabled"])))
+    return rows
+
+
+def _yes_no(*flags):
+    return tuple("yes" if flag else "no" for flag in flags)
+
+
+def _entry_row(entry):
+    return "%s %s" % (entry["pnet_id"], _entry_text(entry))
+
+
+class PnetTable(Resource):
+    kind = "PNET table"
+    runner_name = "smc_pnet"
+
+    def __init__(self, module):
+        super(PnetTable, self).__init__(module)
+        self.state = self.params["state"]
+        self.tool = None
+        self.smc = None
+        self.backend = None
+        self.config = []
+        self.boot_unit = self.params.get("boot_unit") or "unchanged"
+        self.table_skipped = False
+        self.systemctl = None
+        self.files = host_files.FileChanges(module)
+        self.old_link = None
+
+    @property
+    def manages_unit(self):
+        return self.boot_unit != "unchanged" and self.state != "gathered"
+
+    def validate(self):
+        errors = []
+        if self.params.get("boot_unit") is not None and self.boot_unit not in BOOT_UNIT:
+            errors.append("boot_unit: expected one of %s, got %r" % (", ".join(BOOT_UNIT), self.boot_unit))
+        for index, item in enumerate(self.params["config"] or []):
+            try:
+                self.config.append(
+                    normalize_entry(
+                        dict((k, v) for k, v in item.items() if v is not None),
+                        index,
+                        allow_bare=(self.state == "deleted"),
+                    )
+                )
+            except PnetError as exc:
+                errors.append(str(exc))
+        if not errors:
+            try:  # what the list alone contradicts (an interface under two PNET IDs), before the host
+                plan(self.state, self.config, [])
+            except PnetError as exc:
+                errors.append(str(exc))
+        if not errors and self.boot_unit == "present" and self.state != "gathered":
+            # every entry must also fit on a line of the boot unit, whether or not smc is loaded
+            for index, entry in enumerate(self.config):
+                if entry["interface"] is None and entry["ib_device"] is None:
+                    continue
+                try:
+                    smc_pnet_unit.exec_line_of(entry, "config[%d]" % index)
+                except unit_syntax.UnitSyntaxError as exc:
+                    errors.append(str(exc))
+        return errors
+
+    def _run(self, argv):
+        return self.module.run_command([self.tool] + argv[1:], environ_update={"LC_ALL": "C"})
+
+    def _choose_backend(self):
+        """``tool`` when smc_pnet is wanted and found, else ``netlink`` (``auto``: the tool first)."""
+        wanted = self.params.get("backend") or "auto"
+        if wanted != "netlink":
+            self.tool = self.module.get_bin_path(TOOL, opt_dirs=["/usr/sbin", "/sbin"])
+            if self.tool is not None:
+                self.backend = "tool"
+                return
+            if wanted == "tool":
+                raise ResourceError("smc_pnet not found: install smc-tools, or use backend netlink")
+        try:
+            self.smc = smc_netlink.SmcNetlink()
+        except smc_netlink.NetlinkError as exc:
+            raise ResourceError(self._netlink_message(exc))
+        self.backend = "netlink"
+
+    def _netlink_message(self, exc):
+        if (self.params.get("backend") or "auto") == "auto":
+            return "smc_pnet not found (smc-tools) and the kernel's SMC_PNETID netlink interface failed: %s" % exc
+        return str(exc)
+
+    def read(self):
+        state = {"table": None, "unit": None}
+        if self.manages_unit:
+            try:
+                state["unit"] = smc_pnet_unit.read_unit()
+            except (IOError, OSError) as exc:
+                raise ResourceError(
+                    "cannot read the boot unit %s: %s" % (smc_pnet_unit.UNIT_PATH, exc.strerror or exc), commands=[]
+                )
+        if self.manages_unit and not smc_loaded():
+            # no kernel table to read or change; the boot unit is planned from config and the file
+            self.table_skipped = True
+            return state
+        state["table"] = self._read_table()
+        return state
+
+    def _read_table(self):
+        if self.backend is None:
+            self._choose_backend()
+        if self.backend == "netlink":
+            try:
+                return self.smc.pnet_table()
+            except smc_netlink.NetlinkError as exc:
+                raise ResourceError(self._netlink_message(exc), commands=[])
+        rc, out, err = self._run(argv_show())
+        if rc != 0:
+            raise ResourceError(
+                "smc_pnet failed with exit code %d%s: %s" % (rc, _hint(err), (err or out).strip()),
+                rc=rc,
+                stdout=out,
+                stderr=err,
+                commands=[],
+            )
+        return parse_table(out)
+
+    def gather(self, current):
+        return to_config(current["table"])
+
+    def plan(self, current):
+        changes = []
+        if current["table"] is not None:
+            try:
+                commands, target = plan(self.state, self.config, current["table"])
+            except PnetError as exc:
+                raise ResourceError(str(exc))
+            changes.append(Change(TABLE, self._steps(commands), want=target))
+        elif self.config or self.state == "overridden":
+            self.module.warn(
+                "smc is not loaded: the PNET table was not read or changed (the kernel has none); "
+                "the boot unit adds the entries when the host boots with smc"
+            )
+        if self.manages_unit:
+            want = self._unit_want(current["unit"])
+            if current["unit"]["link"] == "" and want["enabled"]:
+                raise ResourceError(
+                    "%s exists and is not a symbolic link; remove it to let the module enable the boot unit"
+                    % smc_pnet_unit.WANTS_LINK
+                )
+            changes.append(
+                Change(UNIT, self._unit_steps(current["unit"], want), want=want, label=smc_pnet_unit.UNIT_NAME)
+            )
+        return changes
+
+    def _steps(self, commands, kind="change"):
+        """Steps of smc_pnet argvs (planned with the tool's name; run by the path found, or sent as
+        the netlink command they stand for)."""
+        if self.backend == "netlink":
+            return [
+                Step(
+                    action=functools.partial(netlink_apply, self.smc, argv),
+                    text=netlink_text(argv),
+                    scope="active",
+                    kind=kind,
+                )
+                for argv in commands
+            ]
+        return [
+            Step(argv=[self.tool] + argv[1:], text=render_argv([TOOL] + argv[1:]), scope="active", kind=kind)
+            for argv in commands
+        ]
+
+    # -- the boot unit -------------------------------------------------------------------------
+    def _unit_want(self, unit):
+        """The boot unit this run leaves: its entries (``state`` applied to the unit's entries, as
+        to the table), its text and whether it is enabled."""
+        entries = []
+        if self.boot_unit == "present":
+            try:
+                dummy, entries = plan(self.state, self.config, unit["entries"])
+            except PnetError as exc:
+                raise ResourceError("%s: %s" % (smc_pnet_unit.UNIT_PATH, exc))
+        text = smc_pnet_unit.render(entries)
+        return {
+            "text": text,
+            "entries": entries,
+            "foreign": False,
+            "enabled": text is not None,
+            "link": smc_pnet_unit.UNIT_PATH if text is not None else None,
+        }
+
+    def _unit_steps(self, unit, want, kind="change"):
+        steps = []
+        if want["text"] is not None:
+            if unit["text"] != want["text"]:
+                steps.append(self._file_step(want["text"], kind))
+            if not unit["enabled"]:
+                steps.append(self._link_step(smc_pnet_unit.UNIT_PATH, kind))
+        else:
+            if unit["enabled"]:
+                steps.append(self._link_step(None, kind))
+            if unit["text"] is not None:
+                steps.append(self._file_step(None, kind))
+        if steps and os.path.isdir(host_files.path(SYSTEMD_RUNNING)):
+            if self.systemctl is None:
+                self.systemctl = self.module.get_bin_path("systemctl")
+            if self.systemctl is not None:  # systemd reads the changed file now, not at the next reload
+                steps.append(Step(argv=[self.systemctl, "daemon-reload"], scope="persistent", kind=kind))
+        return steps
+
+    def _file_step(self, text, kind):
+        path = smc_pnet_unit.UNIT_PATH
+        if kind == "rollback":
+            return Step(
+                action=lambda: self.files.restore(path),
+                text=self.files.restore_text(path),
+                scope="persistent",
+                kind=kind,
+            )
+        return Step(
+            action=lambda: self.files.write(path, text),
+            text=host_files.change_text(path, text),
+            scope="persistent",
+            kind=kind,
+        )
+
+    def _link_step(self, target, kind):
+        link = smc_pnet_unit.WANTS_LINK
+
+        def apply():
+            if self.old_link is None:
+                self.old_link = smc_pnet_unit.link_target() or False
+            smc_pnet_unit.set_link(target)
+
+        if target is None:
+            return Step(action=apply, text="rm %s" % link, scope="persistent", kind=kind)
+        return Step(action=apply, text="ln -s %s %s" % (target, link), scope="persistent", kind=kind)
+
+    # -- results -------------------------------------------------------------------------------
+    def predict(self, current, changes):
+        state = dict(current)
+        for change in changes:
+            if change.subject == TABLE and change.steps:
+                state["table"] = change.want
+            elif change.subject == UNIT:
+                state["unit"] = change.want
+        return state
+
+    def view(self, state, change):
+        if change.subject == UNIT:
+            unit = state["unit"]
+            return {
+                "path": smc_pnet_unit.UNIT_PATH,
+                "present": unit["text"] is not None,
+                "enabled": unit["enabled"],
+                "entries": to_config(unit["entries"]),
+                "text": unit["text"],
+            }
+        return to_config(state["table"] or [])
+
+    def views(self, state, changes):
+        return to_config(state["table"] or [])
+
+    def drift(self, before, after, change):
+        if change.subject == UNIT:
+            return unit_drift(before, after)
+        return table_drift(before, after)
+
+    def diff_text(self, state, changes):
+        return "".join(
+            "%s\n" % " ".join("%s=%s" % (k, v) for k, v in sorted(item.items()))
+            for item in to_config(state["table"] or [])
+        )
+
+    def diff(self, before_state, after_state, changes):
+        table = super(PnetTable, self).diff(before_state, after_state, changes)
+        if not self.manages_unit:
+            return table
+        unit = [
+            dict(
+                before_header=smc_pnet_unit.UNIT_PATH,
+                before=before_state["unit"]["text"] or "",
+                after_header=smc_pnet_unit.UNIT_PATH,
+                after=after_state["unit"]["text"] or "",
+            ),
+            dict(
+                before_header=smc_pnet_unit.WANTS_LINK,
+                before="%s\n" % before_state["unit"]["link"] if before_state["unit"]["link"] else "",
+                after_header=smc_pnet_unit.WANTS_LINK,
+                after="%s\n" % after_state["unit"]["link"] if after_state["unit"]["link"] else "",
+            ),
+        ]
+        return ([table] if before_state["table"] is not None else []) + unit
+
+    def rollback(self, before, now, change, ran):
+        """Back to the table as it was: the table has no single-entry delete, so a run that stopped
+        between deleting a PNET ID and adding its entries back would leave them out. The boot unit:
+        its file and its link as they were."""
+        if change.subject == UNIT:
+            steps = []
+            if smc_pnet_unit.UNIT_PATH in self.files.changed:
+                steps.append(self._file_step(None, "rollback"))
+            if self.old_link is not None:
+                steps.append(self._link_step(self.old_link or None, "rollback"))
+            return steps
+        before, now = before["table"], now["table"]
+        commands, _target = plan("overridden", before, now) if before else plan("deleted", [], now)
+        return self._steps(commands, kind="rollback")
+
+    def remaining(self, after, change):
+        if change.subject == UNIT:
+            return [s for s in self._unit_steps(after["unit"], change.want) if s.argv is None]
+        commands, _target = plan(self.state, self.config, after["table"])
+        return self._steps(commands)
+
+    def extras(self, state, changes, failed=False):
+        result = {"backend": self.backend}
+        if self.manages_unit and state["unit"] is not None:
+            unit = state["unit"]
+            result["boot_unit"] = {
+                "path": smc_pnet_unit.UNIT_PATH,
+                "present": unit["text"] is not None,
+                "enabled": unit["enabled"],
+                "entries": to_config(unit["entries"]),
+            }
+        if self.table_skipped:
+            result["table_skipped"] = True
+        return result
+
+    def close(self):
+        if self.smc is not None:
+            self.smc.close()
+            self.smc = None
+
+    def error_text(self, exc):
+        """The kernel's answer without the command name the step already shows."""
+        text = str(exc)
+        if isinstance(exc, smc_netlink.NetlinkError) and not isinstance(exc, smc_netlink.FamilyNotFound):
+            return text.split(" failed: ", 1)[-1]
+        return text
+
+    def failure_message(self, change, step, rc, out, err):
+        if step.argv is None:  # a netlink command: err is the kernel's answer
+            return "%s failed: %s%s" % (step.command, (err or out).strip(), _hint(err))
+        return "%s failed with exit code %d%s: %s" % (step.command, rc, _hint(err), (err or out).strip())
+
+
+def report_backend(module, resource):
+    """Every exit of ``module`` carries ``backend`` once ``resource`` has chosen it (the engine's
+    gathered and early failure exits have no hook for module fields)."""
+    exit_json, fail_json = module.exit_json, module.fail_json
+
+    def with_backend(result):
+        if resource.backend is not None:
+            result.setdefault("backend", resource.backend)
+        return result
+
+    module.exit_json = lambda **result: exit_json(**with_backend(result))
+    module.fail_json = lambda msg, **result: fail_json(msg=msg, **with_backend(result))
+    return module

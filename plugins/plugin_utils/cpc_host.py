@@ -1,0 +1,252 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""One inventory host's view of the ``cpc`` model, and the role arguments built from it.
+
+The roles do not parse the model themselves: ``host_view`` normalises it once
+(``cpc_model.normalize_cpc``) and hands each role what its host owns.
+
+Where a FID goes: the ``cpc.ism[].functions[].guest`` field gives an ISM function to a KVM
+guest; that is the one declaration. ``kvm_guests[].hostdevs`` entries only add options for a
+guest's function (guest PCI address, ``managed``, the guest UID) or name functions the model
+does not hold. ``fid_owner_errors`` is the one check that a FID belongs to one guest: it reads
+both places across every host of the inventory. Guests with ``state: deleted`` (or the old name
+``absent``) give their functions up and are not owners.
+
+Facts relied on (the study, chapter 6): a FID is in the access list of one partition; the KVM
+host passes the functions of its own partition through; a guest that is no partition of the CPC
+gets its ISM function from its KVM host, so the smc role gives it no FIDs of its own.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import (
+    FRAME_SIZE_MTU,
+    iqd_devices,
+    normalize_cpc,
+)
+from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text, parse_fid
+
+GUEST_STATES = {
+    "merged": "merged",
+    "overridden": "overridden",
+    "deleted": "deleted",
+    "present": "merged",
+    "exact": "overridden",
+    "absent": "deleted",
+}
+
+
+def _state(guest, default_state):
+    return GUEST_STATES.get(guest.get("state") or default_state, guest.get("state") or default_state)
+
+
+def _guest_fids(where, guest, errors):
+    """(fid, hostdev entry) for each hostdev of one kvm_guests entry; bad FIDs become errors."""
+    for index, dev in enumerate(guest.get("hostdevs") or []):
+        field = "%s.hostdevs[%d]" % (where, index)
+        if not isinstance(dev, dict):
+            errors.append("%s: each hostdev is a dict with fid (and uid, address, managed)" % field)
+            continue
+        try:
+            yield parse_fid(dev.get("fid")), dev
+        except ValueError as exc:
+            errors.append("%s.fid: %s" % (field, exc))
+
+
+def fid_owner_errors(model, guests_by_host):
+    """One message per FID given to more than one guest, in the model or in any host's kvm_guests."""
+    owners = {}
+    for vchid in model.get("ism") or []:
+        for func in vchid["functions"]:
+            if func.get("guest") and func.get("fid") is not None:
+                owners.setdefault(func["fid"], []).append((func["guest"], "cpc.ism[].functions[].guest"))
+    ignored = []
+    for host in sorted(guests_by_host or {}):
+        for guest in guests_by_host[host] or []:
+            if not isinstance(guest, dict) or _state(guest, "merged") == "deleted":
+                continue
+            for fid, dummy in _guest_fids("kvm_guests", guest, ignored):
+                owners.setdefault(fid, []).append((guest.get("name"), "kvm_guests[].hostdevs[] of %s" % host))
+    errors = []
+    for fid in sorted(owners):
+        guests = sorted(set(str(name) for name, dummy in owners[fid]))
+        if len(guests) > 1:
+            places = []
+            for name, place in owners[fid]:
+                text = "%s in %s" % (name, place)
+                if text not in places:
+                    places.append(text)
+            errors.append(
+                "FID %s is assigned to more than one guest (%s); each FID can belong to one LPAR or "
+                "guest only" % (fid_text(fid), ", ".join(places))
+            )
+    return errors
+
+
+def host_view(cpc, host, partition=None, guests_by_host=None):
+    """What inventory host ``host`` owns in the model ``cpc`` (the raw inventory dict).
+
+    ``partition`` overrides the partition found through ``cpc.partitions[].host``. Returns a dict:
+    ``defined`` (a model was given), ``partition`` (upper case, or None for a host that is no
+    partition, such as a KVM guest), ``errors`` (model errors, an unknown partition, FIDs given to
+    two guests), ``functions`` (ISM and RoCE functions of the partition), ``passthrough`` (its
+    ISM functions given to guests), ``own_ism_fids`` (its ISM FIDs no guest has), ``guests``
+    (guest name -> its ISM functions in the model, of this partition when the host is one) and
+    ``hipersockets`` (the partition's HiperSockets devices with frame size and MTU); ``ism_uids``
+    lists ``{fid, uid}`` of every ISM function of the CPC.
+    """
+    view = {
+        "defined": cpc is not None,
+        "partition": None,
+        "errors": [],
+        "warnings": [],
+        "functions": [],
+        "passthrough": [],
+        "own_ism_fids": [],
+        "guests": {},
+        "hipersockets": [],
+        "ism_uids": [],
+    }
+    if cpc is None:
+        return view
+    model, errors, warnings = normalize_cpc(cpc)
+    view["errors"].extend(errors)
+    view["warnings"].extend(warnings)
+    if errors:
+        return view
+    names = [p["name"] for p in model["partitions"]]
+    if partition:
+        wanted = str(partition).strip().upper()
+        if wanted not in names:
+            view["errors"].append("partition %s: not in cpc.partitions (%s)" % (wanted, ", ".join(names)))
+            return view
+        view["partition"] = wanted
+    else:
+        for part in model["partitions"]:
+            if part.get("host") == host:
+                view["partition"] = part["name"]
+    view["errors"].extend(fid_owner_errors(model, guests_by_host))
+    part = view["partition"]
+    for vchid in model["ism"]:
+        for func in vchid["functions"]:
+            view["ism_uids"].append({"fid": func["fid"], "uid": func["uid"]})
+            item = {
+                "fid": func["fid"],
+                "uid": func["uid"],
+                "vchid": vchid["vchid"],
+                "type": "ism",
+                "pnet_id": func["pnet_id"],
+                "guest": func["guest"],
+            }
+            if func["guest"] and (part is None or func["partition"] == part):
+                view["guests"].setdefault(func["guest"], []).append(item)
+            if part is None or func["partition"] != part:
+                continue
+            view["functions"].append(item)
+            if func["guest"]:
+                view["passthrough"].append(item)
+            else:
+                view["own_ism_fids"].append(func["fid"])
+    for card in model["roce"]:
+        for func in card["functions"]:
+            if part is not None and func["partition"] == part:
+                view["functions"].append(
+                    {
+                        "fid": func["fid"],
+                        "uid": func["uid"],
+                        "pchid": card["pchid"],
+                        "type": card["type"].lower(),
+                        "port": func.get("port"),
+                        "pnet_id": func["pnet_id"],
+                        "guest": None,
+                    }
+                )
+    for dev in iqd_devices(model):
+        if part is not None and part in dev["partitions"]:
+            view["hipersockets"].append(
+                {
+                    "busid": dev["busid"],
+                    "chpid": dev["chpid"],
+                    "frame_size": dev["frame_size"],
+                    "mtu": FRAME_SIZE_MTU.get(dev["frame_size"]),
+                }
+            )
+    view["own_ism_fids"] = sorted(set(view["own_ism_fids"]))
+    return view
+
+
+def guest_device_args(kvm_guests, view, default_state="merged", managed=True):
+    """libvirt_device arguments for each of a KVM host's guests: ``(guests, errors)``.
+
+    A guest's hostdevs are its own ``hostdevs`` entries (options win), then the functions the
+    model gives it that the list does not name. A hostdev without ``uid`` takes the function's
+    UID from the model (None: the module's default, the FID).
+    """
+    errors = []
+    uid_of = dict((item["fid"], item["uid"]) for item in view.get("ism_uids") or [])
+    result = []
+    for index, guest in enumerate(kvm_guests or []):
+        where = "kvm_guests[%d]" % index
+        if not isinstance(guest, dict) or not guest.get("name"):
+            errors.append("%s: each guest is a dict with a name" % where)
+            continue
+        hostdevs, named = [], set()
+        for fid, dev in _guest_fids(where, guest, errors):
+            uid = dev.get("uid")
+            hostdevs.append(
+                {
+                    "fid": fid,
+                    "uid": uid_of.get(fid) if uid is None else uid,
+                    "address": dev.get("address"),
+                    "managed": bool(dev.get("managed", managed)),
+                }
+            )
+            named.add(fid)
+        for item in (view.get("guests") or {}).get(guest["name"], []):
+            if item["fid"] not in named:
+                hostdevs.append({"fid": item["fid"], "uid": item["uid"], "address": None, "managed": bool(managed)})
+                named.add(item["fid"])
+        result.append(
+            {
+                "name": guest["name"],
+                "state": _state(guest, default_state),
+                "hostdevs": hostdevs,
+                "interfaces": guest.get("macvtap") or [],
+            }
+        )
+    return result, errors
+
+
+def smc_ism_config(view, fids=None, protocol="smcd"):
+    """The zpci_function config of the ISM functions a host uses for SMC-D itself.
+
+    ``fids`` (the role's ``smc_ism_fids``), when given, wins; otherwise the ISM functions of the
+    host's partition no guest has (none for SMC-R or a host that is no partition); then the
+    model's errors are the result's errors too.
+    """
+    errors, chosen = [], []
+    if fids is not None:
+        if isinstance(fids, (str, bytes, dict)) or not isinstance(fids, (list, tuple)):
+            errors.append("smc_ism_fids: a list of FIDs (integers or hex strings), got %r" % (fids,))
+        else:
+            for fid in fids:
+                try:
+                    chosen.append(parse_fid(fid))
+                except ValueError as exc:
+                    errors.append(
+                        "smc_ism_fids: %s (a FID is an integer or a hex string such as \"606\" or " "\"0x606\")" % exc
+                    )
+    elif protocol == "smcd":
+        errors.extend(view.get("errors") or [])
+        chosen = list(view.get("own_ism_fids") or [])
+    chosen = sorted(set(chosen))
+    return {
+        "partition": view.get("partition"),
+        "fids": chosen,
+        "labels": [fid_text(f) for f in chosen],
+        "config": [{"fid": f, "power": "on", "driver": "ism", "expected_type": "ism"} for f in chosen],
+        "errors": errors,
+    }
