@@ -3,32 +3,40 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fleet benchmark (a benchmark, not a test): the collection's roles vs a naive playbook on zlab.
 
-For every size N (default 8 and 24) the script generates a CPC inventory in a temporary directory:
+For every size N (default 8 and 15) the script generates a CPC inventory in a temporary directory:
 N LPARs `lpNN` without KVM guests, each with 8 HiperSockets qeth devices on CHPID F0 (layer 2,
 buffer_count 128), 8 ISM functions on VCHID 7C8 (UID checking on every partition, UID = FID)
 and the SMC role (smc_buffer_size 128K), kernel profile linux6.12 (net.smc.rmem/wmem exist).
-Then, each on a fresh lab (`zlab up DIR --name bench-N`, `zlab down bench-N` afterwards):
+Then, for each size, --runs rounds (default 3; ours and naive alternate which goes first), each
+variant on a fresh lab (`zlab up DIR --name PREFIX<N>`, `zlab down` afterwards; PREFIX `bench-`):
 
-- ours:  benchmarks/fleet/converge.yml (qeth role; smc role incl. its ISM power-on + ism bind)
+- ours:  benchmarks/fleet/converge.yml (qeth role; smc role incl. its ISM power-on + ism bind):
+         first converge, then on the configured lab, one after the other: the re-run (a no-op),
+         - floor: a playbook of K plain `ansible.builtin.ping` tasks per host, K = the remote module
+           calls per host the callback counted for ours' re-run: Ansible's own cost of those calls;
+         - drift: playbooks/drift.yml --check on the configured lab (a no-drift pass).
 - naive: benchmarks/naive/site.yml (one command/shell/lineinfile/sysctl task per device and
-         attribute, the way it is written by hand)
-- with --mitogen, the same two again with the mitogen_linear strategy (if ansible_mitogen imports)
+         attribute, the way it is written by hand): first converge and a second run.
+- with --mitogen, the same again with the mitogen_linear strategy (if ansible_mitogen imports)
 
-and measures the first converge and a second (no-op for ours) run: wall time, changed results,
-module invocations per host (callback benchmarks/fleet/callback_plugins/fleet_counts.py: remote =
-task results that ran a module on the host, a loop counts per item; controller = assert,
-set_fact ... ). Afterwards each lab is checked (lsqeth/lszdev/sysfs through `zlab exec`) so a
-fast run that did not configure anything cannot pass unnoticed.
+Per run: wall time, changed results, tasks per host (callback
+benchmarks/fleet/callback_plugins/fleet_counts.py: remote = task results that ran a module on the
+host, a loop counts per item; controller = assert, set_fact ...; skipped tasks). The table shows
+medians over the rounds and the ratios ours re-run / floor and ours first converge / naive. After
+each round the lab is checked (lsqeth/lszdev/sysfs through `zlab exec`) so a fast run that did not
+configure anything cannot pass unnoticed.
 
-Usage (root, the venv's python): .venv/bin/python benchmarks/fleet.py [--sizes 8,15]
-    [--variants ours,naive] [--mitogen | --mitogen-only ours,naive] [--json FILE]
-    [--keep-inventory DIR]; --table-from A.json B.json prints the table of earlier runs.
+Usage (root, the venv's python): .venv/bin/python benchmarks/fleet.py [--sizes 8,15] [--runs 3]
+    [--variants ours,naive] [--lab-prefix bench-] [--mitogen] [--json FILE] [--keep-inventory DIR];
+    --table-from A.json B.json prints the table of earlier runs.
 """
 
 import argparse
 import json
 import os
+import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,10 +46,14 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.dirname(sys.executable)
 ZLAB = [os.path.join(BIN, "zlab")]
 HERE = os.path.join(REPO, "benchmarks")
-PLAYBOOKS = {"ours": os.path.join(HERE, "fleet", "converge.yml"), "naive": os.path.join(HERE, "naive", "site.yml")}
+PLAYBOOKS = {
+    "ours": os.path.join(HERE, "fleet", "converge.yml"),
+    "naive": os.path.join(HERE, "naive", "site.yml"),
+    "drift": os.path.join(REPO, "playbooks", "drift.yml"),
+}
 QETH_PER_LPAR = 8
 ISM_PER_LPAR = 8
-FOREIGN_LABS = ("demo", "lab")  # and m-*: other people's labs, never touched
+FOREIGN_LABS = ("demo", "lab")  # and m-*, t-*: other people's labs, never touched
 
 
 def generate(path, n):
@@ -121,7 +133,7 @@ def zlab(*args, check=True):
 
 
 def lab_up(inv_dir, name):
-    if name in FOREIGN_LABS or name.startswith("m-") or not name.startswith("bench-"):
+    if name in FOREIGN_LABS or name.startswith(("m-", "t-")):
         raise SystemExit("refusing to touch lab %s" % name)
     zlab("down", name, check=False)
     t0 = time.monotonic()
@@ -140,7 +152,7 @@ def mitogen_strategy_dir():
     return os.path.join(os.path.dirname(ansible_mitogen.__file__), "plugins", "strategy")
 
 
-def run_playbook(playbook, inventory, forks, workdir, label, strategy=None):
+def run_playbook(playbook, inventory, forks, workdir, label, strategy=None, extra=()):
     counts = os.path.join(workdir, "%s.counts.json" % label)
     log = os.path.join(workdir, "%s.log" % label)
     env = dict(
@@ -156,7 +168,7 @@ def run_playbook(playbook, inventory, forks, workdir, label, strategy=None):
     if strategy:
         env["ANSIBLE_STRATEGY_PLUGINS"] = strategy[0]
         env["ANSIBLE_STRATEGY"] = strategy[1]
-    cmd = [os.path.join(BIN, "ansible-playbook"), "-i", inventory, "-f", str(forks), playbook]
+    cmd = [os.path.join(BIN, "ansible-playbook"), "-i", inventory, "-f", str(forks), playbook] + list(extra)
     t0 = time.monotonic()
     with open(log, "w", encoding="utf-8") as out:
         proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, check=False)
@@ -179,6 +191,8 @@ def summarize(run, hosts):
         "remote_per_host": max(remote) if remote else 0,
         "remote_per_host_min": min(remote) if remote else 0,
         "controller_per_host": max(ctrl) if ctrl else 0,
+        "tasks_per_host": max(get("tasks")) if ph else 0,
+        "skipped_per_host": max(get("skipped")) if ph else 0,
         "changed_per_host": max(changed) if changed else 0,
         "failed": sum(failed),
         "hosts_counted": sum(1 for p in ph if p),
@@ -220,119 +234,184 @@ def check_end_state(lab, hosts):
     return problems
 
 
-def measure(inv_dir, workdir, n, hosts, variant, strategy=None):
-    lab = "bench-%d" % n
-    label = "%s-%d%s" % (variant, n, "-mitogen" if strategy else "")
-    print("== %s: zlab up %s --name %s" % (label, inv_dir, lab), flush=True)
-    res = {"variant": variant, "n": n, "strategy": "mitogen_linear" if strategy else "linear"}
+def floor_playbook(workdir, k):
+    """K plain ansible.builtin.ping tasks per host: Ansible's own cost of K remote module calls."""
+    path = os.path.join(workdir, "floor-%d.yml" % k)
+    tasks = "".join("    - name: Ping %d\n      ansible.builtin.ping:\n" % (i + 1) for i in range(k))
+    _write(
+        path,
+        "- name: Ansible's floor, %d pings per host\n  hosts: lpars\n  gather_facts: false\n  tasks:\n%s" % (k, tasks),
+    )
+    return path
+
+
+def lab_name(prefix, n):
+    return "%s%d" % (prefix, n)
+
+
+def ours_round(inv_dir, workdir, n, hosts, r, prefix, strategy=None):
+    """One round of ours on a fresh lab: first converge, then on the configured lab, interleaved,
+    the re-run (no-op), the floor (K pings, K = the re-run's remote calls per host) and drift.yml
+    (check mode). Returns {variant: {first|run: summary}} and the end-state problems."""
+    lab = lab_name(prefix, n)
+    tag = "-%d%s-r%d" % (n, "-mitogen" if strategy else "", r)
+    print("== ours%s: zlab up %s --name %s" % (tag, inv_dir, lab), flush=True)
+    out = {}
     try:
-        res["up"], inventory = lab_up(inv_dir, lab)
-        print("   lab up in %.1f s; first converge" % res["up"], flush=True)
-        first = run_playbook(PLAYBOOKS[variant], inventory, n, workdir, label + "-first", strategy)
-        res["first"] = summarize(first, hosts)
-        print("   first: %s" % res["first"], flush=True)
-        second = run_playbook(PLAYBOOKS[variant], inventory, n, workdir, label + "-second", strategy)
-        res["second"] = summarize(second, hosts)
-        print("   second: %s" % res["second"], flush=True)
-        res["problems"] = check_end_state(lab, hosts)
-        for p in res["problems"]:
+        up, inventory = lab_up(inv_dir, lab)
+        print("   lab up in %.1f s; first converge" % up, flush=True)
+        first = summarize(run_playbook(PLAYBOOKS["ours"], inventory, n, workdir, "ours%s-first" % tag, strategy), hosts)
+        print("   ours first: %s" % first, flush=True)
+        rerun = summarize(run_playbook(PLAYBOOKS["ours"], inventory, n, workdir, "ours%s-rerun" % tag, strategy), hosts)
+        print("   ours re-run: %s" % rerun, flush=True)
+        k = rerun["remote_per_host"]
+        floor = summarize(
+            run_playbook(floor_playbook(workdir, k), inventory, n, workdir, "floor%s" % tag, strategy), hosts
+        )
+        print("   floor (%d pings): %s" % (k, floor), flush=True)
+        drift = summarize(
+            run_playbook(PLAYBOOKS["drift"], inventory, n, workdir, "drift%s" % tag, strategy, extra=["--check"]), hosts
+        )
+        print("   drift.yml (check mode): %s" % drift, flush=True)
+        out = {"ours": {"first": first, "run": rerun}, "floor": {"run": floor}, "drift": {"run": drift}}
+        problems = check_end_state(lab, hosts)
+        for p in problems:
             print("   END STATE: " + p, flush=True)
-        res["logs"] = [first["log"], second["log"]]
     finally:
         zlab("down", lab, check=False)
         print("   zlab down %s" % lab, flush=True)
+    return out, problems
+
+
+def naive_round(inv_dir, workdir, n, hosts, r, prefix, strategy=None):
+    lab = lab_name(prefix, n)
+    tag = "-%d%s-r%d" % (n, "-mitogen" if strategy else "", r)
+    print("== naive%s: zlab up %s --name %s" % (tag, inv_dir, lab), flush=True)
+    try:
+        up, inventory = lab_up(inv_dir, lab)
+        print("   lab up in %.1f s; first converge" % up, flush=True)
+        first = summarize(
+            run_playbook(PLAYBOOKS["naive"], inventory, n, workdir, "naive%s-first" % tag, strategy), hosts
+        )
+        print("   naive first: %s" % first, flush=True)
+        second = summarize(
+            run_playbook(PLAYBOOKS["naive"], inventory, n, workdir, "naive%s-rerun" % tag, strategy), hosts
+        )
+        print("   naive re-run: %s" % second, flush=True)
+        problems = check_end_state(lab, hosts)
+        for p in problems:
+            print("   END STATE: " + p, flush=True)
+    finally:
+        zlab("down", lab, check=False)
+        print("   zlab down %s" % lab, flush=True)
+    return {"naive": {"first": first, "run": second}}, problems
+
+
+def measure(inv_dir, workdir, n, hosts, variants, runs, prefix, strategy=None):
+    """``runs`` rounds, ours and naive interleaved (each round on fresh labs); the medians."""
+    samples, problems = {}, []
+    for r in range(1, runs + 1):
+        rounds = []
+        if "ours" in variants:
+            rounds.append(ours_round)
+        if "naive" in variants:
+            rounds.append(naive_round)
+        for fn in rounds if r % 2 else list(reversed(rounds)):
+            got, bad = fn(inv_dir, workdir, n, hosts, r, prefix, strategy)
+            problems += bad
+            for variant, phases in got.items():
+                for phase, summary in phases.items():
+                    samples.setdefault(variant, {}).setdefault(phase, []).append(summary)
+    res = {"n": n, "strategy": "mitogen_linear" if strategy else "linear", "runs": runs, "problems": problems}
+    res["variants"] = dict(
+        (variant, dict((phase, median_summary(s)) for phase, s in phases.items()))
+        for variant, phases in samples.items()
+    )
+    res["samples"] = samples
     return res
+
+
+def median_summary(summaries):
+    """Median wall time; counts of the first sample (they do not vary between runs); worst rc."""
+    out = dict(summaries[0])
+    out["wall"] = round(statistics.median(s["wall"] for s in summaries), 1)
+    out["walls"] = [s["wall"] for s in summaries]
+    out["rc"] = max(s["rc"] for s in summaries)
+    return out
 
 
 def ratio(a, b):
     return "%.2f" % (a / b) if b else "-"
 
 
+ROWS = (
+    ("ours", "first", "ours: first converge"),
+    ("ours", "run", "ours: re-run (no-op)"),
+    ("floor", "run", "floor: K x ansible.builtin.ping"),
+    ("drift", "run", "drift.yml --check (no drift)"),
+    ("naive", "first", "naive: first converge"),
+    ("naive", "run", "naive: re-run"),
+)
+
+
 def table(results):
     lines = [
-        "| N | variant | strategy | first converge [s] | re-run [s] | changed on re-run /host "
-        "| module invocations /host (remote + controller) | rc first/re-run | end state |",
-        "|---:|---|---|---:|---:|---:|---:|---|---|",
+        "| N | strategy | run | wall [s] (median) | runs | remote + controller /host | tasks run + skipped /host "
+        "| changed /host | rc |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        if "first" not in r:
-            continue
-        f, s = r["first"], r["second"]
-        lines.append(
-            "| %d | %s | %s | %.1f | %.1f | %d | %d + %d | %d/%d | %s |"
-            % (
-                r["n"],
-                r["variant"],
-                r["strategy"],
-                f["wall"],
-                s["wall"],
-                s["changed_per_host"],
-                f["remote_per_host"],
-                f["controller_per_host"],
-                f["rc"],
-                s["rc"],
-                "ok" if not r["problems"] else "%d problems" % len(r["problems"]),
-            )
-        )
-    idx = {(r["n"], r["variant"], r["strategy"]): r for r in results if "first" in r}
-    lines += ["", "| ratio | first converge | re-run | remote module invocations /host |", "|---|---:|---:|---:|"]
-    sizes = sorted({r["n"] for r in results})
-    for strat in ("linear", "mitogen_linear"):
-        for n in sizes:
-            o, v = idx.get((n, "ours", strat)), idx.get((n, "naive", strat))
-            if o and v:
-                lines.append(
-                    "| ours / naive, N=%d, %s | %s | %s | %s |"
-                    % (
-                        n,
-                        strat,
-                        ratio(o["first"]["wall"], v["first"]["wall"]),
-                        ratio(o["second"]["wall"], v["second"]["wall"]),
-                        ratio(o["first"]["remote_per_host"], v["first"]["remote_per_host"]),
-                    )
+        for variant, phase, label in ROWS:
+            s = r["variants"].get(variant, {}).get(phase)
+            if not s:
+                continue
+            lines.append(
+                "| %d | %s | %s | %.1f | %d | %d + %d | %d + %d | %d | %d |"
+                % (
+                    r["n"],
+                    r["strategy"],
+                    (
+                        label.replace("K", str(r["variants"]["floor"]["run"]["remote_per_host"]))
+                        if variant == "floor"
+                        else label
+                    ),
+                    s["wall"],
+                    len(s["walls"]),
+                    s["remote_per_host"],
+                    s["controller_per_host"],
+                    s["tasks_per_host"],
+                    s["skipped_per_host"],
+                    s["changed_per_host"],
+                    s["rc"],
                 )
-        if len(sizes) >= 2:
-            lo, hi = sizes[0], sizes[-1]
-            for variant in ("ours", "naive"):
-                a, b = idx.get((hi, variant, strat)), idx.get((lo, variant, strat))
-                if a and b:
-                    lines.append(
-                        "| %s N=%d / N=%d, %s | %s | %s | %s |"
-                        % (
-                            variant,
-                            hi,
-                            lo,
-                            strat,
-                            ratio(a["first"]["wall"], b["first"]["wall"]),
-                            ratio(a["second"]["wall"], b["second"]["wall"]),
-                            ratio(a["first"]["remote_per_host"], b["first"]["remote_per_host"]),
-                        )
-                    )
-    for strat in ("mitogen_linear",):
-        for n in sizes:
-            for variant in ("ours", "naive"):
-                m, l = idx.get((n, variant, strat)), idx.get((n, variant, "linear"))
-                if m and l:
-                    lines.append(
-                        "| %s N=%d, mitogen / linear | %s | %s | - |"
-                        % (
-                            variant,
-                            n,
-                            ratio(m["first"]["wall"], l["first"]["wall"]),
-                            ratio(m["second"]["wall"], l["second"]["wall"]),
-                        )
-                    )
+            )
+    lines += ["", "| ratio (medians) | value |", "|---|---:|"]
+    for r in results:
+        v = r["variants"]
+        get = lambda variant, phase: v.get(variant, {}).get(phase, {}).get("wall")
+        pairs = (
+            ("ours re-run / floor", get("ours", "run"), get("floor", "run")),
+            ("drift.yml --check / floor", get("drift", "run"), get("floor", "run")),
+            ("ours first converge / naive first converge", get("ours", "first"), get("naive", "first")),
+            ("ours re-run / naive re-run", get("ours", "run"), get("naive", "run")),
+        )
+        for label, a, b in pairs:
+            if a is not None and b is not None:
+                lines.append("| %s, N=%d, %s | %s |" % (label, r["n"], r["strategy"], ratio(a, b)))
+        if r["problems"]:
+            lines.append("| end state, N=%d, %s | %d problems |" % (r["n"], r["strategy"], len(r["problems"])))
     return "\n".join(lines)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--sizes", default="8,15", help="LPAR counts, comma separated (8,15; at most 15)")
-    ap.add_argument("--variants", default="ours,naive", help="ours,naive")
-    ap.add_argument("--mitogen", action="store_true", help="also run every variant with the mitogen_linear strategy")
     ap.add_argument(
-        "--mitogen-only", default="", help="variants (ours,naive) to run once more with mitogen_linear only"
+        "--variants", default="ours,naive", help="ours (with floor and drift.yml on its configured lab),naive"
     )
+    ap.add_argument("--runs", type=int, default=3, help="rounds per size, ours and naive interleaved; medians (3)")
+    ap.add_argument("--lab-prefix", default="bench-", help="labs are named PREFIX<N> (bench-)")
+    ap.add_argument("--mitogen", action="store_true", help="also run every variant with the mitogen_linear strategy")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--keep-inventory", help="copy the generated inventories and logs here")
     ap.add_argument(
@@ -352,27 +431,29 @@ def main():
     if any(not 1 <= n <= 15 for n in sizes):
         # one CPC model has one channel subsystem, whose MIF image IDs are 1-F
         ap.error("--sizes: a single-CPC fleet has 1 to 15 partitions, got %s" % args.sizes)
+    if args.runs < 1:
+        ap.error("--runs: at least 1")
+    if not re.fullmatch(r"[a-z][a-z0-9-]*-", args.lab_prefix):
+        ap.error("--lab-prefix: lower-case letters, digits and -, ending in -")
+    variants = [v for v in args.variants.split(",") if v]
+    if not variants or set(variants) - {"ours", "naive"}:
+        ap.error("--variants: ours and/or naive")
     strategies = [None]
     sdir = mitogen_strategy_dir()
-    mitogen = (sdir, "mitogen_linear") if sdir else None
     if args.mitogen:
-        if mitogen is None:
+        if sdir is None:
             print("mitogen is not installed (pip install mitogen): skipped", flush=True)
         else:
-            strategies.append(mitogen)
+            strategies.append((sdir, "mitogen_linear"))
     results = []
     with tempfile.TemporaryDirectory(prefix="fleet-bench-") as tmp:
         for n in sizes:
             inv_dir = os.path.join(tmp, "fleet-%d" % n, "inventory")
             hosts = generate(inv_dir, n)
             for strategy in strategies:
-                for variant in [v for v in args.variants.split(",") if v]:
-                    results.append(measure(inv_dir, os.path.dirname(inv_dir), n, hosts, variant, strategy))
-            for variant in [v for v in args.mitogen_only.split(",") if v]:
-                if mitogen is None:
-                    print("mitogen is not installed (pip install mitogen): skipped", flush=True)
-                    break
-                results.append(measure(inv_dir, os.path.dirname(inv_dir), n, hosts, variant, mitogen))
+                results.append(
+                    measure(inv_dir, os.path.dirname(inv_dir), n, hosts, variants, args.runs, args.lab_prefix, strategy)
+                )
         if args.keep_inventory:
             shutil.copytree(tmp, args.keep_inventory, dirs_exist_ok=True)
     text = table(results)
@@ -381,7 +462,7 @@ def main():
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)
-    return 0 if all("first" in r and not r["problems"] for r in results) else 1
+    return 0 if all(not r["problems"] for r in results) else 1
 
 
 if __name__ == "__main__":

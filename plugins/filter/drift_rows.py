@@ -19,8 +19,8 @@ description:
   - A role in C(drift_expected) without a report (the host became unreachable, the role stopped
     early) gives an V(error) row, and so does a report whose result was not found. A missing
     report is never read as no drift.
-  - The scope of a row says whether the running system (V(active)), the configuration that
-    survives a reboot (V(persistent)) or V(both) differ; V(error) rows are checks that failed.
+  - The scope of a row says whether the running system (V(active)) or the configuration that
+    survives a reboot (V(persistent)) differs; V(error) rows are checks that failed.
 options:
   _input:
     description: C(hostvars), or any mapping of host name to that host's variables.
@@ -47,17 +47,22 @@ _value:
     host:
       description: Inventory host name.
       type: str
+    kind:
+      description:
+        - What kind of object drifted, for example V(qeth), V(zpci), V(guest), V(sysctl), V(pnet),
+          V(ueid), V(nic), V(ip), V(dropin); V(role) for a role that reported nothing.
+      type: str
     object:
-      description: What drifted, for example C(qeth 0.0.8200:0.0.8201:0.0.8202), C(zpci fid 0x606) or C(net.smc.rmem).
+      description: Its plain name, for example C(0.0.8200:0.0.8201:0.0.8202) (qeth) or C(0x606) (zpci).
       type: str
     difference:
       description:
-        - What differs (qeth devices, for example C(online 0 -> 1) or C(udev rule missing); zpci
-          functions, for example C(power off -> on, driver_override - -> ism)), else what the role
-          would run to correct it.
+        - What differs in this scope, in one wording for every module - C(missing) (the object is
+          not there), C(to remove), or C(key old -> new) per setting, comma-separated (for example
+          C(power off -> on, driver_override - -> ism)); C(PATH differs) for a file.
       type: str
     scope:
-      description: V(active), V(persistent), V(both) or V(error).
+      description: V(active), V(persistent) or V(error).
       type: str
 """
 

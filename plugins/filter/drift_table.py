@@ -11,7 +11,7 @@ author: s390x.network contributors (@s390x-network)
 version_added: 0.1.0
 short_description: Format the rows of drift_rows as an aligned text table
 description:
-  - Returns a heading line and one line per row (host, object, scope, difference), columns
+  - Returns a heading line and one line per row (host, kind, object, scope, difference), columns
     aligned, for printing with C(ansible.builtin.debug).
 options:
   _input:
@@ -37,7 +37,7 @@ _value:
 
 def drift_table(rows):
     """The rows of drift_rows as aligned text lines, with a heading."""
-    cols = ("host", "object", "scope", "difference")
+    cols = ("host", "kind", "object", "scope", "difference")
     widths = [max([len(c)] + [len(str(r.get(c, ""))) for r in rows]) for c in cols[:-1]]
     fmt = "  ".join("%%-%ds" % w for w in widths) + "  %s"
     lines = [fmt % tuple(c.upper() for c in cols)]

@@ -16,7 +16,8 @@ description:
   - A guest's hostdevs are its own C(hostdevs) entries, then the ISM functions the model gives it
     that the list does not name. A hostdev without C(uid) takes the function's UID from the model.
   - The old state names present, exact and absent become merged, overridden and deleted.
-  - Fails naming the field when a hostdev FID cannot be read.
+  - Fails naming the field when a hostdev FID cannot be read, and with the view's C(errors) (the
+    model's errors, a FID given to two guests) when it has any.
 options:
   _input:
     description: The host's C(kvm_guests).
@@ -57,7 +58,10 @@ from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import pl
 
 
 def guest_device_args(kvm_guests, view, state="merged", managed=True):
-    guests, errors = _args(plain(kvm_guests), plain(view or {}), default_state=state, managed=bool(managed))
+    view = plain(view or {})
+    if view.get("errors"):
+        raise AnsibleFilterError("; ".join(view["errors"]))
+    guests, errors = _args(plain(kvm_guests), view, default_state=state, managed=bool(managed))
     if errors:
         raise AnsibleFilterError("; ".join(errors))
     return guests

@@ -26,7 +26,7 @@ options:
   pnet_configs:
     description:
       - Inventory host name -> that host's C(smc_pnet_config) (V(null) when it has none), for the
-        hosts of the inventory (built in Jinja from C(hostvars), see the example).
+        hosts of the inventory (P(s390x.network.host_var_map#filter) reads it from C(hostvars), see the example).
     type: dict
     required: true
 """
@@ -36,9 +36,7 @@ EXAMPLES = r"""
   ansible.builtin.fail:
     msg: "{{ findings }}"
   vars:
-    pnet_configs: >-
-      {% set out = {} %}{% for h in groups['all'] %}{% set _ = out.update({h: hostvars[h].smc_pnet_config
-      | default(none)}) %}{% endfor %}{{ out }}
+    pnet_configs: "{{ hostvars | s390x.network.host_var_map(groups['all'], 'smc_pnet_config') }}"
     findings: "{{ iocds_cpcs | s390x.network.guest_pnet_findings(pnet_configs) }}"
   when: findings | length > 0
 """

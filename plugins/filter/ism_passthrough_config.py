@@ -16,16 +16,8 @@ description:
   - One entry per function of the plan's C(passthrough) list, powered on and expected to be ISM; in
     C(static) mode bound to C(vfio-pci) too (in C(managed) mode libvirt binds it when the guest starts).
   - Fails naming the entry when a FID is not an integer, and the mode when it is not one of the choices.
-options:
-  _input:
-    description: The host's view from P(s390x.network.cpc_host#filter) (its C(passthrough) list).
-    type: dict
-    required: true
-  mode:
-    description: The role's C(ism_passthrough_mode).
-    type: str
-    required: true
-    choices: [managed, static]
+extends_documentation_fragment:
+  - s390x.network.ism_passthrough
 """
 
 EXAMPLES = r"""

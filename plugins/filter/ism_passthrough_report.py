@@ -16,20 +16,13 @@ description:
   - Per function of the plan's C(passthrough) list the inventory's C(guest), C(uid) (the host's
     when it reported one) and C(vchid), with the C(pci_address), C(iommu_group), C(driver) and
     C(pnet_id) P(s390x.network.zpci_function#module) returned, and C(managed).
+extends_documentation_fragment:
+  - s390x.network.ism_passthrough
 options:
-  _input:
-    description: The host's view from P(s390x.network.cpc_host#filter) (its C(passthrough) list).
-    type: dict
-    required: true
   result:
     description: The registered result of P(s390x.network.zpci_function#module) (its C(functions)).
     type: dict
     required: true
-  mode:
-    description: The role's C(ism_passthrough_mode).
-    type: str
-    required: true
-    choices: [managed, static]
 """
 
 EXAMPLES = r"""

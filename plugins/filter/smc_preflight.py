@@ -22,7 +22,12 @@ description:
     variable C(smc_preflight_live) holds them, the results of the read-only module runs of
     playbooks/preflight.yml, which win over the inventory.
   - A prediction that depends on a fact nobody gave is V(unknown), with every outcome it could have and
-    what to check; nothing is guessed.
+    what to check; nothing is guessed. When every outcome it could have is of one technology, the prediction
+    is that technology, V(SMC-D), V(SMC-R) or V(TCP), and the outcomes stay in C(why) and C(possible), so a
+    certain fallback is counted as one.
+  - The roles' variables it reads have the defaults of the roles' C(meta/argument_specs.yml).
+  - Per-service buffer sizes (C(smc_services)) of C(smc_hosts) members above what the host's kernel allocates
+    are returned as warnings; the kernel levels are those the buffer sizing of M(s390x.network.smc_sysctl) uses.
 options:
   _input:
     description: C(hostvars).
@@ -72,10 +77,12 @@ _value:
     rows:
       description:
         - One per pair, with C(client), C(server), C(prediction) (V(SMC-D v2), V(SMC-D v1), V(SMC-R v2),
-          V(SMC-R v1), V(TCP) or V(unknown)), C(reason_code) (hex string such as V(0x03030000)),
+          V(SMC-R v1), V(TCP), V(unknown), or V(SMC-D), V(SMC-R) when the version depends on facts that are not
+          known), C(reason_code) (hex string such as V(0x03030000)),
           C(reason_name) (such as V(SMC_CLC_DECL_NOSMCDEV)), C(side) (V(client) or V(server), the host whose
           statistics count the fallback under that code), C(why) and C(fix) (sentences), C(unknown) (the
-          facts the prediction depends on) and C(possible) (for V(unknown), each outcome with its conditions).
+          facts the prediction depends on), C(possible) (each outcome with its conditions, when there is more than
+          one) and C(alternatives) (what a technology-only prediction leaves open, the versions or decline codes).
       type: list
       elements: dict
     table:
@@ -92,33 +99,20 @@ _value:
     facts:
       description: The facts used per host (C(sources) says where they came from).
       type: dict
+    warnings:
+      description: Per-service buffer sizes that a host's kernel caps, one sentence each, naming the host.
+      type: list
+      elements: str
 """
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import core as _pf
+from ansible_collections.s390x.network.plugins.plugin_utils import smc_preflight as _pf
 from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 # the host variables the pre-flight reads (the rest of hostvars is never templated)
-VARIABLES = (
-    "cpc",
-    "qeth_devices",
-    "group_names",
-    "smc_pnet_config",
-    "smc_pnet_state",
-    "smc_ueids",
-    "smc_ueid_state",
-    "smc_seid",
-    "smc_load_module",
-    "smc_ism_fids",
-    "smc_ism_partition",
-    "smc_preflight_interface",
-    "smc_preflight_ipsec",
-    "smc_preflight_facts",
-    "smc_preflight_live",
-    "interfaces_config",
-)
+VARIABLES = _pf.VARIABLES
 
 
 def smc_preflight(hostvars, hosts, pairs=None, assume=None):
@@ -132,10 +126,12 @@ def smc_preflight(hostvars, hosts, pairs=None, assume=None):
         pairs, unresolved = _pf.inventory_pairs(variables, hosts)
     pairs = plain(pairs)
     facts = {}
+    warnings = []
     try:
         for host in hosts:
             hv = variables[host]
             facts[host] = _pf.inventory_host_facts(host, hv, live=hv.get("smc_preflight_live"), assume=assume)
+            warnings.extend(_pf.service_warnings(host, hv, facts[host].get("kernel")))
         rows = _pf.predict(facts, pairs)
     except _pf.PreflightError as exc:
         raise AnsibleFilterError("smc_preflight: %s" % exc)
@@ -145,6 +141,7 @@ def smc_preflight(hostvars, hosts, pairs=None, assume=None):
         "summary": _pf.summary(rows),
         "unresolved": unresolved,
         "facts": facts,
+        "warnings": warnings,
     }
 
 

@@ -252,14 +252,17 @@ commands:
   sample: ["nmcli connection modify uuid 0c5d... ipv4.addresses '10.50.0.11/24'", "nmcli connection up uuid 0c5d..."]
 drift:
   description:
-    - One row per difference, C(object) C(ip IF), C(scope) V(persistent) (the profile) or V(active) (the
-      device), C(difference) C(OLD -> NEW).
+    - One row per interface and scope that differs (C(kind) V(ip), C(object) the interface, C(scope)
+      V(persistent) (the profile, or the netplan stanza) or V(active) (the device), C(difference)
+      C(missing), C(to remove) or C(key old -> new) per setting, comma-separated); an interface that is not there (O(if_missing=warn)) is C(missing).
   returned: always
   type: list
   elements: dict
-  sample: [{"object": "ip enc8200", "scope": "active", "difference": "addresses: none -> 10.50.0.11/24"}]
+  sample: [{"kind": "ip", "object": "enc8200", "scope": "active", "difference": "addresses none -> 10.50.0.11/24"}]
 diff:
-  description: The profiles before and after, one C(property=value) line each (with C(--diff)).
+  description:
+    - Before and after as text (with C(--diff)) - per interface its active values and its profile, one
+      line per value (its key, a colon, the value); on a netplan host the file.
   returned: when diff mode is on
   type: dict
 interfaces:

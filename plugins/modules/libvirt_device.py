@@ -318,8 +318,9 @@ commands:
   sample: ["attach hostdev fid 0x00000605 in g1 (definition and running domain)"]
 drift:
   description:
-    - One row per device operation (C(object) such as C(guest g1 hostdev fid 0x605), C(scope)
-      V(persistent), V(active) or V(both), C(difference) the action and the fields that differ).
+    - One row per device and scope that differs (C(kind) V(guest), C(object) such as
+      C(g1 hostdev fid 0x00000605), C(scope) V(persistent) (the definition) or V(active) (the running
+      domain), C(difference) C(missing), C(to remove) or C(key old -> new) per setting, comma-separated).
   returned: always
   type: list
   elements: dict

@@ -238,15 +238,17 @@ commands:
   sample: ["ethtool -L eth0 combined 4", "echo f > /sys/class/net/eth0/queues/rx-0/rps_cpus"]
 drift:
   description:
-    - One row per setting that differs (C(object) names the interface and the setting, C(scope) is
-      V(active) for live values and V(persistent) for the boot configuration, C(difference) is
-      C(OLD -> NEW)).
+    - One row per interface and scope that differs (C(kind) V(nic), C(object) the interface or
+      C(irqbalance), C(scope) V(active) for live values and V(persistent) for the boot
+      configuration, C(difference) C(missing), C(to remove) or C(key old -> new) per setting, comma-separated, such as C(channels.combined 1 -> 4)).
   returned: always
   type: list
   elements: dict
-  sample: [{"object": "eth0 channels.combined", "scope": "active", "difference": "1 -> 4"}]
+  sample: [{"kind": "nic", "object": "eth0", "scope": "active", "difference": "channels.combined 1 -> 4"}]
 diff:
-  description: Before and after as text, one line per setting (with C(--diff)).
+  description:
+    - Before and after as text (with C(--diff)), per interface its active and its boot settings, one
+      line per value (its key, a colon, the value).
   returned: when diff mode is on
   type: dict
 rollback:

@@ -263,20 +263,23 @@ drift:
   description:
     - What differs between O(config) and the host (before the run; after a run, what the run changed),
       one row per device and configuration, for example C(online 0 -> 1) (active) or
-      C(udev rule missing) (persistent).
+      C(missing) (persistent, no udev rule).
   returned: when O(state) is not V(gathered) or V(rendered)
   type: list
   elements: dict
   contains:
-    object:
-      description: The device, C(qeth) and its group ID.
+    kind:
+      description: V(qeth).
       type: str
-      sample: qeth 0.0.8200:0.0.8201:0.0.8202
+    object:
+      description: The device, its group ID.
+      type: str
+      sample: 0.0.8200:0.0.8201:0.0.8202
     scope:
-      description: V(active) (sysfs) or V(persistent) (udev rules, cio_ignore at boot).
+      description: V(active) (sysfs) or V(persistent) (udev rules, cio_ignore at boot C(hidden_at_boot)).
       type: str
     difference:
-      description: What differs, C(name old -> new) per setting.
+      description: What differs, C(missing), C(to remove) or C(key old -> new) per setting, comma-separated.
       type: str
       sample: buffer_count 64 -> 128
 rollback:

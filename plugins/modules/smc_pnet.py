@@ -190,8 +190,10 @@ backend:
   sample: netlink
 drift:
   description:
-    - What differs between O(config) and the table, one row per PNET ID (C(object) C(smc_pnet NETA),
-      C(scope) V(active), C(difference) such as C(interface eth1 missing)); after a run, what it changed.
+    - What differs between O(config) and the table (C(kind) V(pnet), C(object) C(table), C(scope)
+      V(active), C(difference) C(PNET_ID old entries -> new entries) per PNET ID, such as
+      C(NETA - -> interface eth1)) and the boot unit (C(object) its path, C(scope) V(persistent));
+      after a run, what it changed.
   returned: when O(state) is not V(gathered)
   type: list
   elements: dict

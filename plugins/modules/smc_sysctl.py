@@ -271,12 +271,13 @@ commands:
   sample: ["echo 131072 > /proc/sys/net/smc/rmem", "write /etc/sysctl.d/90-smc.conf"]
 drift:
   description:
-    - One row per key that differs (C(object) the key, C(scope) V(active) for the live value and
-      V(persistent) for O(file), C(difference) C(OLD -> NEW)).
+    - One row per scope that differs (C(kind) V(sysctl), C(object) C(smc sysctls), C(scope) V(active)
+      for the live values and V(persistent) for O(file), C(difference) C(key old -> new) per key,
+      comma-separated).
   returned: always
   type: list
   elements: dict
-  sample: [{"object": "net.smc.rmem", "scope": "active", "difference": "65536 -> 131072"}]
+  sample: [{"kind": "sysctl", "object": "smc sysctls", "scope": "active", "difference": "net.smc.rmem 65536 -> 131072"}]
 rollback:
   description:
     - After a failure, what ran to put back the live values and files already written (C(commands)),

@@ -19,10 +19,15 @@ description:
     groups of systems on one machine, be set apart.
   - Resource-module style, O(config) lists UEIDs and O(state) says what to do with them. The module reads
     the table first and sends only the changes needed; O(seid) also decides whether the system EID is offered.
-  - Talks to the kernel directly through the generic netlink family C(SMC_GEN_NETLINK)
+  - Two backends send the same kernel commands of the generic netlink family C(SMC_GEN_NETLINK)
     (C(SMC_NETLINK_DUMP_UEID), C(_ADD_UEID), C(_REMOVE_UEID), C(_FLUSH_UEID), C(_DUMP_SEID), C(_ENABLE_SEID),
-    C(_DISABLE_SEID)); no smc-tools are needed. This is the only backend (smc-tools 1.7.0 and later offer
-    the same operations as C(smcd ueid) and C(smcd seid)).
+    C(_DISABLE_SEID)), see O(backend) - C(smcd ueid show|add|del|flush) and C(smcd seid show|enable|disable) of
+    smc-tools 1.7.0 and later, or the module itself over a netlink socket, without smc-tools. Both need a kernel
+    whose SMC has that family (upstream 5.11 and later, or a distribution backport); on a kernel whose C(smc)
+    is loaded but lacks it the module says so instead of suggesting C(modprobe smc).
+  - As M(s390x.network.smc_pnet) and M(s390x.network.smcd_info), V(auto) prefers the tool, so that the module
+    sees the kernel the way smc-tools and the other modules see it (on the emulated lab of this collection,
+    whose hosts share a kernel without SMC, only the tools reach the emulated kernel).
   - The table lives in the kernel only, for the whole system (not per network namespace), and is empty after
     a reboot or after C(smc) is unloaded; run the module at every boot (the C(s390x.network.smc) role applies
     C(smc_ueids) at every run).
@@ -57,9 +62,18 @@ options:
       - Only on hosts that have a system EID (ISMv2-capable SMC-D); elsewhere the module fails when it is set.
     type: str
     choices: [enabled, disabled]
+  backend:
+    description:
+      - V(tool) runs C(smcd ueid)/C(smcd seid) (smc-tools 1.7.0 or later) and fails when C(smcd) is not installed
+        or has no C(ueid) object.
+      - V(netlink) asks the kernel directly over a generic netlink socket; no smc-tools needed.
+      - V(auto) takes the tool when C(smcd) is installed and knows C(ueid), netlink otherwise.
+    type: str
+    choices: [auto, tool, netlink]
+    default: auto
 notes:
   - Needs the C(smc) kernel module loaded (for example by M(s390x.network.smc_sysctl)); the module never loads it.
-  - Changing the table needs root (CAP_NET_ADMIN).
+  - Changing the table needs root (CAP_NET_ADMIN), whichever backend.
 seealso:
   - module: s390x.network.smc_pnet
   - module: s390x.network.smcd_info
@@ -113,15 +127,23 @@ seid:
   type: dict
   sample: {"system_eid": "IBM-SYSZ-ISMSEID00000000C0DE8561", "enabled": false}
 commands:
-  description: The netlink commands sent (or that would be sent, in check mode), with their UEID.
+  description:
+    - The commands run (or that would run, in check mode), with their UEID - C(smcd) command lines with the tool
+      backend, netlink command names with the netlink backend.
   returned: always
   type: list
   elements: str
   sample: ["SMC_NETLINK_ADD_UEID PLEX1.PROD", "SMC_NETLINK_DISABLE_SEID"]
+backend:
+  description: V(tool) when C(smcd) was run, V(netlink) when the kernel was asked directly.
+  returned: once the table was read
+  type: str
+  sample: tool
 drift:
   description:
-    - What differs between the parameters and the table, one row (C(object) C(smc_ueid), C(scope) V(active),
-      C(difference) such as C(UEID PLEX1.PROD missing)); after a run, what it changed.
+    - What differs between the parameters and the table, one row (C(kind) V(ueid), C(object) C(ueid table),
+      C(scope) V(active), C(difference) such as C(ueids none -> PLEX1.PROD, seid enabled -> disabled));
+      after a run, what it changed.
   returned: when O(state) is not V(gathered)
   type: list
   elements: dict
@@ -136,7 +158,8 @@ rollback:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import resource as resource_engine
-from ansible_collections.s390x.network.plugins.module_utils.smc.ueid_resource import STATES, UeidTable
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_resource import report_backend
+from ansible_collections.s390x.network.plugins.module_utils.smc.ueid_resource import BACKENDS, STATES, UeidTable
 
 
 def main():
@@ -145,10 +168,12 @@ def main():
             config=dict(type="list", elements="str", default=[]),
             state=dict(type="str", default="merged", choices=list(STATES)),
             seid=dict(type="str", choices=["enabled", "disabled"]),
+            backend=dict(type="str", default="auto", choices=list(BACKENDS)),
         ),
         supports_check_mode=True,
     )
-    resource_engine.run(module, UeidTable(module))
+    resource = UeidTable(module)
+    resource_engine.run(report_backend(module, resource), resource)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ description:
     that bound first, then writes the address to C(drivers_probe)); C(power: on) is written to
     C(/etc/tmpfiles.d/s390x-network-zpci.conf), one line C(w /sys/bus/pci/slots/<FID as 8 hex
     digits>/power - - - - 1) per FID, which systemd-tmpfiles applies early at boot;
-    C(vfio-pci) and C(ism_vfio_pci) are listed in C(/etc/modules-load.d/s390x-network-zpci.conf).
+    C(vfio-pci) and C(ism_vfio_pci) are listed in C(/etc/modules-load.d/s390x-network-zpci.conf);
+    the modules of O(boot_modules) in C(/etc/modules-load.d/s390x-network-zpci-modules.conf).
     These work the same on RHEL, SLES and Ubuntu (udev and systemd-tmpfiles; driverctl is not
     needed, and it keys on the PCI address, which changes across reboots without UID checking)."
   - "Safety: unless O(force=true) the module refuses, before changing anything, to unbind or
@@ -39,6 +40,8 @@ description:
     is bound to C(vfio-pci) and enabled (C(vfio-pci) enables a device only while a user has it
     open, also one in another PID namespace), or whose network interface carries the management
     (SSH) connection."
+  - "Cost: C(smcd) and C(virsh) run only for functions the run unbinds or powers off (and for the
+    kinds in O(report_holders)), so a run that changes nothing runs neither."
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -109,6 +112,25 @@ options:
         group or the management connection uses them.
     type: bool
     default: false
+  report_holders:
+    description:
+      - Kinds of holders to look up and report in RV(functions[].holders) also for the functions
+        the run does not unbind or power off (C(smc-d) runs C(smcd device), C(libvirt) runs
+        C(virsh)). Functions the run unbinds or powers off are always checked for every kind.
+    type: list
+    elements: str
+    choices: [smc-d, libvirt, vfio, management]
+    default: []
+  boot_modules:
+    description:
+      - Kernel modules to load at every boot, listed in
+        C(/etc/modules-load.d/s390x-network-zpci-modules.conf), besides those the persistent
+        bindings need (for example C(vfio-pci) for libvirt C(managed='yes') hostdevs, which bind it
+        at guest start). An empty list removes the file; omitted leaves it as it is.
+      - Needs O(persistent=true).
+    type: list
+    elements: str
+    choices: [vfio-pci, ism_vfio_pci]
 notes:
   - Needs root. Works on configured functions of the LPAR or KVM guest the module runs on.
   - With libvirt C(managed='yes') hostdevs libvirt binds vfio-pci itself at guest start; then only
@@ -127,6 +149,14 @@ EXAMPLES = r"""
       - fid: 0x605
         driver: vfio-pci
         expected_type: ism
+
+- name: Power on ISM FID 0x605 for a libvirt managed hostdev; vfio-pci loaded at boot
+  s390x.network.zpci_function:
+    config:
+      - fid: 0x605
+        expected_type: ism
+    boot_modules: [vfio-pci]
+    report_holders: [smc-d]
 
 - name: Give the function back to the host's ism driver
   s390x.network.zpci_function:
@@ -242,6 +272,8 @@ functions:
         - "Users of the function that make the module refuse to unbind it or power it off without
           O(force), for example C(smc-d: ...), C(libvirt: running guest g1 ...), C(vfio: ...),
           C(management connection: ...). Only in RV(functions), not in RV(before), RV(after) nor RV(gathered)."
+        - Every kind for a function the run unbinds or powers off, the kinds of O(report_holders)
+          for the others; null when the module did not look (no such change, O(report_holders) empty).
       type: list
       elements: str
 before:
@@ -266,9 +298,10 @@ commands:
     - echo 0605:00:00.0 > /sys/bus/pci/drivers_probe
 drift:
   description:
-    - One row per object that differs (C(object) C(zpci fid 0x605) with C(scope) V(active) and
-      C(difference) such as C(driver ism -> vfio-pci); or a boot-time file with C(scope)
-      V(persistent) and C(difference) C(file differs) or C(file to remove)).
+    - One row per object that differs (C(kind) V(zpci); C(object) the FID such as C(0x605) with
+      C(scope) V(active) and C(difference) such as C(driver ism -> vfio-pci); or C(boot files) with
+      C(scope) V(persistent) and C(difference) C(PATH differs), C(PATH missing) or C(PATH to remove)
+      per file).
   returned: state is merged or overridden
   type: list
   elements: dict
@@ -320,6 +353,10 @@ def main():
             state=dict(type='str', choices=['merged', 'overridden', 'gathered', 'rendered'], default='merged'),
             persistent=dict(type='bool', default=True),
             force=dict(type='bool', default=False),
+            report_holders=dict(
+                type='list', elements='str', choices=['smc-d', 'libvirt', 'vfio', 'management'], default=[]
+            ),
+            boot_modules=dict(type='list', elements='str', choices=['vfio-pci', 'ism_vfio_pci']),
         ),
         supports_check_mode=True,
     )

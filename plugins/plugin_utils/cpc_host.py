@@ -129,6 +129,16 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
             if part.get("host") == host:
                 view["partition"] = part["name"]
     view["errors"].extend(fid_owner_errors(model, guests_by_host))
+    _add_ism(view, model)
+    if view["partition"] is not None:
+        _add_roce(view, model)
+        _add_hipersockets(view, model)
+    view["own_ism_fids"] = sorted(set(view["own_ism_fids"]))
+    return view
+
+
+def _add_ism(view, model):
+    """Every ISM function's UID, the guests' functions and the partition's own (``view["partition"]``)."""
     part = view["partition"]
     for vchid in model["ism"]:
         for func in vchid["functions"]:
@@ -150,9 +160,12 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
                 view["passthrough"].append(item)
             else:
                 view["own_ism_fids"].append(func["fid"])
+
+
+def _add_roce(view, model):
     for card in model["roce"]:
         for func in card["functions"]:
-            if part is not None and func["partition"] == part:
+            if func["partition"] == view["partition"]:
                 view["functions"].append(
                     {
                         "fid": func["fid"],
@@ -164,8 +177,11 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
                         "guest": None,
                     }
                 )
+
+
+def _add_hipersockets(view, model):
     for dev in iqd_devices(model):
-        if part is not None and part in dev["partitions"]:
+        if view["partition"] in dev["partitions"]:
             view["hipersockets"].append(
                 {
                     "busid": dev["busid"],
@@ -174,8 +190,6 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
                     "mtu": FRAME_SIZE_MTU.get(dev["frame_size"]),
                 }
             )
-    view["own_ism_fids"] = sorted(set(view["own_ism_fids"]))
-    return view
 
 
 def guest_device_args(kvm_guests, view, default_state="merged", managed=True):

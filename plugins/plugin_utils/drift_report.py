@@ -1,11 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Drift rows (object, scope, difference) from the roles' module results, and the fleet summary.
+"""Drift rows (kind, object, scope, difference) from the roles' module results, and the fleet summary.
 
 Every changing module of the collection runs on the resource engine and returns its own ``drift``
-rows; the only rows made here are those of the smc role's drop-in files (``ansible.builtin.template``
-loops) and the error rows. Each role reports its rows in the host variable ``<role>_drift``; the summary concatenates the
+rows, each with its ``kind``; the only rows made here are those of the smc role's drop-in files (``ansible.builtin.template``
+and ``file`` loops: the object is the file's path in check mode and when correcting alike, and a
+drop-in that is not there is ``drop-in missing`` as the diff that drift.yml asks for shows) and the
+error rows. Each role reports its rows in the host variable ``<role>_drift``; the summary concatenates the
 reports of the roles a host ran (``drift_expected``) and turns every missing one into an error row.
 """
 
@@ -13,27 +15,54 @@ from __future__ import annotations
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
+    SMC_SYSCTL_PREFIX,
+    TCP_KEYS,
+    SizingError,
+    parse_size,
+    parse_tcp_triplet,
+    requested_from_tcp,
+)
 
-def _file_loop_rows(res, action):
+
+def _file_object(item):
+    """The path of a file loop item: the same plain name in check mode (whose template result has
+    no ``dest``) and when the file was written, never the loop item's dict."""
+    loop_item = item.get("item")
+    if isinstance(loop_item, dict) and loop_item.get("path"):
+        return str(loop_item["path"])
+    for key in ("dest", "path"):
+        if item.get(key):
+            return str(item[key])
+    if isinstance(loop_item, dict):
+        return str(loop_item.get("name") or "file")
+    return str(loop_item)
+
+
+def _file_absent(item):
+    """Whether the diff of a template result shows that the file was not there (Ansible sets a
+    ``before_header`` only for a file it could read); None when the result carries no diff."""
+    diffs = item.get("diff")
+    if isinstance(diffs, dict):
+        diffs = [diffs]
+    if not isinstance(diffs, list) or not diffs or not all(isinstance(d, dict) for d in diffs):
+        return None
+    return all(d.get("before_header") is None and not d.get("before") for d in diffs)
+
+
+def _file_loop_rows(res, action, absent_action=None):
     rows = []
     for item in res.get("results") or []:
         if isinstance(item, dict) and item.get("changed"):
-            path = item.get("dest") or item.get("path") or item.get("item")
-            rows.append((str(path), action, "persistent"))
+            difference = absent_action if absent_action and _file_absent(item) else action
+            rows.append((_file_object(item), difference, "persistent"))
     return rows
 
 
-# by result kind: None for the modules that return their drift rows, else how to read the result
+# how to read the result of a template or file loop, by the kind the role names (its rows are of
+# kind dropin); a module's result has its own rows
 _READERS = {
-    "qeth": None,  # qeth_device returns its drift rows
-    "zpci": None,  # zpci_function returns its drift rows
-    "guest": None,  # libvirt_device returns its drift rows (one result per guest)
-    "sysctl": None,  # smc_sysctl returns its drift rows
-    "pnet": None,  # smc_pnet returns its drift rows
-    "ueid": None,  # smc_ueid returns its drift rows
-    "nic": None,  # nic_tuning returns its drift rows
-    "ip": None,  # ip_interfaces returns its drift rows
-    "dropin": lambda r: _file_loop_rows(r, "drop-in differs"),
+    "dropin": lambda r: _file_loop_rows(r, "drop-in differs", "drop-in missing"),
     "dropin_removed": lambda r: _file_loop_rows(r, "drop-in to remove"),
 }
 
@@ -50,17 +79,87 @@ def _failure_rows(kind, res):
     return rows
 
 
-def _row(obj, difference, scope):
-    return {"object": obj, "scope": scope, "difference": difference}
+def _row(obj, difference, scope, kind=None):
+    return {"kind": kind, "object": obj, "scope": scope, "difference": difference}
 
 
-def result_drift(result, kind):
-    """Drift rows of one registered module result (``object``, ``scope``, ``difference``).
+def wanted_buffer_sizes(buffer_size, rmem=None, wmem=None):
+    """The SMC buffer size in bytes the inventory wants per direction: ``smc_rmem``/``smc_wmem``
+    when set, else ``smc_buffer_size``; an empty string leaves the direction alone (None), as the
+    smc role then does not pass it to smc_sysctl."""
+    wanted = {}
+    for name, value in (("rmem", rmem), ("wmem", wmem)):
+        variable = "smc_%s" % name
+        if value is None:
+            value, variable = buffer_size, "smc_buffer_size"
+        if value is None or str(value).strip() == "":
+            wanted[name] = None
+            continue
+        try:
+            wanted[name] = parse_size(value, variable)
+        except SizingError as exc:
+            raise AnsibleFilterError("result_drift: %s" % exc)
+    return wanted
 
-    A result that is not there (``None``: the role's register was not found) is an error row.
+
+def _requested_size(result, name):
+    """The SMC buffer size smc_sysctl asks the kernel for (its ``sysctls``): ``net.smc.<name>``,
+    or half the default of ``net.ipv4.tcp_<name>`` on kernels without it; None when not set."""
+    sysctls = result.get("sysctls") if isinstance(result.get("sysctls"), dict) else {}
+    if sysctls.get(SMC_SYSCTL_PREFIX + name) is not None:
+        return SMC_SYSCTL_PREFIX + name, int(sysctls[SMC_SYSCTL_PREFIX + name])
+    if sysctls.get(TCP_KEYS[name]) is not None:
+        return TCP_KEYS[name], requested_from_tcp(parse_tcp_triplet(sysctls[TCP_KEYS[name]], TCP_KEYS[name])[1])
+    return SMC_SYSCTL_PREFIX + name, None
+
+
+def buffer_rows(result, buffer_size, rmem=None, wmem=None):
+    """Rows for an SMC buffer that smc_sysctl asks the kernel for in another size than the inventory
+    wants (``wanted_buffer_sizes``): the one rule drift.yml and verify.yml judge the buffers by,
+    next to the sysctl rows of the module's own result."""
+    rows = []
+    for name, want in sorted(wanted_buffer_sizes(buffer_size, rmem, wmem).items()):
+        if want is None:
+            continue
+        key, requested = _requested_size(result, name)
+        if requested != want:
+            rows.append(
+                _row(
+                    key,
+                    "SMC %s buffer: %s requested, %d bytes wanted"
+                    % (
+                        {"rmem": "receive", "wmem": "send"}[name],
+                        "none" if requested is None else "%d bytes" % requested,
+                        want,
+                    ),
+                    "active",
+                )
+            )
+    return rows
+
+
+def result_drift(result, kind, buffer_size=None, rmem=None, wmem=None):
+    """Drift rows of one registered module result (``kind``, ``object``, ``scope``, ``difference``).
+
+    ``kind``: the kind of the role's module (the ``kind`` of its rows and of the error rows), or
+    ``dropin``/``dropin_removed`` for a template or file loop, whose rows are made here. A module's
+    rows keep the kind they carry. A result that is not there (``None``: the role's register was not
+    found) is an error row.
+    For ``sysctl`` with ``buffer_size`` (and ``rmem``/``wmem``, the role's variables): also the
+    rows of ``buffer_rows``.
     """
-    if kind not in _READERS:
-        raise AnsibleFilterError("result_drift: kind must be one of %s, got %r" % (", ".join(sorted(_READERS)), kind))
+    if not isinstance(kind, str) or not kind.isidentifier():
+        raise AnsibleFilterError("result_drift: kind must be a word such as qeth, zpci or dropin, got %r" % (kind,))
+    rows = _result_rows(result, kind)
+    if kind == "sysctl" and buffer_size is not None and isinstance(result, dict):
+        if not (result.get("failed") or result.get("skipped")) and result.get("method"):
+            rows.extend(buffer_rows(result, buffer_size, rmem, wmem))
+    for row in rows:
+        row["kind"] = row["kind"] or kind
+    return rows
+
+
+def _result_rows(result, kind):
     if not isinstance(result, dict):
         return [_row(kind, "no result: the role registered none under the name it reports", "error")]
     failures = _failure_rows(kind, result)
@@ -68,19 +167,21 @@ def result_drift(result, kind):
         return [_row(o, d, s) for o, d, s in failures]
     if isinstance(result.get("drift"), list):
         return [
-            _row(r.get("object"), r.get("difference"), r.get("scope")) for r in result["drift"] if isinstance(r, dict)
+            _row(r.get("object"), r.get("difference"), r.get("scope"), r.get("kind"))
+            for r in result["drift"]
+            if isinstance(r, dict)
         ]
-    if _READERS[kind] is None and isinstance(result.get("results"), list):  # a loop: one result per item
+    if kind not in _READERS and isinstance(result.get("results"), list):  # a loop: one result per item
         rows = []
         for item in result["results"]:
             if isinstance(item, dict) and not item.get("skipped"):
-                rows.extend(result_drift(item, kind))
+                rows.extend(_result_rows(item, kind))
         return rows
     if not result.get("changed"):
         return []
-    if _READERS[kind] is None:
+    if kind not in _READERS:
         return [_row(kind, "the result has no drift rows (module older than the role?)", "error")]
-    return [_row(o, d, s) for o, d, s in _READERS[kind](result)]
+    return [_row(o, d, s, "dropin") for o, d, s in _READERS[kind](result)]
 
 
 def drift_rows(hostvars, hosts=None):
@@ -102,7 +203,8 @@ def drift_rows(hostvars, hosts=None):
                 rows.append(
                     {
                         "host": host,
-                        "object": "role %s" % role,
+                        "kind": "role",
+                        "object": role,
                         "scope": "error",
                         "difference": "reported nothing: host unreachable or the role did not finish "
                         "(see the log above)",

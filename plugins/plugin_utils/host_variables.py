@@ -35,3 +35,9 @@ def selected_host_vars(filter_name, hostvars, hosts, names):
             raise AnsibleFilterError("%s: hostvars[%s] is not a mapping" % (filter_name, host))
         result[host] = dict((key, plain(hv[key])) for key in names if key in hv)
     return result
+
+
+def host_var_map(filter_name, hostvars, hosts, name):
+    """``{host: value}`` of the variable ``name`` of each of ``hosts`` (None where a host has none)."""
+    variables = selected_host_vars(filter_name, hostvars, hosts, (name,))
+    return dict((host, values.get(name)) for host, values in variables.items())

@@ -72,6 +72,7 @@ class _Host(object):
         self.name = name
         self.vars = hostvars.get(name) or {}
         self.entries = [e for e in self.vars.get("interfaces_config") or [] if isinstance(e, dict)]
+        self.networks = {}  # address -> HiperSockets CHPID of its interface (None: not known)
         self.layer2 = {}
         for dev in self.vars.get("qeth_devices") or []:
             if isinstance(dev, dict) and dev.get("id") is not None:
@@ -144,6 +145,7 @@ def check(hostvars, hosts):
                 net = "%s/vlan%s" % (network, vlan_id) if network and vlan_id is not None else network
                 for addr in _addresses(spec):
                     seen.setdefault(addr.ip, []).append((name, where, net))
+                    host.networks.setdefault(addr, network)
     for addr, users in sorted(seen.items(), key=lambda kv: (kv[0].version, kv[0])):
         for i, (h1, w1, n1) in enumerate(users):
             for h2, w2, n2 in users[i + 1 :]:
@@ -161,6 +163,34 @@ def _host_addresses(host):
     return result
 
 
+def _pair_pnet(model, first, second):
+    """The PNET ID of the native ISM functions two partitions or guests share on one VCHID (the PNET
+    ID SMC-D v1 pairs their rendezvous interface with), None when they share none."""
+    for vchid in model.get("ism") or []:
+        ids = {}
+        for func in vchid.get("functions") or []:
+            for member in (first, second):
+                if member in (func.get("partition"), func.get("guest")) and func.get("pnet_id"):
+                    ids.setdefault(member, set()).add(str(func["pnet_id"]).upper())
+        common = ids.get(first, set()) & ids.get(second, set())
+        if common:
+            return sorted(common)[0]
+    return None
+
+
+def _rendezvous(model, a, b, common, pnet):
+    """Of the subnets two peers share, the one SMC-D v1 uses: on a HiperSockets CHPID whose PNET ID
+    is the pair's ISM PNET ID (else the first)."""
+    if pnet:
+        chpid_pnet = dict(
+            (chp.get("chpid"), str(chp.get("pnet_id") or "").upper()) for chp in model.get("hipersockets") or []
+        )
+        for x, y in common:
+            if chpid_pnet.get(a.networks.get(x)) == pnet and chpid_pnet.get(b.networks.get(y)) == pnet:
+                return x, y
+    return common[0]
+
+
 def _check_peers(info, errors, warnings, pairs):
     done = set()
     for name, host in sorted(info.items()):
@@ -171,6 +201,7 @@ def _check_peers(info, errors, warnings, pairs):
         by_partition = dict((p["name"], p["host"]) for p in model.get("partitions") or [] if p.get("host"))
         for group in model.get("smcd_peers") or []:
             members = [by_partition.get(n, n) for n in group]
+            names = dict((by_partition.get(n, n), n) for n in group)
             for i, first in enumerate(members):
                 for second in members[i + 1 :]:
                     a, b = info.get(first), info.get(second)
@@ -181,7 +212,7 @@ def _check_peers(info, errors, warnings, pairs):
                         continue
                     common = [(x, y) for x in addr_a for y in addr_b if x.network == y.network]
                     if common:
-                        x, y = common[0]
+                        x, y = _rendezvous(model, a, b, common, _pair_pnet(model, names[first], names[second]))
                         pairs.append(
                             {"client": first, "server": second, "address": str(y.ip), "network": str(y.network)}
                         )

@@ -477,9 +477,8 @@ level=WARN
 def start_networkmanager(cfg):
     """dbus-daemon (system bus) and NetworkManager, for hosts whose distribution uses it.
 
-    NetworkManager runs in a mount namespace of its own with /sys read-only: libudev takes a
-    read-only /sys for a container without udev and reports devices as initialized, so
-    NetworkManager does not wait for a udev that never runs here.
+    NetworkManager runs in a mount namespace of its own with /sys read-only (zlab.daemons), so
+    that it does not wait for a udev that never runs here.
     """
     if cfg.get("network") != "NetworkManager" or not os.path.exists("/usr/sbin/NetworkManager"):
         return False
@@ -487,21 +486,10 @@ def start_networkmanager(cfg):
     os.makedirs("/run/NetworkManager/conf.d", exist_ok=True)
     write("/run/NetworkManager/conf.d/90-zlab.conf", NM_CONF)
     sh(["dbus-daemon", "--system", "--fork"])
-    logf = open(os.path.join(LAB, "NetworkManager.log"), "ab")  # pylint: disable=consider-using-with
-    subprocess.Popen(  # pylint: disable=consider-using-with
-        [
-            "unshare",
-            "--mount",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            "mount -o remount,bind,ro /sys && exec /usr/sbin/NetworkManager --no-daemon",
-        ],
-        stdout=logf,
-        stderr=logf,
-        stdin=subprocess.DEVNULL,
-    )
+    sys.path.insert(0, "/opt/zlab")
+    from zlab.daemons import start_with_readonly_sys  # pylint: disable=import-outside-toplevel
+
+    start_with_readonly_sys(["/usr/sbin/NetworkManager", "--no-daemon"], os.path.join(LAB, "NetworkManager.log"))
     wait_for(
         lambda: subprocess.run(["nmcli", "-t", "-f", "RUNNING", "general"], capture_output=True, check=False).returncode
         == 0,

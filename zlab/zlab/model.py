@@ -219,8 +219,8 @@ def _merge_vars(groups, hostvars):
 CHECKOUT_COLLECTIONS = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".cache", "collections"
 )
-# cpc_model warns about keys it does not know; these are zlab's own and are used
-ZLAB_KEY_WARNING = re.compile(r"^(OSA [^:]*: ports|RoCE [^:]*: adapter) is not a known field")
+# cpc_model warns about keys it does not know; this one is zlab's own and is used
+ZLAB_KEY_WARNING = re.compile(r"^OSA [^:]*: ports is not a known field")
 
 
 def cpc_model():

@@ -9,11 +9,11 @@ The hosts run hostinit as PID 1, not systemd, so ``netplan apply`` cannot run th
 after that works without systemd, and the module takes that path on such a host: ``netplan
 generate`` (writes /run/systemd/network/10-netplan-*), ``networkctl reload`` and ``networkctl
 reconfigure IF``. networkd talks to networkctl over the D-Bus system bus; it runs, like the lab's
-NetworkManager, in a mount namespace of its own with /sys read-only, so that it takes the links for
-initialized instead of waiting for a udev that never runs here. The lab's own link mgmt0 matches
-no .network file (networkd leaves it unmanaged), and networkd does not remove the routes and rules
-it did not make (ManageForeignRoutes/ManageForeignRoutingPolicyRules off), which keep the lab's
-connection.
+NetworkManager, in a mount namespace of its own with /sys read-only (zlab.daemons), so that it takes
+the links for initialized instead of waiting for a udev that never runs here. The lab's own link
+mgmt0 matches no .network file (networkd leaves it unmanaged), and networkd does not remove the
+routes and rules it did not make (ManageForeignRoutes/ManageForeignRoutingPolicyRules off), which
+keep the lab's connection.
 """
 
 import grp
@@ -21,6 +21,8 @@ import os
 import pwd
 import subprocess
 import time
+
+from zlab.daemons import start_with_readonly_sys
 
 NETWORKD = "/lib/systemd/systemd-networkd"
 NETPLAN = "/usr/sbin/netplan"
@@ -45,21 +47,7 @@ def start(cfg, log_dir, timeout=60):
     os.chown(netif, pwd.getpwnam("systemd-network").pw_uid, grp.getgrnam("systemd-network").gr_gid)
     if not os.path.exists("/run/dbus/system_bus_socket"):
         subprocess.run(["dbus-daemon", "--system", "--fork"], check=True)
-    logf = open(os.path.join(log_dir, "networkd.log"), "ab")  # pylint: disable=consider-using-with
-    subprocess.Popen(  # pylint: disable=consider-using-with
-        [
-            "unshare",
-            "--mount",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            "mount -o remount,bind,ro /sys && exec " + NETWORKD,
-        ],
-        stdout=logf,
-        stderr=logf,
-        stdin=subprocess.DEVNULL,
-    )
+    start_with_readonly_sys([NETWORKD], os.path.join(log_dir, "networkd.log"))
     deadline = time.time() + timeout
     while time.time() < deadline:
         probe = subprocess.run(["networkctl", "--no-pager", "list"], capture_output=True, check=False)

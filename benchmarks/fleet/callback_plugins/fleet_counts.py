@@ -14,7 +14,8 @@ short_description: Count module invocations per host (fleet benchmark)
 description:
   - Counts, per host, the task results that ran a module on the host (remote), the ones that ran
     only on the controller (assert, set_fact, include_tasks ...), and how many reported changed.
-    A loop counts one invocation per item that was not skipped. Skipped tasks are not counted.
+    A loop counts one invocation per item that was not skipped. Skipped tasks are not counted
+    there; C(tasks) counts the task results that ran, C(skipped) the tasks skipped on the host.
   - Writes JSON to the file named by the environment variable FLEET_COUNTS_FILE at the end.
 requirements:
   - enable in ansible.cfg or ANSIBLE_CALLBACKS_ENABLED=fleet_counts
@@ -59,7 +60,9 @@ class CallbackModule(CallbackBase):
         self.hosts = {}
 
     def _entry(self, host):
-        return self.hosts.setdefault(host, {"remote": 0, "controller": 0, "changed": 0, "failed": 0, "tasks": 0})
+        return self.hosts.setdefault(
+            host, {"remote": 0, "controller": 0, "changed": 0, "failed": 0, "tasks": 0, "skipped": 0}
+        )
 
     def _count(self, result, failed=False):
         task = result._task
@@ -87,6 +90,9 @@ class CallbackModule(CallbackBase):
 
     def v2_runner_on_failed(self, result, ignore_errors=False):
         self._count(result, failed=True)
+
+    def v2_runner_on_skipped(self, result):
+        self._entry(result._host.get_name())["skipped"] += 1
 
     def v2_runner_on_unreachable(self, result):
         self._entry(result._host.get_name())["failed"] += 1

@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The host's files, for every module: the one root below which ``/sys``, ``/proc``, ``/etc`` and
-``/run`` are read and written, atomic replacement of a file, a change set that can put the files of
+``/run`` are read and written, the reader of a kernel attribute (``read_attr``), atomic replacement of a file, a change set that can put the files of
 a run back, and the text of a modules-load.d file.
 
 ``ROOT`` is ``/`` on a host. Unit tests set it to a directory holding a host tree (``sys/``,
@@ -66,6 +66,25 @@ def read_text(p):
         if exc.errno in _MISSING:
             return None
         raise
+
+
+#: what reading a kernel attribute answers when there is none to read: no such file or directory,
+#: no such device (the device went away), an attribute the driver does not offer now (EINVAL)
+_NO_ATTR = _MISSING + (errno.ENODEV, errno.EINVAL)
+
+
+def read_attr(p):
+    """The stripped text of the host's one-value file ``p`` (a sysfs or procfs attribute); None when
+    it does not exist or has no value to read (ENOENT, ENOTDIR, ENODEV, EINVAL). Other errors raise
+    OSError."""
+    try:
+        with open(path(p), "rb") as handle:
+            data = handle.read()
+    except (IOError, OSError) as exc:
+        if exc.errno in _NO_ATTR:
+            return None
+        raise
+    return data.decode("utf-8", "replace").strip()
 
 
 def _umask():

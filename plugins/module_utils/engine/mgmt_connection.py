@@ -161,6 +161,7 @@ def parse_if_inet6(text):
 
 
 def _read(path, binary=False):
+    # not host_files.read_attr: whole files of other processes, which may end or deny access any time
     try:
         with open(path, "rb" if binary else "r") as handle:
             return handle.read()

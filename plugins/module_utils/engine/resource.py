@@ -13,8 +13,13 @@ roll back and show its objects) and calls ``run(module, resource)``. The engine 
    Then ``read()`` the host; ``state: gathered``: ``gather()`` -> config entries, nothing changes.
 4. ``plan()`` -> ``Change`` objects (one per managed object: its steps and what it should become);
    ``guard()`` may refuse (the management connection, a device in use) before any step runs.
-5. ``before`` / ``after`` (``view()``), ``drift`` rows (``drift()``: object, scope, difference) and
-   ``--diff`` (``diff_text()``) from the current and the predicted state.
+5. ``before`` / ``after``, ``drift`` rows and ``--diff`` from the views of each object in the
+   current and the predicted state. ``view()`` has one shape, owned here: ``{"active": {...},
+   "persistent": {...}}`` (the scopes in ``scopes``; plain values; None where the object does not
+   exist). The engine derives from two views the drift rows, in one wording (``object``: the
+   change's label, ``scope``, ``difference``: ``missing``, ``to remove`` or ``key old -> new, ...``;
+   ``kind``: ``drift_kind``) and the ``--diff`` text. ``public_view()`` is what ``before``/``after``
+   return, when a module documents another shape.
 6. Check mode, or nothing to do: exit with the prediction. Otherwise run the steps change by change;
    when a step fails, ``rollback()`` gives the steps that restore that object's previous state; the
    engine runs them (and, when they fail, ``second_rollback()``: another way to the same state) and
@@ -28,6 +33,11 @@ Every changing module returns the same fields: ``changed``, ``commands``, ``befo
 
 import os
 import shlex
+
+from ansible_collections.s390x.network.plugins.module_utils.engine import drift_text
+
+#: the scopes a view may have
+SCOPES = ("active", "persistent")
 
 
 def render_argv(argv):
@@ -101,8 +111,12 @@ class ResourceError(Exception):
 class Resource(object):
     """Hooks a module implements. ``module`` is the AnsibleModule; ``params`` its parameters."""
 
-    #: the object kind, first word of every drift row and message (qeth, zpci, sysctl ...)
+    #: the object kind, first word of every message (qeth device, zpci ...)
     kind = "object"
+    #: the ``kind`` of every drift row, as the drift report shows it (qeth, zpci, sysctl ...)
+    drift_kind = None
+    #: the scopes of ``view()``, a tuple of SCOPES
+    scopes = None
     #: what runs the steps, for the "still differs after ... ran" warning
     runner_name = "the module"
     #: what a rollback restores, for the failure message
@@ -153,18 +167,22 @@ class Resource(object):
         raise NotImplementedError
 
     def view(self, state, change):
-        """One ``before``/``after`` entry of ``change``'s object in ``state`` (also what ``drift``
-        compares)."""
+        """``change``'s object in ``state``: ``{scope: {key: plain value} or None}`` for each scope of
+        ``scopes`` (None: the object does not exist there); what ``drift`` and ``--diff`` show."""
         raise NotImplementedError
 
+    def public_view(self, state, change):
+        """One ``before``/``after`` entry as returned (default: the view)."""
+        return self.view(state, change)
+
     def views(self, state, changes):
-        """``before``/``after`` as returned: one view per change unless a module returns its whole
-        table (the views ``drift`` compares are still per change)."""
-        return [self.view(state, c) for c in changes]
+        """``before``/``after`` as returned: one public view per change unless a module returns its
+        whole table (the views ``drift`` compares are still per change)."""
+        return [self.public_view(state, c) for c in changes]
 
     def drift(self, before, after, change):
         """Rows ``(object, scope, difference)`` between two views of one object."""
-        return []
+        return drift_text.view_drift(change.label, before, after, self.scopes)
 
     def unplanned_drift(self, state):
         """Rows ``(object, scope, difference)`` for what differs but no change can fix in this run
@@ -172,8 +190,8 @@ class Resource(object):
         return []
 
     def diff_text(self, state, changes):
-        """Text for ``--diff`` (one block per object)."""
-        return ""
+        """Text for ``--diff``: one block per object, ``key: value`` lines per scope."""
+        return "".join(drift_text.view_text(c.label, self.view(state, c), self.scopes) for c in changes)
 
     def diff(self, before_state, after_state, changes):
         """The ``diff`` result (a dict, or a list of dicts, one per file)."""
@@ -231,14 +249,15 @@ class Resource(object):
 
 
 def drift_rows(resource, before_state, after_state, changes):
-    rows = []
+    found = []
     for change in changes:
         before, after = resource.view(before_state, change), resource.view(after_state, change)
-        for obj, scope, difference in resource.drift(before, after, change):
-            rows.append({"object": obj, "scope": scope, "difference": difference})
-    for obj, scope, difference in resource.unplanned_drift(after_state):
-        rows.append({"object": obj, "scope": scope, "difference": difference})
-    return rows
+        found.extend(resource.drift(before, after, change))
+    found.extend(resource.unplanned_drift(after_state))
+    return [
+        {"kind": resource.drift_kind, "object": obj, "scope": scope, "difference": difference}
+        for obj, scope, difference in found
+    ]
 
 
 def _ran(step):

@@ -40,6 +40,7 @@ FRAME_SIZE_CHPARM = {"16K": "00", "24K": "40", "40K": "80", "64K": "C0"}
 CHPARM_FRAME_SIZE = dict((v, k) for k, v in FRAME_SIZE_CHPARM.items())
 FRAME_SIZE_MTU = {"16K": 8192, "24K": 16384, "40K": 32768, "64K": 57344}
 ROCE_TYPES = ("ROCE", "ROC2")
+ROCE_ADAPTERS = ("express", "express2", "express3")
 OSA_TYPES = ("OSD",)
 MAX_CSS = 5
 MAX_DEVICES_PER_STATEMENT = 256
@@ -319,7 +320,6 @@ def _entries(ctx, raw, field, kind, id_field, allowed):
         item = _dict(ctx, obj, item)
         if item is None:
             continue
-        _unknown_keys(ctx, obj, item, allowed)
         if id_field == "chpid":
             ident = _hex_number(ctx, obj, id_field, item.get(id_field), 2)
             label = ident
@@ -328,6 +328,8 @@ def _entries(ctx, raw, field, kind, id_field, allowed):
             label = "%03X" % ident if ident is not None else None
         if ident is not None:
             obj = "%s %s %s" % (kind, id_field.upper(), label)
+        # after the id: a warning names the entry as the admin knows it (RoCE PCHID 17C, not RoCE 1)
+        _unknown_keys(ctx, obj, item, allowed)
         yield obj, item, ident
 
 
@@ -468,12 +470,13 @@ def _ism(ctx, raw, known):
 
 def _roce(ctx, raw, known):
     result = []
-    allowed = ("pchid", "type", "functions")
+    allowed = ("pchid", "type", "adapter", "functions")
     function_keys = ("fid", "uid", "vf", "port", "partition", "candidates", "pnet_id")
     for obj, item, pchid in _entries(ctx, raw, "roce", "RoCE", "pchid", allowed):
         rtype = str(item.get("type", "ROC2")).upper()
         if rtype not in ROCE_TYPES:
             ctx.error(obj, "type", "%r is not one of %s" % (item.get("type"), ", ".join(ROCE_TYPES)))
+        adapter = _roce_adapter(ctx, obj, rtype, item.get("adapter"))
         functions = []
         for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, None):
             port = _dec_number(ctx, fobj, "port", func.get("port"), required=(rtype == "ROC2"))
@@ -481,8 +484,27 @@ def _roce(ctx, raw, known):
                 ctx.error(fobj, "port", "%r is not 1 or 2" % (port,))
             entry["port"] = port if rtype == "ROC2" else None
             functions.append(entry)
-        result.append({"pchid": pchid, "type": rtype, "functions": functions})
+        result.append({"pchid": pchid, "type": rtype, "adapter": adapter, "functions": functions})
     return result
+
+
+def _roce_adapter(ctx, obj, rtype, value):
+    """The card generation behind an IOCP type (``ROC2`` is RoCE Express2 or Express3, which IOCP
+    does not tell apart): ``express``, ``express2``, ``express3`` or None when not given."""
+    if value is None:
+        return None
+    text = str(value).lower().replace(" ", "").replace("_", "").replace("roce", "")
+    if text not in ROCE_ADAPTERS:
+        ctx.error(obj, "adapter", "%r is not one of %s" % (value, ", ".join(ROCE_ADAPTERS)))
+        return None
+    if rtype in ROCE_TYPES and (text == "express") != (rtype == "ROCE"):
+        ctx.error(
+            obj,
+            "adapter",
+            "%s does not fit type %s (ROCE is RoCE Express, ROC2 RoCE Express2 or Express3)" % (text, rtype),
+        )
+        return None
+    return text
 
 
 def _list(ctx, obj, field, value):

@@ -176,6 +176,24 @@ def render_fragment(model):
     )
     if model["uid_checking"]:
         lines += card_images("UUID", ["PARTITION=%s" % _part_list(model["uid_checking"])])
+    lines += _peer_annotations(model)
+    for chp in model.get("hipersockets") or []:
+        lines += _iqd_cards(css, chp)
+    for chp in model.get("osa") or []:
+        lines += _osa_cards(css, chp)
+    for vchid in model.get("ism") or []:
+        if vchid["functions"]:
+            lines += _ism_cards(vchid)
+    for card in model.get("roce") or []:
+        lines += _roce_cards(card)
+    lines.append("*")
+    lines += comment_cards("End of s390x.network fragment for CPC %s" % model["name"])
+    return "\n".join(lines) + "\n"
+
+
+def _peer_annotations(model):
+    """The smcd_peers groups as annotation lines, a group's names over as many lines as it needs."""
+    lines = []
     for index, group in enumerate(model.get("smcd_peers") or []):
         line = [ANNOTATION, "SMCD-PEERS", str(index)]
         for name in group:
@@ -184,79 +202,82 @@ def render_fragment(model):
                 line = [ANNOTATION, "SMCD-PEERS", str(index)]
             line.append(name)
         lines.append(" ".join(line))
-    for chp in model.get("hipersockets") or []:
-        lines.append("*")
-        lines += comment_cards(
-            "HiperSockets CHPID %s: maximum frame size %s (Linux MTU %s), "
-            "partitions %s" % (chp["chpid"], chp["frame_size"], MTU[chp["frame_size"]], " ".join(chp["partitions"]))
-        )
-        params = ["PATH=(CSS(%d),%s)" % (css, chp["chpid"])]
-        if chp["vchid"] is not None:
-            params.append("VCHID=%s" % _hex(chp["vchid"], 3))
-        params += ["SHARED", _css_part(css, chp["partitions"]), "TYPE=IQD", "CHPARM=%s" % CHPARM[chp["frame_size"]]]
-        if chp["pnet_id"]:
-            params.append("PNETID=%s" % chp["pnet_id"])
-        lines += card_images("CHPID", params)
-        lines += _units(css, chp, "IQD")
-    for chp in model.get("osa") or []:
-        lines.append("*")
-        lines += comment_cards(
-            "OSA CHPID %s on PCHID %s, partitions %s"
-            % (chp["chpid"], _hex(chp["pchid"], 3), " ".join(chp["partitions"]))
-        )
+    return lines
+
+
+def _iqd_cards(css, chp):
+    lines = ["*"]
+    lines += comment_cards(
+        "HiperSockets CHPID %s: maximum frame size %s (Linux MTU %s), "
+        "partitions %s" % (chp["chpid"], chp["frame_size"], MTU[chp["frame_size"]], " ".join(chp["partitions"]))
+    )
+    params = ["PATH=(CSS(%d),%s)" % (css, chp["chpid"])]
+    if chp["vchid"] is not None:
+        params.append("VCHID=%s" % _hex(chp["vchid"], 3))
+    params += ["SHARED", _css_part(css, chp["partitions"]), "TYPE=IQD", "CHPARM=%s" % CHPARM[chp["frame_size"]]]
+    if chp["pnet_id"]:
+        params.append("PNETID=%s" % chp["pnet_id"])
+    lines += card_images("CHPID", params)
+    return lines + _units(css, chp, "IQD")
+
+
+def _osa_cards(css, chp):
+    lines = ["*"]
+    lines += comment_cards(
+        "OSA CHPID %s on PCHID %s, partitions %s" % (chp["chpid"], _hex(chp["pchid"], 3), " ".join(chp["partitions"]))
+    )
+    params = [
+        "PATH=(CSS(%d),%s)" % (css, chp["chpid"]),
+        "PCHID=%s" % _hex(chp["pchid"], 3),
+        "SHARED",
+        _css_part(css, chp["partitions"]),
+        "TYPE=%s" % chp["type"],
+    ]
+    if chp["pnet_id"]:
+        params.append("PNETID=%s" % chp["pnet_id"])
+    lines += card_images("CHPID", params)
+    return lines + _units(css, chp, "OSA")
+
+
+def _ism_cards(vchid):
+    lines = ["*"]
+    kind = ("native, PNET ID %s" % vchid["pnet_id"]) if vchid["pnet_id"] else "non-native ISMv2 (no PNET ID, SMC-Dv2)"
+    lines += comment_cards("ISM VCHID %s: %s, %d FIDs" % (_hex(vchid["vchid"], 3), kind, len(vchid["functions"])))
+    for func in vchid["functions"]:
+        if func["guest"]:
+            lines.append(_annotation("GUEST", _hex(func["fid"]), func["guest"]))
         params = [
-            "PATH=(CSS(%d),%s)" % (css, chp["chpid"]),
-            "PCHID=%s" % _hex(chp["pchid"], 3),
-            "SHARED",
-            _css_part(css, chp["partitions"]),
-            "TYPE=%s" % chp["type"],
+            "FID=%s" % _hex(func["fid"]),
+            "VCHID=%s" % _hex(vchid["vchid"], 3),
+            "VF=%d" % func["vf"],
+            _function_part(func),
         ]
-        if chp["pnet_id"]:
-            params.append("PNETID=%s" % chp["pnet_id"])
-        lines += card_images("CHPID", params)
-        lines += _units(css, chp, "OSA")
-    for vchid in model.get("ism") or []:
-        if not vchid["functions"]:
-            continue
-        lines.append("*")
-        kind = (
-            ("native, PNET ID %s" % vchid["pnet_id"]) if vchid["pnet_id"] else "non-native ISMv2 (no PNET ID, SMC-Dv2)"
-        )
-        lines += comment_cards("ISM VCHID %s: %s, %d FIDs" % (_hex(vchid["vchid"], 3), kind, len(vchid["functions"])))
-        for func in vchid["functions"]:
-            if func["guest"]:
-                lines.append(_annotation("GUEST", _hex(func["fid"]), func["guest"]))
-            params = [
-                "FID=%s" % _hex(func["fid"]),
-                "VCHID=%s" % _hex(vchid["vchid"], 3),
-                "VF=%d" % func["vf"],
-                _function_part(func),
-            ]
-            if func["pnet_id"]:
-                params.append("PNETID=%s" % func["pnet_id"])
-            params.append("TYPE=ISM")
-            if func["uid"] is not None:
-                params.append("UID=%s" % _hex(func["uid"], 4))
-            lines += card_images("FUNCTION", params)
-    for card in model.get("roce") or []:
-        lines.append("*")
-        lines += comment_cards(
-            "RoCE Express PCHID %s (TYPE=%s), %d FIDs" % (_hex(card["pchid"], 3), card["type"], len(card["functions"]))
-        )
-        for func in card["functions"]:
-            params = ["FID=%s" % _hex(func["fid"]), "PCHID=%s" % _hex(card["pchid"], 3)]
-            if func["port"] is not None:
-                params.append("PORT=%d" % func["port"])
-            params += ["VF=%d" % func["vf"], _function_part(func)]
-            if func["pnet_id"]:
-                params.append("PNETID=%s" % func["pnet_id"])
-            params.append("TYPE=%s" % card["type"])
-            if func["uid"] is not None:
-                params.append("UID=%s" % _hex(func["uid"], 4))
-            lines += card_images("FUNCTION", params)
-    lines.append("*")
-    lines += comment_cards("End of s390x.network fragment for CPC %s" % model["name"])
-    return "\n".join(lines) + "\n"
+        if func["pnet_id"]:
+            params.append("PNETID=%s" % func["pnet_id"])
+        params.append("TYPE=ISM")
+        if func["uid"] is not None:
+            params.append("UID=%s" % _hex(func["uid"], 4))
+        lines += card_images("FUNCTION", params)
+    return lines
+
+
+def _roce_cards(card):
+    lines = ["*"]
+    lines += comment_cards(
+        "RoCE Express PCHID %s (TYPE=%s), %d FIDs" % (_hex(card["pchid"], 3), card["type"], len(card["functions"]))
+    )
+    for func in card["functions"]:
+        params = ["FID=%s" % _hex(func["fid"]), "PCHID=%s" % _hex(card["pchid"], 3)]
+        if func["port"] is not None:
+            params.append("PORT=%d" % func["port"])
+        params += ["VF=%d" % func["vf"], _function_part(func)]
+        if func["pnet_id"]:
+            params.append("PNETID=%s" % func["pnet_id"])
+        params.append("TYPE=%s" % card["type"])
+        if func["uid"] is not None:
+            params.append("UID=%s" % _hex(func["uid"], 4))
+        lines += card_images("FUNCTION", params)
+    return lines
 
 
 def _units(css, chp, unit):

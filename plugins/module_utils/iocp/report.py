@@ -37,6 +37,12 @@ def _cell(value):
     return str(value).replace("|", "\\|") if value not in (None, "") else "-"
 
 
+def _table(title, columns, rows):
+    """A Markdown section: title, header and one line per row (a sequence of cell texts)."""
+    out = ["", "## %s" % title, "", "| %s |" % " | ".join(columns), "|%s" % ("---|" * len(columns))]
+    return out + ["| %s |" % " | ".join(str(cell) for cell in row) for row in rows]
+
+
 def render_report(model, errors, warnings, fragment_file=None):
     """Markdown text describing the CPC, its I/O definitions and the validation result."""
     out = ["# IOCDS report: CPC %s (%s)" % (model["name"], model["machine"]), ""]
@@ -47,139 +53,131 @@ def render_report(model, errors, warnings, fragment_file=None):
     out.append(
         "Validation: **%s**, %d warning(s)." % ("passed" if not errors else "%d error(s)" % len(errors), len(warnings))
     )
-    out += [
-        "",
-        "## Partitions",
-        "",
-        "| Partition | MIF id | Host | UID checking | HiperSockets CHPIDs | ISM FIDs |",
-        "|---|---|---|---|---|---|",
-    ]
-    uid = set(model["uid_checking"])
-    for part in model["partitions"]:
-        chps = [c["chpid"] for c in model["hipersockets"] if part["name"] in c["partitions"]]
-        fids = ["0x%X" % f["fid"] for v in model["ism"] for f in v["functions"] if f["partition"] == part["name"]]
-        out.append(
-            "| %s | %s | %s | %s | %s | %s |"
-            % (
-                part["name"],
-                _h(part["mif_id"]),
-                _cell(part["host"]),
-                "yes" if part["name"] in uid else "no",
-                _cell(" ".join(chps)),
-                _cell(" ".join(fids[:16]) + (" (+%d)" % (len(fids) - 16) if len(fids) > 16 else "")),
-            )
-        )
+    out += _table(
+        "Partitions",
+        ("Partition", "MIF id", "Host", "UID checking", "HiperSockets CHPIDs", "ISM FIDs"),
+        _partition_rows(model),
+    )
     if model["hipersockets"]:
-        out += [
-            "",
-            "## HiperSockets (IQD CHPIDs)",
-            "",
-            "| CHPID | Frame size | Linux MTU | CHPARM | Control unit | Devices | Partitions | PNET ID |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        chparm = {"16K": "00", "24K": "40", "40K": "80", "64K": "C0"}
-        for chp in model["hipersockets"]:
-            for cu in chp["control_units"]:
-                out.append(
-                    "| %s | %s | %s | %s | %s | %s | %s | %s |"
-                    % (
-                        chp["chpid"],
-                        chp["frame_size"],
-                        MTU.get(chp["frame_size"], "-"),
-                        chparm.get(chp["frame_size"], "-"),
-                        cu["number"],
-                        _range(cu["devices"]),
-                        " ".join(chp["partitions"]),
-                        _cell(chp["pnet_id"]),
-                    )
-                )
+        out += _table(
+            "HiperSockets (IQD CHPIDs)",
+            ("CHPID", "Frame size", "Linux MTU", "CHPARM", "Control unit", "Devices", "Partitions", "PNET ID"),
+            _hipersockets_rows(model),
+        )
     if model["ism"]:
-        out += [
-            "",
-            "## ISM (VCHIDs and FIDs)",
-            "",
-            "| VCHID | Kind | FID | UID | VF | Partition | Guest | PNET ID |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for item in model["ism"]:
-            kind = "native" if item["pnet_id"] else "non-native (SMC-Dv2)"
-            for func in item["functions"]:
-                out.append(
-                    "| %s | %s | 0x%X | %s | %s | %s | %s | %s |"
-                    % (
-                        _h(item["vchid"], 3),
-                        kind,
-                        func["fid"],
-                        _h(func["uid"], 4),
-                        func["vf"],
-                        func["partition"],
-                        _cell(func["guest"]),
-                        _cell(func["pnet_id"]),
-                    )
-                )
+        out += _table(
+            "ISM (VCHIDs and FIDs)",
+            ("VCHID", "Kind", "FID", "UID", "VF", "Partition", "Guest", "PNET ID"),
+            _ism_rows(model),
+        )
     if model["osa"]:
-        out += [
-            "",
-            "## OSA (OSD CHPIDs)",
-            "",
-            "| CHPID | PCHID | Control unit | Devices | Partitions | PNET ID |",
-            "|---|---|---|---|---|---|",
-        ]
-        for chp in model["osa"]:
-            for cu in chp["control_units"]:
-                out.append(
-                    "| %s | %s | %s | %s | %s | %s |"
-                    % (
-                        chp["chpid"],
-                        _h(chp["pchid"], 3),
-                        cu["number"],
-                        _range(cu["devices"]),
-                        " ".join(chp["partitions"]),
-                        _cell(chp["pnet_id"]),
-                    )
-                )
+        out += _table(
+            "OSA (OSD CHPIDs)",
+            ("CHPID", "PCHID", "Control unit", "Devices", "Partitions", "PNET ID"),
+            _osa_rows(model),
+        )
     if model["roce"]:
-        out += [
-            "",
-            "## RoCE Express",
-            "",
-            "| PCHID | Type | FID | UID | VF | Port | Partition | PNET ID |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for card in model["roce"]:
-            for func in card["functions"]:
-                out.append(
-                    "| %s | %s | 0x%X | %s | %s | %s | %s | %s |"
-                    % (
-                        _h(card["pchid"], 3),
-                        card["type"],
-                        func["fid"],
-                        _h(func["uid"], 4),
-                        func["vf"],
-                        _cell(func.get("port")),
-                        func["partition"],
-                        _cell(func["pnet_id"]),
-                    )
-                )
-    out += ["", "## SMC-D reachability", ""]
-    names = sorted(n for n, sig in endpoints(model).items() if sig)
-    pairs = smcd_pairs(model, names)
-    if not pairs:
-        out.append("Fewer than two partitions or guests have ISM functions.")
-    else:
-        out += ["| Endpoint | Endpoint | SMC-D | Via / reason |", "|---|---|---|---|"]
-        for pair in pairs[:MAX_PAIRS]:
-            via = ("VCHID %s (%s)" % (_h(pair["vchid"], 3), pair["reason"])) if pair["smcd"] else pair["reason"]
-            out.append(
-                "| %s | %s | %s | %s |" % (pair["a"], pair["b"], "yes" if pair["smcd"] else "**no**", _cell(via))
-            )
-        if len(pairs) > MAX_PAIRS:
-            out.append("")
-            out.append("%d more pairs not shown." % (len(pairs) - MAX_PAIRS))
+        out += _table(
+            "RoCE Express",
+            ("PCHID", "Type", "FID", "UID", "VF", "Port", "Partition", "PNET ID"),
+            _roce_rows(model),
+        )
+    out += _smcd_section(model)
     for title, items in (("Errors", errors), ("Warnings", warnings)):
         out += ["", "## %s" % title, ""]
         out += ["- %s" % _cell(i) for i in items] if items else ["None."]
     return "\n".join(out) + "\n"
+
+
+def _partition_rows(model):
+    uid = set(model["uid_checking"])
+    for part in model["partitions"]:
+        chps = [c["chpid"] for c in model["hipersockets"] if part["name"] in c["partitions"]]
+        fids = ["0x%X" % f["fid"] for v in model["ism"] for f in v["functions"] if f["partition"] == part["name"]]
+        yield (
+            part["name"],
+            _h(part["mif_id"]),
+            _cell(part["host"]),
+            "yes" if part["name"] in uid else "no",
+            _cell(" ".join(chps)),
+            _cell(" ".join(fids[:16]) + (" (+%d)" % (len(fids) - 16) if len(fids) > 16 else "")),
+        )
+
+
+def _hipersockets_rows(model):
+    chparm = {"16K": "00", "24K": "40", "40K": "80", "64K": "C0"}
+    for chp in model["hipersockets"]:
+        for cu in chp["control_units"]:
+            yield (
+                chp["chpid"],
+                chp["frame_size"],
+                MTU.get(chp["frame_size"], "-"),
+                chparm.get(chp["frame_size"], "-"),
+                cu["number"],
+                _range(cu["devices"]),
+                " ".join(chp["partitions"]),
+                _cell(chp["pnet_id"]),
+            )
+
+
+def _ism_rows(model):
+    for item in model["ism"]:
+        kind = "native" if item["pnet_id"] else "non-native (SMC-Dv2)"
+        for func in item["functions"]:
+            yield (
+                _h(item["vchid"], 3),
+                kind,
+                "0x%X" % func["fid"],
+                _h(func["uid"], 4),
+                func["vf"],
+                func["partition"],
+                _cell(func["guest"]),
+                _cell(func["pnet_id"]),
+            )
+
+
+def _osa_rows(model):
+    for chp in model["osa"]:
+        for cu in chp["control_units"]:
+            yield (
+                chp["chpid"],
+                _h(chp["pchid"], 3),
+                cu["number"],
+                _range(cu["devices"]),
+                " ".join(chp["partitions"]),
+                _cell(chp["pnet_id"]),
+            )
+
+
+def _roce_rows(model):
+    for card in model["roce"]:
+        for func in card["functions"]:
+            yield (
+                _h(card["pchid"], 3),
+                card["type"],
+                "0x%X" % func["fid"],
+                _h(func["uid"], 4),
+                func["vf"],
+                _cell(func.get("port")),
+                func["partition"],
+                _cell(func["pnet_id"]),
+            )
+
+
+def _smcd_section(model):
+    out = ["", "## SMC-D reachability", ""]
+    names = sorted(n for n, sig in endpoints(model).items() if sig)
+    pairs = smcd_pairs(model, names)
+    if not pairs:
+        return out + ["Fewer than two partitions or guests have ISM functions."]
+    out += ["| Endpoint | Endpoint | SMC-D | Via / reason |", "|---|---|---|---|"]
+    for pair in pairs[:MAX_PAIRS]:
+        via = ("VCHID %s (%s)" % (_h(pair["vchid"], 3), pair["reason"])) if pair["smcd"] else pair["reason"]
+        out.append("| %s | %s | %s | %s |" % (pair["a"], pair["b"], "yes" if pair["smcd"] else "**no**", _cell(via)))
+    if len(pairs) > MAX_PAIRS:
+        out.append("")
+        out.append("%d more pairs not shown." % (len(pairs) - MAX_PAIRS))
+    return out
 
 
 def _q(text):
@@ -206,7 +204,17 @@ def render_dot(model):
         for func in item["functions"]:
             if func["guest"]:
                 guests.setdefault(func["partition"], set()).add(func["guest"])
-    uid = set(model["uid_checking"])
+    out += _dot_partitions(model, guests)
+    out += _dot_chpids(model)
+    out += _dot_ism(model)
+    out += _dot_smcd(model, guests)
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _dot_partitions(model, guests):
+    """One cluster per partition: its node and the KVM guests given its ISM functions."""
+    out, uid = [], set(model["uid_checking"])
     for part in model["partitions"]:
         out.append("  subgraph %s {" % _q("cluster_" + part["name"]))
         out.append(
@@ -228,31 +236,36 @@ def render_dot(model):
                 % (_node_id("part", part["name"]), _node_id("guest", guest))
             )
         out.append("  }")
+    return out
+
+
+def _dot_chpids(model):
+    """HiperSockets and OSA CHPIDs, each linked to the CPC and to its partitions."""
+    out = []
     for chp in model["hipersockets"]:
-        node = _node_id("chpid", chp["chpid"])
         devs = ", ".join(_range(cu["devices"]) for cu in chp["control_units"][:4])
-        out.append(
-            "  %s [shape=hexagon, style=filled, fillcolor=lightblue, label=%s];"
-            % (
-                node,
-                _q(
-                    "IQD CHPID %s\nframe %s / MTU %s\n%s"
-                    % (chp["chpid"], chp["frame_size"], MTU.get(chp["frame_size"], "-"), devs)
-                ),
-            )
+        label = "IQD CHPID %s\nframe %s / MTU %s\n%s" % (
+            chp["chpid"],
+            chp["frame_size"],
+            MTU.get(chp["frame_size"], "-"),
+            devs,
         )
-        out.append("  %s -> %s;" % (_node_id("cpc", model["name"]), node))
-        for name in chp["partitions"]:
-            out.append("  %s -> %s [arrowhead=none];" % (node, _node_id("part", name)))
+        out += _dot_chpid(model, chp, "shape=hexagon, style=filled, fillcolor=lightblue", label)
     for chp in model["osa"]:
-        node = _node_id("chpid", chp["chpid"])
-        out.append(
-            "  %s [shape=hexagon, label=%s];"
-            % (node, _q("OSA CHPID %s\nPCHID %s" % (chp["chpid"], _h(chp["pchid"], 3))))
-        )
-        out.append("  %s -> %s;" % (_node_id("cpc", model["name"]), node))
-        for name in chp["partitions"]:
-            out.append("  %s -> %s [arrowhead=none];" % (node, _node_id("part", name)))
+        label = "OSA CHPID %s\nPCHID %s" % (chp["chpid"], _h(chp["pchid"], 3))
+        out += _dot_chpid(model, chp, "shape=hexagon", label)
+    return out
+
+
+def _dot_chpid(model, chp, attrs, label):
+    node = _node_id("chpid", chp["chpid"])
+    out = ["  %s [%s, label=%s];" % (node, attrs, _q(label)), "  %s -> %s;" % (_node_id("cpc", model["name"]), node)]
+    return out + ["  %s -> %s [arrowhead=none];" % (node, _node_id("part", name)) for name in chp["partitions"]]
+
+
+def _dot_ism(model):
+    """ISM VCHIDs with an edge per FID to its partition or guest (a count per target when many)."""
+    out = []
     for item in model["ism"]:
         node = _node_id("vchid", _h(item["vchid"], 3))
         kind = ("native, PNET ID %s" % item["pnet_id"]) if item["pnet_id"] else "non-native"
@@ -276,29 +289,35 @@ def render_dot(model):
                 counts[target] = counts.get(target, 0) + 1
             for target in sorted(counts):
                 out.append("  %s -> %s [label=%s];" % (node, target, _q("%d FIDs" % counts[target])))
+    return out
+
+
+def _dot_smcd(model, guests):
+    """SMC-D edges (up to 20 endpoints): pairs that can talk, and smcd_peers pairs that cannot."""
     names = sorted(n for n, sig in endpoints(model).items() if sig)
+    if len(names) > 20:
+        return []
     wanted = set()
     for group in model.get("smcd_peers") or []:
         for i, a_name in enumerate(group):
             for b_name in group[i + 1 :]:
                 wanted.add(frozenset((a_name, b_name)))
-    if len(names) <= 20:
-        for pair in smcd_pairs(model, names):
-            if not pair["smcd"] and frozenset((pair["a"], pair["b"])) not in wanted:
-                continue  # only pairs that should talk are drawn when they cannot
-            kind = "guest" if pair["a"] in _all_guests(guests) else "part"
-            kind_b = "guest" if pair["b"] in _all_guests(guests) else "part"
-            style = (
-                "color=darkgreen, label=\"SMC-D\""
-                if pair["smcd"]
-                else "color=red, style=dashed, label=\"no SMC-D (smcd_peers)\""
-            )
-            out.append(
-                "  %s -> %s [dir=both, constraint=false, %s];"
-                % (_node_id(kind, pair["a"]), _node_id(kind_b, pair["b"]), style)
-            )
-    out.append("}")
-    return "\n".join(out) + "\n"
+    out = []
+    for pair in smcd_pairs(model, names):
+        if not pair["smcd"] and frozenset((pair["a"], pair["b"])) not in wanted:
+            continue  # only pairs that should talk are drawn when they cannot
+        kind = "guest" if pair["a"] in _all_guests(guests) else "part"
+        kind_b = "guest" if pair["b"] in _all_guests(guests) else "part"
+        style = (
+            "color=darkgreen, label=\"SMC-D\""
+            if pair["smcd"]
+            else "color=red, style=dashed, label=\"no SMC-D (smcd_peers)\""
+        )
+        out.append(
+            "  %s -> %s [dir=both, constraint=false, %s];"
+            % (_node_id(kind, pair["a"]), _node_id(kind_b, pair["b"]), style)
+        )
+    return out
 
 
 def _all_guests(guests):

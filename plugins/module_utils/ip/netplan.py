@@ -49,7 +49,7 @@ from ansible_collections.s390x.network.plugins.module_utils.engine.mgmt_connecti
     interface_refusal,
     management_connection,
 )
-from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, ResourceError, Step
+from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
 
 NETPLAN_DIR = "/etc/netplan"
 FILE_NAME = "60-s390x-network.yaml"
@@ -228,19 +228,18 @@ def build_doc(ethernets, vlans, old_doc):
     return {HEADER_KEY: net}
 
 
-class NetplanInterfaces(object):
-    """The engine's hooks (resource_engine.Resource) for a netplan host; ``nm`` is the IpInterfaces
-    of the same run, whose host readers (interface resolution, ``ip`` output) are shared."""
+class NetplanInterfaces(Resource):
+    """The engine's hooks for a netplan host; ``nm`` is the IpInterfaces of the same run, whose host
+    readers (interface resolution, ``ip`` output) are shared."""
 
     kind = "ip"
+    drift_kind = "ip"
+    scopes = ("active", "persistent")
     runner_name = "netplan apply"
     restores = "previous netplan file"
-    rollback_continues = False
-    step_errors = (IOError, OSError)
 
     def __init__(self, module, nm, netplan):
-        self.module = module
-        self.params = module.params
+        super(NetplanInterfaces, self).__init__(module)
         self.nm = nm
         self.netplan = netplan
         self.ip = None
@@ -400,7 +399,7 @@ class NetplanInterfaces(object):
         ``systemctl daemon-reload``; then the steps it takes for systemd-networkd without systemctl:
         ``netplan generate``, ``networkctl reload`` (reads the new files, creates new VLANs) and
         ``networkctl reconfigure`` of the configured interfaces that exist."""
-        pid1 = _read_text(PID1_COMM)
+        pid1 = host_files.read_attr(PID1_COMM)
         if pid1 is None or pid1.strip() == "systemd":
             return [Step([self.netplan, "apply"], kind=kind, scope="active", disruptive=True)]
         networkctl = self.module.get_bin_path("networkctl")
@@ -506,7 +505,7 @@ class NetplanInterfaces(object):
             "targets": current["targets"],
         }
 
-    def view(self, state, change):
+    def public_view(self, state, change):
         if change.want.get("file"):
             mode = state.get("mode")
             return {
@@ -524,41 +523,24 @@ class NetplanInterfaces(object):
             "active": {"addresses": list(iface.get("addresses") or []), "mtu": iface.get("mtu")} if iface else None,
         }
 
-    def views(self, state, changes):
-        return [self.view(state, c) for c in changes]
+    def view(self, state, change):
+        public = self.public_view(state, change)
+        if change.want.get("file"):
+            return {"persistent": {"mode": public["mode"]} if public["present"] else None}
+        return {"active": public["active"], "persistent": public["netplan"]}
 
     def drift(self, before, after, change):
-        if change.want.get("file"):
-            if before["present"] and after["present"] and before["mode"] != after["mode"]:
-                return [("file %s" % FILE_PATH, "persistent", "mode: %s -> %s" % (before["mode"], after["mode"]))]
-            return []
-        obj = "ip %s" % before["interface"]
-        rows = []
-        old, new = before["netplan"], after["netplan"]
-        if old is None and new is not None:
-            rows.append((obj, "persistent", "netplan %s missing" % before["interface"]))
-        elif old is not None and new is None:
-            rows.append((obj, "persistent", "netplan %s present" % before["interface"]))
-        elif old is not None:
-            for key in sorted(set(old) | set(new)):
-                if old.get(key) != new.get(key):
-                    rows.append((obj, "persistent", "%s: %s -> %s" % (key, _show(old.get(key)), _show(new.get(key)))))
-        old, new = before["active"] or {}, after["active"] or {}
-        for key in ("addresses", "mtu"):
-            if old.get(key) != new.get(key):
-                rows.append((obj, "active", "%s: %s -> %s" % (key, _show(old.get(key)), _show(new.get(key)))))
-        return rows
+        if change.want.get("file") and (before["persistent"] is None or after["persistent"] is None):
+            return []  # the file's content is in the rows of its interfaces; only its mode is its own
+        return super(NetplanInterfaces, self).drift(before, after, change)
 
     def unplanned_drift(self, state):
         return self.nm.unplanned_drift(state)
 
-    def diff_text(self, state, changes):
-        return state["text"] or ""
-
     def diff(self, before_state, after_state, changes):
         return {
-            "before": self.diff_text(before_state, changes),
-            "after": self.diff_text(after_state, changes),
+            "before": before_state["text"] or "",
+            "after": after_state["text"] or "",
             "before_header": "%s (before)" % FILE_PATH,
             "after_header": "%s (after)" % FILE_PATH,
         }
@@ -586,43 +568,11 @@ class NetplanInterfaces(object):
         except ResourceError:
             return steps
 
-    def second_rollback(self, before, now, change):
-        return []
-
-    def remaining(self, after, change):
-        return []
-
-    def close(self):
-        pass
-
-    def run_step(self, step):
-        if step.argv is not None:
-            return self.module.run_command(step.argv, environ_update={"LC_ALL": "C"})
-        try:
-            step.action()
-        except self.step_errors as exc:
-            step.error = exc
-            return 1, "", str(exc)
-        return 0, "", ""
-
     def failure_message(self, change, step, rc, out, err):
         detail = "\n".join(x.strip() for x in (err or "", out or "") if x and x.strip())
         return "ip %s: %s failed (exit code %s)%s" % (change.label, step.command, rc, ": " + detail if detail else "")
 
 
-def _read_text(path):
-    try:
-        return host_files.read_text(path)
-    except (IOError, OSError):
-        return None
-
-
 def _key(text):
     iface = ipaddress.ip_interface(text)
     return (iface.version, iface.ip)
-
-
-def _show(value):
-    if isinstance(value, list):
-        return ", ".join(json.dumps(v, sort_keys=True) if isinstance(v, dict) else str(v) for v in value) or "none"
-    return "-" if value is None else str(value)

@@ -47,7 +47,7 @@ WICKED = "/usr/sbin/wicked"
 
 def os_release():
     """/etc/os-release as {KEY: value} (quotes taken off); {} when it cannot be read."""
-    text = _read(OS_RELEASE) or ""
+    text = host_files.read_attr(OS_RELEASE) or ""
     result = {}
     for line in text.splitlines():
         key, sep, value = line.partition("=")
@@ -67,16 +67,8 @@ def wicked_host():
     return None
 
 
-def _read(path):
-    try:
-        with open(host_files.path(path)) as f:
-            return f.read().strip()
-    except (IOError, OSError):
-        return None
-
-
 def qeth_ifname(busid):
-    name = _read("%s/%s/if_name" % (CCWGROUP, busid))
+    name = host_files.read_attr("%s/%s/if_name" % (CCWGROUP, busid))
     return None if not name or name.startswith("(") else name
 
 
@@ -89,7 +81,9 @@ def ifname_by_mac(mac):
         return None
     for name in names:
         base = "%s/%s" % (SYS_NET, name)
-        if (_read(base + "/address") or "").lower() != mac or _read(base + "/type") != "1":
+        if (host_files.read_attr(base + "/address") or "").lower() != mac or host_files.read_attr(
+            base + "/type"
+        ) != "1":
             continue
         try:
             entries = os.listdir(host_files.path(base))
@@ -102,7 +96,7 @@ def ifname_by_mac(mac):
 
 def qeth_layer2(ifname):
     """True/False for a qeth interface (its device's ``layer2``), None for others."""
-    value = _read("%s/%s/device/layer2" % (SYS_NET, ifname))
+    value = host_files.read_attr("%s/%s/device/layer2" % (SYS_NET, ifname))
     return None if value is None else value == "1"
 
 
@@ -153,6 +147,8 @@ class Target(object):
 
 class IpInterfaces(Resource):
     kind = "ip"
+    drift_kind = "ip"
+    scopes = ("active", "persistent")
     runner_name = "nmcli"
     restores = "previous profile"
 
@@ -335,7 +331,7 @@ class IpInterfaces(Resource):
         if info is None:
             return None
         info["layer2"] = qeth_layer2(ifname)
-        info["type"] = _read("%s/%s/type" % (SYS_NET, ifname))
+        info["type"] = host_files.read_attr("%s/%s/type" % (SYS_NET, ifname))
         return info
 
     def _read_iface_once(self, ifname):
@@ -539,7 +535,7 @@ class IpInterfaces(Resource):
             predicted["ifaces"][target.ifname] = iface
         return predicted
 
-    def view(self, state, change):
+    def public_view(self, state, change):
         target = change.want["target"]
         named = self.profiles_named(state, target.connection)
         profile = None
@@ -562,40 +558,12 @@ class IpInterfaces(Resource):
             ),
         }
 
-    def drift(self, before, after, change):
-        obj = "ip %s" % before["interface"]
-        rows = []
-        if before["profile"] is None and after["profile"] is not None:
-            rows.append((obj, "persistent", "profile %s missing" % before["connection"]))
-        elif before["profile"] is not None and after["profile"] is None:
-            rows.append((obj, "persistent", "profile %s present" % before["connection"]))
-        elif before["profile"] is not None:
-            for key in sorted(set(before["profile"]) | set(after["profile"])):
-                old, new = before["profile"].get(key), after["profile"].get(key)
-                if old != new:
-                    rows.append((obj, "persistent", "%s: %s -> %s" % (key, old or "-", new or "-")))
-        old, new = before["active"] or {}, after["active"] or {}
-        for key in ("addresses", "mtu", "profile_active"):
-            if old.get(key) != new.get(key):
-                rows.append((obj, "active", "%s: %s -> %s" % (key, _show(old.get(key)), _show(new.get(key)))))
-        return rows
+    def view(self, state, change):
+        public = self.public_view(state, change)
+        return {"active": public["active"], "persistent": public["profile"]}
 
     def unplanned_drift(self, state):
-        return [("ip %s" % item["entry"], "active", "interface missing") for item in self.missing]
-
-    def diff_text(self, state, changes):
-        blocks = []
-        for change in changes:
-            view = self.view(state, change)
-            lines = ["[%s] %s" % (view["connection"], view["interface"])]
-            if view["profile"] is None:
-                lines.append("# no profile")
-            else:
-                lines += ["%s=%s" % (k, v if v is not None else "") for k, v in sorted(view["profile"].items())]
-            active = view["active"] or {}
-            lines.append("# active: addresses %s, mtu %s" % (_show(active.get("addresses")), active.get("mtu")))
-            blocks.append("\n".join(lines))
-        return "\n\n".join(blocks) + ("\n" if blocks else "")
+        return [(item["entry"], "active", "missing") for item in self.missing]
 
     def extras(self, state, changes, failed=False):
         result = {}
@@ -633,12 +601,6 @@ class IpInterfaces(Resource):
         if iface.get("active_uuid") == uuid:
             steps.append(Step(nm_cli.argv_up(("uuid", uuid), self.nmcli), kind="rollback"))
         return steps
-
-
-def _show(value):
-    if isinstance(value, list):
-        return ", ".join(value) if value else "none"
-    return "-" if value is None else str(value)
 
 
 class IpInterfacesOnHost(object):

@@ -33,16 +33,9 @@ PASSTHROUGH_TYPES = ('ism', 'roce')  # zpci_sysfs.classify() names
 VFIO_DRIVERS = ('vfio-pci', 'ism_vfio_pci', 'mlx5_vfio_pci')
 
 
-def _path(*parts):
-    return host_files.path('/'.join(('/sys',) + parts))
-
-
-def _read(path):
-    try:
-        with open(path) as handle:
-            return handle.read().strip()
-    except (IOError, OSError):
-        return None
+def _sys(*parts):
+    """``/sys/<parts>``, a host path."""
+    return '/'.join(('/sys',) + parts)
 
 
 def check_hostdev(spec, state_is_error=True):
@@ -109,23 +102,24 @@ def check_hostdev(spec, state_is_error=True):
 
 
 def qeth_device_of(netdev):
-    """The qeth group device directory behind a netdev, or None when it is not a qeth netdev."""
-    device = _path('class', 'net', netdev, 'device')
-    if os.path.exists(os.path.join(device, 'layer2')) and os.path.exists(os.path.join(device, 'online')):
-        return os.path.realpath(device)
-    qeth_dir = _path('bus', 'ccwgroup', 'drivers', 'qeth')
+    """The qeth group device directory behind a netdev (a host path), or None when it is not a qeth
+    netdev."""
+    device = _sys('class', 'net', netdev, 'device')
+    if all(os.path.exists(host_files.path('%s/%s' % (device, name))) for name in ('layer2', 'online')):
+        return device
+    qeth_dir = _sys('bus', 'ccwgroup', 'drivers', 'qeth')
     try:
-        names = sorted(os.listdir(qeth_dir))
+        names = sorted(os.listdir(host_files.path(qeth_dir)))
     except OSError:
         return None
     for name in names:
-        if _read(os.path.join(qeth_dir, name, 'if_name')) == netdev:
-            return os.path.join(qeth_dir, name)
+        if host_files.read_attr('%s/%s/if_name' % (qeth_dir, name)) == netdev:
+            return '%s/%s' % (qeth_dir, name)
     return None
 
 
 def netdev_exists(netdev):
-    return os.path.exists(_path('class', 'net', netdev))
+    return os.path.exists(host_files.path(_sys('class', 'net', netdev)))
 
 
 def check_macvtap_source(spec, offline_is_error=True):
@@ -144,10 +138,10 @@ def check_macvtap_source(spec, offline_is_error=True):
                 'cannot start until it does' % (where, source)
             ]
         return [], []
-    busid = os.path.basename(qeth)
+    busid = os.path.basename(os.path.realpath(host_files.path(qeth)))
     errors = []
-    layer2 = _read(os.path.join(qeth, 'layer2'))
-    online = _read(os.path.join(qeth, 'online'))
+    layer2 = host_files.read_attr(qeth + '/layer2')
+    online = host_files.read_attr(qeth + '/online')
     if layer2 != '1':
         errors.append(
             '%s.source: %s is qeth device %s in layer %s; MacVTap for virtio needs layer 2 '

@@ -103,12 +103,6 @@ def desired_devices(root, hostdevs, interfaces, state):
     return views, elements
 
 
-def drift_object(domain, device):
-    if device.get("kind") == lx.HOSTDEV:
-        return "guest %s hostdev fid 0x%x" % (domain, int(device.get("fid") or 0))
-    return "guest %s interface %s" % (domain, device.get("source") or device.get("mac") or "?")
-
-
 def _where(config, live):
     if config and live:
         return "definition and running domain"
@@ -117,6 +111,8 @@ def _where(config, live):
 
 class DomainDevices(Resource):
     kind = "domain"
+    drift_kind = "guest"
+    scopes = ("active", "persistent")
     runner_name = "libvirt_device"
     restores = "old device"
     step_errors = (libvirt_conn.LibvirtCallError, lx.DomainXMLError, IOError, OSError)
@@ -283,7 +279,7 @@ class DomainDevices(Resource):
                 scope="both" if config and live else ("persistent" if config else "active"),
                 text="%s %s in %s (%s)" % (op["action"], lx.key_text(op["key"]), self.name, _where(config, live)),
             )
-            change = Change(op["key"], [step], want=entry, label=lx.key_text(op["key"]))
+            change = Change(op["key"], [step], want=entry, label="%s %s" % (self.name, lx.key_text(op["key"])))
             change.op = op
             changes.append(change)
         for spec in pending:
@@ -302,7 +298,7 @@ class DomainDevices(Resource):
                 scope="persistent",
                 text="attach %s in %s once it is configured (definition)" % (lx.key_text(key), self.name),
             )
-            change = Change(key, [step], want=entry, label=lx.key_text(key))
+            change = Change(key, [step], want=entry, label="%s %s" % (self.name, lx.key_text(key)))
             change.op = None
             changes.append(change)
         return changes
@@ -364,20 +360,15 @@ class DomainDevices(Resource):
             desc = lx.find_device(root, change.subject) if root is not None else None
             return lx.public_view(desc) if desc is not None else None
 
-        return {"config": find(state["config"]), "live": find(state["live"])}
+        return {"persistent": find(state["config"]), "active": find(state["live"])}
 
     def views(self, state, changes):
         return [lx.public_view(desc) for dummy, desc in lx.managed_devices(state["config"])]
 
     def drift(self, before, after, change):
-        entry = change.want
-        if before == after and change.op is not None:
-            return []
-        fields = ", ".join(entry.get("fields") or [])
-        scope = "both" if entry["config"] and entry["live"] else ("persistent" if entry["config"] else "active")
-        return [
-            (drift_object(self.name, entry["device"]), scope, entry["action"] + (" (%s)" % fields if fields else ""))
-        ]
+        if change.op is None:  # a hostdev whose FID is in standby: attached once it is configured
+            return [(change.label, "persistent", "missing")]
+        return super(DomainDevices, self).drift(before, after, change)
 
     def diff(self, before_state, after_state, changes):
         return {

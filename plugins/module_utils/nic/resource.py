@@ -17,7 +17,6 @@ had done (compared with the state read before it) and reports what it ran to do 
 import copy
 import errno
 import os
-import re
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.engine import kernel_write
@@ -25,23 +24,20 @@ from ansible_collections.s390x.network.plugins.module_utils.nic import driver_li
 from ansible_collections.s390x.network.plugins.module_utils.nic import ethtool as et
 from ansible_collections.s390x.network.plugins.module_utils.nic import irq as nic_irq
 from ansible_collections.s390x.network.plugins.module_utils.nic import persist
+from ansible_collections.s390x.network.plugins.module_utils.nic import plan as nic_plan
+from ansible_collections.s390x.network.plugins.module_utils.nic.plan import U32_MAX, normalize_entry
+from ansible_collections.s390x.network.plugins.module_utils.nic.plan import is_digits as _is_digits
 from ansible_collections.s390x.network.plugins.module_utils.ip import nm_cli
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
-from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import value_text
 from ansible_collections.s390x.network.plugins.module_utils.engine.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
 
 STATES = ("merged", "replaced", "gathered", "rendered")
-ENTRY_KEYS = ("name", "features", "channels", "rings", "rps_cpus", "irq_affinity", "irqbalance")
-U32_MAX = 0xFFFFFFFF
-DIGITS_RE = re.compile(r"[0-9]{1,10}")
 IRQBALANCE = "irqbalance"
 CPU_ONLINE = "/sys/devices/system/cpu/online"
 PROC_INTERRUPTS = "/proc/interrupts"
 #: present while systemd runs as the init system (sd_booted(3))
 SYSTEMD_RUNNING = "/run/systemd/system"
-_TRUE = ("on", "yes", "true", "1")
-_FALSE = ("off", "no", "false", "0")
 
 
 def net_path(ifname, *parts):
@@ -54,148 +50,6 @@ def rps_path(ifname, queue):
 
 def affinity_path(irq):
     return "/proc/irq/%d/smp_affinity_list" % irq
-
-
-def _is_digits(text):
-    """ASCII digits only (str.isdigit also takes other scripts' digits and superscripts)."""
-    return bool(DIGITS_RE.fullmatch(text))
-
-
-def _count(value, where, low, high):
-    if isinstance(value, bool) or not isinstance(value, int) and not (isinstance(value, str) and _is_digits(value)):
-        raise ValueError("%s: expected an integer between %d and %d, got %r" % (where, low, high, value))
-    value = int(value)
-    if not low <= value <= high:
-        raise ValueError("%s: %d is outside %d..%d" % (where, value, low, high))
-    return value
-
-
-def _flag(value, where):
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise ValueError("%s: expected true/false (on/off), got %r" % (where, value))
-
-
-def normalize_entry(item, index, state="merged"):
-    """``(entry, errors)`` for one ``config`` item; errors name the field and what is allowed."""
-    where = "config[%d]" % index
-    if not isinstance(item, dict):
-        return None, ["%s: expected a dict with name and the settings of one interface, got %r" % (where, item)]
-    errors = []
-    unknown = sorted(set(item) - set(ENTRY_KEYS))
-    if unknown:
-        errors.append("%s: unknown keys %s; allowed: %s" % (where, ", ".join(unknown), ", ".join(ENTRY_KEYS)))
-    name = item.get("name")
-    problem = nm_cli.ifname_problem(name)
-    if problem:
-        return None, errors + ["%s.name: %s" % (where, problem)]
-    where = "%s (%s)" % (where, name)
-    entry = {
-        "name": name,
-        "where": where,
-        "features": {},
-        "channels": {},
-        "rings": {},
-        "rps_cpus": {},
-        "irq_affinity": {},
-        "irqbalance": "ignore",
-    }
-    if state == "gathered":
-        return entry, errors
-    for key in ("features", "channels", "rings", "rps_cpus", "irq_affinity"):
-        value = item.get(key)
-        if value is not None and not isinstance(value, dict):
-            errors.append("%s.%s: expected a dict, got %r" % (where, key, value))
-    features = item.get("features") if isinstance(item.get("features"), dict) else {}
-    seen = {}
-    for fname, value in features.items():
-        if not isinstance(fname, str) or not et.FEATURE_NAME_RE.fullmatch(fname):
-            errors.append("%s.features: %r is not a feature name (as ethtool -k or -K shows it)" % (where, fname))
-            continue
-        try:
-            entry["features"][fname] = _flag(value, "%s.features.%s" % (where, fname))
-        except ValueError as exc:
-            errors.append(str(exc))
-            continue
-        canonical = et.SHORT_TO_LONG.get(fname, fname)
-        if canonical in seen:
-            errors.append(
-                "%s.features.%s: names the same feature as features.%s (%s)"
-                % (where, fname, seen[canonical], canonical)
-            )
-        seen[canonical] = fname
-    channels = item.get("channels") if isinstance(item.get("channels"), dict) else {}
-    for key, value in channels.items():
-        if value is None:
-            continue
-        if key not in et.CHANNEL_KEYS:
-            errors.append("%s.channels: unknown key %r; allowed: %s" % (where, key, ", ".join(et.CHANNEL_KEYS)))
-            continue
-        try:
-            entry["channels"][key] = _count(value, "%s.channels.%s" % (where, key), 0, U32_MAX)
-        except ValueError as exc:
-            errors.append(str(exc))
-    rings = item.get("rings") if isinstance(item.get("rings"), dict) else {}
-    for key, value in rings.items():
-        if value is None:
-            continue
-        if key not in et.RING_KEYS:
-            errors.append("%s.rings: unknown key %r; allowed: %s" % (where, key, ", ".join(et.RING_KEYS)))
-            continue
-        low = 1 if key in ("rx", "tx") else 0
-        try:
-            entry["rings"][key] = _count(value, "%s.rings.%s" % (where, key), low, U32_MAX)
-        except ValueError as exc:
-            errors.append(str(exc))
-    rps = item.get("rps_cpus") if isinstance(item.get("rps_cpus"), dict) else {}
-    for key, value in rps.items():
-        field = "%s.rps_cpus.%s" % (where, key)
-        if key == "all":
-            queue = "all"
-        elif (
-            isinstance(key, int) and not isinstance(key, bool) and key >= 0 or isinstance(key, str) and _is_digits(key)
-        ):
-            queue = int(key)
-        else:
-            errors.append("%s: the key is an RX queue index (0, 1, ...) or 'all', got %r" % (field, key))
-            continue
-        if queue in entry["rps_cpus"]:
-            errors.append("%s: RX queue %s is given twice" % (field, queue))
-            continue
-        try:
-            entry["rps_cpus"][queue] = nic_irq.parse_cpus(value)
-        except nic_irq.CpuSetError as exc:
-            errors.append("%s: %s" % (field, exc))
-    if "all" in entry["rps_cpus"] and len(entry["rps_cpus"]) > 1:
-        errors.append("%s.rps_cpus: 'all' and single queues together; give one or the other" % where)
-    affinity = item.get("irq_affinity") if isinstance(item.get("irq_affinity"), dict) else {}
-    for key, value in affinity.items():
-        field = "%s.irq_affinity.%s" % (where, key)
-        if isinstance(key, bool) or not isinstance(key, (str, int)) or not str(key).strip():
-            errors.append("%s: the key is 'all', a queue index, rx-N/tx-N or a glob of IRQ names" % field)
-            continue
-        try:
-            cpus = nic_irq.parse_cpus(value)
-        except nic_irq.CpuSetError as exc:
-            errors.append("%s: %s" % (field, exc))
-            continue
-        if not cpus:
-            errors.append("%s: an IRQ needs at least one CPU" % field)
-            continue
-        entry["irq_affinity"][str(key).strip()] = cpus
-    irqbalance = item.get("irqbalance") or "ignore"
-    if irqbalance not in ("ignore", "ban"):
-        errors.append("%s.irqbalance: expected ignore or ban, got %r" % (where, irqbalance))
-    elif irqbalance == "ban" and not entry["irq_affinity"]:
-        errors.append("%s.irqbalance: ban bans the IRQs of irq_affinity, and this entry has none" % where)
-    else:
-        entry["irqbalance"] = irqbalance
-    return entry, errors
 
 
 def normalize_config(config, state):
@@ -244,6 +98,8 @@ def boot_settings(info):
 
 class NicTuning(Resource):
     kind = "nic"
+    drift_kind = "nic"
+    scopes = ("active", "persistent")
     runner_name = "nic_tuning"
     restores = "previous settings"
     rollback_continues = True
@@ -533,201 +389,9 @@ class NicTuning(Resource):
 
     def _resolve(self, entry, current):
         """What the entry asks of this host, checked against the driver: ``(want, errors)``."""
-        where, iface = entry["where"], current["ifaces"][entry["name"]]
-        if not iface["exists"]:
-            return None, ["%s: no such network interface (/sys/class/net/%s)" % (where, entry["name"])]
-        errors = []
-        driver = iface["driver"] or "unknown driver"
-        want = {"channels": {}, "rings": {}, "features": [], "rps": {}, "affinity": {}, "ban": []}
-        # channels
-        if entry["channels"]:
-            info = iface["channels"]
-            if info is None:
-                errors.append("%s.channels: %s has no channel settings (ethtool -l: not supported)" % (where, driver))
-            else:
-                after = dict(info["current"])
-                for key, value in sorted(entry["channels"].items()):
-                    top = info["max"][key]
-                    if top is None:
-                        if value:
-                            have = [k for k in et.CHANNEL_KEYS if info["max"][k]]
-                            errors.append(
-                                "%s.channels.%s: %s has no %s channels (ethtool -l shows n/a), only %s"
-                                % (where, key, driver, key, ", ".join(have) or "none")
-                            )
-                        continue
-                    if value > top:
-                        errors.append(
-                            "%s.channels.%s: %d is above the maximum %d that %s reports (ethtool -l %s, pre-set maximums)"
-                            % (where, key, value, top, driver, entry["name"])
-                        )
-                        continue
-                    want["channels"][key] = value
-                    after[key] = value
-                rx_total = (after.get("rx") or 0) + (after.get("combined") or 0)
-                tx_total = (after.get("tx") or 0) + (after.get("combined") or 0)
-                if want["channels"] and (not rx_total or not tx_total):
-                    errors.append(
-                        "%s.channels: the interface would have no %s channel (the kernel needs at least one RX "
-                        "and one TX channel, combined counting for both)" % (where, "RX" if not rx_total else "TX")
-                    )
-                for key, text in limits.channel_problems(iface["driver"], want["channels"], iface["card_type"]):
-                    errors.append("%s.channels.%s: %s" % (where, key, text))
-        # rings
-        if entry["rings"]:
-            info = iface["rings"]
-            table = limits.ring_problems(iface["driver"], entry["rings"])
-            if table and limits.limits(iface["driver"]) and not limits.limits(iface["driver"])["rings"]:
-                errors.append("%s.rings.%s: %s" % (where, table[0][0], table[0][1]))
-            elif info is None:
-                errors.append("%s.rings: %s has no ring settings (ethtool -g: not supported)" % (where, driver))
-            else:
-                for key, value in sorted(entry["rings"].items()):
-                    top = info["max"][key]
-                    if top is None:
-                        errors.append(
-                            "%s.rings.%s: %s has no %s ring (ethtool -g shows n/a)"
-                            % (where, key, driver, et.RING_ARGS[key])
-                        )
-                        continue
-                    if value > top:
-                        errors.append(
-                            "%s.rings.%s: %d is above the maximum %d that %s reports (ethtool -g %s, pre-set maximums)"
-                            % (where, key, value, top, driver, entry["name"])
-                        )
-                        continue
-                    want["rings"][key] = value
-                for key, text in table:
-                    errors.append("%s.rings.%s: %s" % (where, key, text))
-                if iface["driver"] == "virtio_net":
-                    odd = [k for k, v in want["rings"].items() if not limits.is_power_of_two(v)]
-                    if odd:
-                        self._warn(
-                            "%s.rings: %s is not a power of 2; a split virtqueue's size is (virtio specification), "
-                            "so the device may refuse or round it" % (where, ", ".join(sorted(odd)))
-                        )
-        # features
-        if entry["features"]:
-            feats = iface["features"]
-            if feats is None:
-                errors.append("%s.features: %s has no offload features (ethtool -k: not supported)" % (where, driver))
-            else:
-                resolved = {}
-                for name, value in entry["features"].items():
-                    real = et.resolve_feature(name, feats)
-                    if real is None:
-                        errors.append(
-                            "%s.features.%s: %s reports no such feature (ethtool -k %s)"
-                            % (where, name, driver, entry["name"])
-                        )
-                        continue
-                    if real in resolved:
-                        errors.append(
-                            "%s.features.%s: names the same feature (%s) as features.%s"
-                            % (where, name, real, resolved[real][0])
-                        )
-                        continue
-                    conflict = _group_conflict(real, feats, resolved)
-                    if conflict:
-                        errors.append(
-                            "%s.features.%s: %s is a member of %s; set the group or its members, not both"
-                            % ((where, name) + conflict)
-                        )
-                        continue
-                    problem = et.feature_problem(real, feats[real], feats, value)
-                    if problem:
-                        errors.append(
-                            "%s.features.%s: cannot be %s: %s" % (where, name, "on" if value else "off", problem)
-                        )
-                        continue
-                    resolved[real] = (name, value)
-                want["features"] = [(real, value) for real, (_n, value) in resolved.items()]
-        # RPS
-        online = current["online"]
-        if entry["rps_cpus"]:
-            if iface["rps"] is None:
-                errors.append(
-                    "%s.rps_cpus: %s has no /sys/class/net/%s/queues/rx-*/rps_cpus (a kernel without RPS)"
-                    % (where, entry["name"], entry["name"])
-                )
-            else:
-                queues = self._rx_queues_after(iface, want["channels"])
-                for queue, cpus in sorted(entry["rps_cpus"].items(), key=lambda kv: str(kv[0])):
-                    field = "%s.rps_cpus.%s" % (where, queue)
-                    bad = self._offline(cpus, online)
-                    if bad:
-                        errors.append(
-                            "%s: CPU %s not online (online: %s)" % (field, bad, nic_irq.format_cpulist(online))
-                        )
-                        continue
-                    targets = range(queues) if queue == "all" else [queue]
-                    if queue != "all" and queue >= queues:
-                        errors.append(
-                            "%s: %s has %d RX queue%s (rx-0..rx-%d)%s"
-                            % (
-                                field,
-                                entry["name"],
-                                queues,
-                                "" if queues == 1 else "s",
-                                queues - 1,
-                                " after the channel change" if want["channels"] else "",
-                            )
-                        )
-                        continue
-                    for index in targets:
-                        want["rps"][index] = cpus
-        if self.state == "replaced" and iface["rps"] is not None:
-            for index in range(self._rx_queues_after(iface, want["channels"])):
-                want["rps"].setdefault(index, frozenset())
-        # IRQ affinity
-        if entry["irq_affinity"]:
-            chosen = {}
-            for key, cpus in sorted(entry["irq_affinity"].items()):
-                field = "%s.irq_affinity.%s" % (where, key)
-                bad = self._offline(cpus, online)
-                if bad:
-                    errors.append("%s: CPU %s not online (online: %s)" % (field, bad, nic_irq.format_cpulist(online)))
-                    continue
-                selected = iface["irq_sel"].get(key) or []
-                if not selected:
-                    kind = nic_irq.key_kind(key)
-                    if kind != "glob" and not iface["queue_irqs"]:
-                        errors.append(
-                            "%s: no queue IRQs of %s found in /proc/interrupts (%s%s); name them with a glob of "
-                            "their names instead"
-                            % (
-                                field,
-                                entry["name"],
-                                driver,
-                                (
-                                    ": its IRQ names are not known to the module"
-                                    if not (limits.limits(iface["driver"]) or {}).get("irqs")
-                                    else ", device %s" % iface["device"]
-                                ),
-                            )
-                        )
-                    else:
-                        errors.append("%s: matches no IRQ in /proc/interrupts" % field)
-                    continue
-                for irq, name in selected:
-                    if irq in chosen and chosen[irq][1] != cpus:
-                        errors.append(
-                            "%s: IRQ %d (%s) is also irq_affinity.%s with other CPUs"
-                            % (field, irq, name, chosen[irq][0])
-                        )
-                        continue
-                    chosen[irq] = (key, cpus, name)
-            want["affinity"] = dict((irq, (name, cpus)) for irq, (_k, cpus, name) in chosen.items())
-            if entry["irqbalance"] == "ban":
-                want["ban"] = sorted(want["affinity"])
-            elif (current["irqbalance"] or {}).get("running"):
-                self._warn(
-                    "%s: irqbalance is running and moves IRQs again (every 10 s); the affinities set here may not "
-                    "last. Use irqbalance: ban (the module never stops irqbalance)" % where
-                )
-        # boot configuration
-        if self.params["persistent"]:
-            errors.extend(self._check_persist(entry, iface))
+        want, errors = nic_plan.resolve(entry, current, self.state == "replaced", self._warn)
+        if want is not None and self.params["persistent"]:
+            errors.extend(self._check_persist(entry, current["ifaces"][entry["name"]]))
         return want, errors
 
     def _check_persist(self, entry, iface):
@@ -740,21 +404,7 @@ class NicTuning(Resource):
             ]
         return []
 
-    @staticmethod
-    def _offline(cpus, online):
-        if online is None:
-            return None
-        missing = sorted(set(cpus) - set(online))
-        return nic_irq.format_cpulist(missing) if missing else None
-
-    @staticmethod
-    def _rx_queues_after(iface, channels):
-        if not channels or not iface["channels"]:
-            return iface["rx_queues"]
-        after = dict(iface["channels"]["current"])
-        after.update(channels)
-        total = (after.get("rx") or 0) + (after.get("combined") or 0)
-        return total or iface["rx_queues"]
+    _rx_queues_after = staticmethod(nic_plan.rx_queues_after)
 
     def _warn(self, text):
         if text not in self.warned:
@@ -1044,7 +694,7 @@ class NicTuning(Resource):
                 predicted["ifaces"][change.subject] = change.want
         return predicted
 
-    def view(self, state, change):
+    def public_view(self, state, change):
         if change.subject == IRQBALANCE:
             info = state.get("irqbalance") or {}
             return {"irqbalance": {"file": info.get("file"), "banned": list(info.get("banned") or [])}}
@@ -1085,79 +735,18 @@ class NicTuning(Resource):
             }
         return view
 
-    def drift(self, before, after, change):
-        rows = []
+    def view(self, state, change):
+        public = self.public_view(state, change)
         if change.subject == IRQBALANCE:
-            old, new = before["irqbalance"], after["irqbalance"]
-            if old["banned"] != new["banned"]:
-                rows.append(
-                    (
-                        "irqbalance %s IRQBALANCE_ARGS" % old["file"],
-                        "persistent",
-                        "--banirq %s -> %s" % (value_text(old["banned"]), value_text(new["banned"])),
-                    )
-                )
-            return rows
-        name = change.subject
-        for part, label in (("channels", "channels"), ("rings", "rings")):
-            for key in sorted(set(before.get(part) or {}) | set(after.get(part) or {})):
-                old, new = (before.get(part) or {}).get(key), (after.get(part) or {}).get(key)
-                if old != new:
-                    rows.append(
-                        ("%s %s.%s" % (name, label, key), "active", "%s -> %s" % (value_text(old), value_text(new)))
-                    )
-        for key in sorted(set(before.get("features") or {}) | set(after.get("features") or {})):
-            old, new = (before.get("features") or {}).get(key), (after.get("features") or {}).get(key)
-            if old != new:
-                rows.append(("%s feature %s" % (name, key), "active", "%s -> %s" % (_onoff(old), _onoff(new))))
-        for queue in sorted(set(before.get("rps_cpus") or {}) | set(after.get("rps_cpus") or {})):
-            old, new = (before.get("rps_cpus") or {}).get(queue), (after.get("rps_cpus") or {}).get(queue)
-            if old != new:
-                rows.append(
-                    ("%s rx-%s rps_cpus" % (name, queue), "active", "%s -> %s" % (old or "none", new or "none"))
-                )
-        for irqname in sorted(set(before.get("irq_affinity") or {}) | set(after.get("irq_affinity") or {})):
-            old, new = (before.get("irq_affinity") or {}).get(irqname), (after.get("irq_affinity") or {}).get(irqname)
-            if old != new:
-                rows.append(("%s IRQ %s affinity" % (name, irqname), "active", "%s -> %s" % (old or "-", new or "-")))
-        old_p, new_p = before.get("persistent") or {}, after.get("persistent") or {}
-        old_nm, new_nm = old_p.get("networkmanager") or {}, new_p.get("networkmanager") or {}
-        for option in sorted(set(old_nm) | set(new_nm)):
-            if old_nm.get(option) != new_nm.get(option):
-                rows.append(
-                    (
-                        "%s NetworkManager ethtool.%s" % (name, option),
-                        "persistent",
-                        "%s -> %s" % (value_text(old_nm.get(option)), value_text(new_nm.get(option))),
-                    )
-                )
-        if old_p.get("settings") != new_p.get("settings") or old_p.get("unit") != new_p.get("unit"):
-            rows.append(
-                (
-                    "%s boot unit %s" % (name, persist.unit_name(name)),
-                    "persistent",
-                    "%s -> %s" % (_settings_text(old_p.get("settings")), _settings_text(new_p.get("settings"))),
-                )
-            )
-        if bool(old_p.get("enabled")) != bool(new_p.get("enabled")) and (old_p or new_p):
-            rows.append(
-                (
-                    "%s boot unit %s enabled" % (name, persist.unit_name(name)),
-                    "persistent",
-                    "%s -> %s" % (_onoff(old_p.get("enabled")), _onoff(new_p.get("enabled"))),
-                )
-            )
-        return rows
-
-    def diff_text(self, state, changes):
-        lines = []
-        for change in changes:
-            view = self.view(state, change)
-            label = change.label
-            for key, value in sorted(_flatten(view).items()):
-                if key != "name":
-                    lines.append("%s %s = %s" % (label, key, value_text(value)))
-        return "\n".join(lines) + ("\n" if lines else "")
+            return {"persistent": public["irqbalance"]}
+        active = dict((k, v) for k, v in public.items() if k not in ("name", "persistent"))
+        active["features"] = dict((k, _onoff(v)) for k, v in (active.get("features") or {}).items())
+        active["rps_cpus"] = dict((q, cpus or "none") for q, cpus in (active.get("rps_cpus") or {}).items())
+        active["irq_affinity"] = dict((n, cpus or None) for n, cpus in (active.get("irq_affinity") or {}).items())
+        view = {"active": _flatten(active)}
+        if "persistent" in public:
+            view["persistent"] = _flatten(public["persistent"])
+        return view
 
     # -- failure -----------------------------------------------------------------------------------
     def error_text(self, exc):
@@ -1335,17 +924,6 @@ def _flatten(view, prefix=""):
     return out
 
 
-def _settings_text(settings):
-    if not settings:
-        return "none"
-    parts = []
-    for part in ("channels", "rings", "features", "rps", "irqs"):
-        values = settings.get(part) or {}
-        if values:
-            parts.append("%s %s" % (part, ",".join("%s=%s" % (k, _onoff(v)) for k, v in sorted(values.items()))))
-    return "; ".join(parts) or "none"
-
-
 def _affinity_by_name(iface):
     """{IRQ name: CPUs} of the IRQs read for ``iface`` (numbers may have changed since planning)."""
     names = {}
@@ -1355,17 +933,6 @@ def _affinity_by_name(iface):
     for queue in iface.get("queue_irqs") or []:
         names[queue["irq"]] = queue["name"]
     return dict((names[irq], cpus) for irq, cpus in (iface.get("affinity") or {}).items() if irq in names)
-
-
-def _group_conflict(real, features, resolved):
-    """(member, group) when ``real`` and an already resolved feature are a group and its member."""
-    parent = features[real]["parent"]
-    if parent and parent in resolved:
-        return real, parent
-    for child in features[real]["children"]:
-        if child in resolved:
-            return child, real
-    return None
 
 
 def _apply_features(features, wanted):

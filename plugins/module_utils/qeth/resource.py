@@ -8,7 +8,6 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth import ccw_blac
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.engine import kernel_write
 from ansible_collections.s390x.network.plugins.module_utils.qeth import chzdev as chz
-from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import changes as _changes
 from ansible_collections.s390x.network.plugins.module_utils.engine.mgmt_connection import management_connection
 from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import (
     QethIdError,
@@ -35,7 +34,6 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth.state import (
     note_blacklist,
     read_state,
     resolve_id,
-    settings_text,
 )
 from ansible_collections.s390x.network.plugins.module_utils.qeth.sysfs import SysfsReader
 from ansible_collections.s390x.network.plugins.module_utils.qeth.udev_rules import rule_path
@@ -58,31 +56,16 @@ def label(index, entry):
     return "config[%d] (id %s)" % (index, entry.get("id"))
 
 
-def view_drift(before, after):
-    """(object, scope, difference) rows between two device views (before/after entries)."""
-    obj = "qeth " + str(after.get("id"))
-    rows = []
-    active = _changes(before, after, [k for k in _ACTIVE_KEYS if k in after])
-    if active:
-        rows.append((obj, "active", ", ".join(active)))
-    if "persistent" in after:
-        old_rule, new_rule = before.get("persistent"), after.get("persistent")
-        if old_rule != new_rule:
-            if old_rule is None or new_rule is None:
-                what = "udev rule missing" if old_rule is None else "udev rule to remove"
-            else:
-                what = "udev rule " + ", ".join(_changes(old_rule, new_rule, sorted(set(old_rule) | set(new_rule))))
-            rows.append((obj, "persistent", what))
-        if before.get("hidden_at_boot") and not after.get("hidden_at_boot"):
-            rows.append(
-                (
-                    obj,
-                    "persistent",
-                    "cio_ignore hides %s at boot (not freed in 41-cio-ignore.rules)"
-                    % ",".join(before["hidden_at_boot"]),
-                )
-            )
-    return rows
+def scoped_view(entry):
+    """A device view (``device_view``) as the engine's scopes: the active settings (``_ACTIVE_KEYS``)
+    and the udev rule with what cio_ignore hides at boot (None: no rule)."""
+    view = {}
+    if "exists" in entry:
+        view["active"] = dict((k, entry.get(k)) for k in _ACTIVE_KEYS)
+    if "persistent" in entry:
+        rule = entry["persistent"]
+        view["persistent"] = None if rule is None else dict(rule, hidden_at_boot=entry.get("hidden_at_boot") or [])
+    return view
 
 
 class HostState(object):
@@ -95,6 +78,8 @@ class HostState(object):
 
 class QethDevices(Resource):
     kind = "qeth device"
+    drift_kind = "qeth"
+    scopes = ("active", "persistent")
     runner_name = "chzdev"
     restores = "previous state"
 
@@ -309,35 +294,11 @@ class QethDevices(Resource):
             note_blacklist(dev, state.cio)
         return dev
 
-    def view(self, state, change):
+    def public_view(self, state, change):
         return device_view(self._device(state, change), change.names, self.scope)
 
-    def drift(self, before, after, change):
-        return view_drift(before, after)
-
-    def diff_text(self, state, changes):
-        lines = []
-        for change in sorted(changes, key=lambda c: c.subject):
-            dev = state.devices.get(change.subject)
-            if dev is None:
-                hidden = state.cio.hidden_now(change.label.split(":")) if state.cio is not None else []
-                lines.append(
-                    "qeth %s: not configured%s"
-                    % (change.label, "; hidden by cio_ignore: %s" % ",".join(hidden) if hidden else "")
-                )
-                continue
-            lines.append("qeth %s" % dev.group_id)
-            if self.scope in ("both", "active"):
-                text = settings_text(dev.active, change.names) if dev.exists else "(not grouped)"
-                if dev.hidden:
-                    text += "; hidden by cio_ignore: %s" % ",".join(dev.hidden)
-                lines.append("  active:     %s" % text)
-            if self.scope in ("both", "persistent"):
-                text = settings_text(dev.persistent, change.names) if dev.persistent is not None else "(no udev rule)"
-                if dev.persistent is not None and dev.hidden_at_boot:
-                    text += "; hidden at boot by cio_ignore: %s" % ",".join(dev.hidden_at_boot)
-                lines.append("  persistent: %s" % text)
-        return "\n".join(lines) + ("\n" if lines else "")
+    def view(self, state, change):
+        return scoped_view(self.public_view(state, change))
 
     def rollback(self, before, now, change, ran):
         """Restore what the steps that ran touched: the udev rule files as they were (a chzdev call

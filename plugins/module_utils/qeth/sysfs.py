@@ -63,6 +63,8 @@ class SysfsReader(object):
     @staticmethod
     def read_text(path):
         """Contents without the trailing newline, or None when the file cannot be read."""
+        # not host_files.read_attr: any attribute a caller names is read, and one the card does not
+        # offer fails with its own errno (EOPNOTSUPP, EPERM ...); it is then not there
         try:
             with open(path, "r") as handle:
                 return handle.read().rstrip("\n")

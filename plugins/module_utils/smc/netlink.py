@@ -93,6 +93,9 @@ CTRL_ATTR_FAMILY_ID = 1
 CTRL_ATTR_FAMILY_NAME = 2
 CTRL_ATTR_VERSION = 3
 
+#: present while the smc module is loaded (or built in)
+SYS_MODULE_SMC = "/sys/module/smc"
+
 SMC_GENL_FAMILY_NAME = "SMC_GEN_NETLINK"
 SMCR_GENL_FAMILY_NAME = "SMC_PNETID"
 FAMILY_VERSION = 1
@@ -565,6 +568,11 @@ def ueid_bytes(ueid):
     return normalize_ueid(ueid).encode("ascii").ljust(SMC_MAX_EID_LEN, b" ")
 
 
+def smc_module_present():
+    """Whether the kernel has the smc module loaded or built in (``/sys/module/smc``)."""
+    return os.path.isdir(SYS_MODULE_SMC)
+
+
 # -- transport ----------------------------------------------------------------------------------
 class NetlinkSocket(object):
     """A ``NETLINK_GENERIC`` socket: ``send`` a request, ``recv`` the next datagram, ``close``."""
@@ -664,6 +672,14 @@ class GenericNetlink(object):
                     errno.ENOENT,
                     "generic netlink family %s not found: the smc kernel module is loaded, but this kernel "
                     "release does not have the family (SMC_GEN_NETLINK came with Linux 5.11)" % name,
+                )
+            if smc_module_present():
+                # modprobe would change nothing: the SMC this kernel runs has no such family
+                raise FamilyNotFound(
+                    errno.ENOENT,
+                    "generic netlink family %s not found: the smc kernel module is loaded (%s), but the "
+                    "kernel's SMC lacks this generic netlink family (a kernel older than Linux 5.11, or SMC "
+                    "built without it)" % (name, SYS_MODULE_SMC),
                 )
             raise FamilyNotFound(
                 errno.ENOENT,

@@ -24,6 +24,7 @@ from ansible_collections.s390x.network.plugins.module_utils.engine import host_f
 from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
 from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_unit as smc_pnet_unit
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
+from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import Content
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import (
     Change,
     Resource,
@@ -96,53 +97,29 @@ def _entry_text(entry):
     return "ib_device %s port %s" % (entry.get("ib_device"), entry.get("port"))
 
 
-def table_drift(before, after):
-    """(object, scope, difference) rows per PNET ID between two tables (config items)."""
-
-    def keyed(entries):
-        return dict(((e["pnet_id"], _entry_text(e)), e) for e in entries)
-
-    old, new = keyed(before), keyed(after)
-    rows = []
-    for pnet_id in sorted(set(k[0] for k in list(old) + list(new))):
-        missing = sorted(text for pid, text in new if pid == pnet_id and (pid, text) not in old)
-        extra = sorted(text for pid, text in old if pid == pnet_id and (pid, text) not in new)
-        parts = ["%s missing" % t for t in missing] + ["%s to remove" % t for t in extra]
-        if parts:
-            rows.append(("smc_pnet %s" % pnet_id, "active", ", ".join(parts)))
-    return rows
+def table_view(entries):
+    """A table (config items) as the engine's active scope: PNET ID -> its entries."""
+    table = {}
+    for entry in entries:
+        table.setdefault(entry["pnet_id"], []).append(_entry_text(entry))
+    return dict((pnet_id, sorted(texts)) for pnet_id, texts in sorted(table.items()))
 
 
-def unit_drift(before, after):
-    """(object, scope, difference) rows of the boot unit between two unit views."""
-    rows = []
-    obj = smc_pnet_unit.UNIT_PATH
-    old = set(_entry_row(e) for e in before["entries"])
-    new = set(_entry_row(e) for e in after["entries"])
-    parts = ["%s missing" % t for t in sorted(new - old)] + ["%s to remove" % t for t in sorted(old - new)]
-    if before["present"] and not after["present"]:
-        parts.append("file to remove")
-    elif not before["present"] and after["present"] and not parts:
-        parts.append("file missing")
-    elif before["present"] and after["present"] and not parts and before["text"] != after["text"]:
-        parts.append("content differs from what the module writes")
-    if parts:
-        rows.append((obj, "persistent", ", ".join(parts)))
-    if before["enabled"] != after["enabled"]:
-        rows.append((obj, "persistent", "enabled %s -> %s" % _yes_no(before["enabled"], after["enabled"])))
-    return rows
-
-
-def _yes_no(*flags):
-    return tuple("yes" if flag else "no" for flag in flags)
-
-
-def _entry_row(entry):
-    return "%s %s" % (entry["pnet_id"], _entry_text(entry))
+def unit_view(unit):
+    """The boot unit as the engine's persistent scope (None: no file and not enabled)."""
+    if unit["text"] is None and not unit["enabled"]:
+        return None
+    return {
+        "entries": sorted("%s %s" % (e["pnet_id"], _entry_text(e)) for e in to_config(unit["entries"])),
+        "enabled": unit["enabled"],
+        "file": Content(unit["text"]) if unit["text"] is not None else None,
+    }
 
 
 class PnetTable(Resource):
     kind = "PNET table"
+    drift_kind = "pnet"
+    scopes = ("active", "persistent")
     runner_name = "smc_pnet"
 
     def __init__(self, module):
@@ -276,7 +253,7 @@ class PnetTable(Resource):
                     % smc_pnet_unit.WANTS_LINK
                 )
             changes.append(
-                Change(UNIT, self._unit_steps(current["unit"], want), want=want, label=smc_pnet_unit.UNIT_NAME)
+                Change(UNIT, self._unit_steps(current["unit"], want), want=want, label=smc_pnet_unit.UNIT_PATH)
             )
         return changes
 
@@ -376,29 +353,11 @@ class PnetTable(Resource):
 
     def view(self, state, change):
         if change.subject == UNIT:
-            unit = state["unit"]
-            return {
-                "path": smc_pnet_unit.UNIT_PATH,
-                "present": unit["text"] is not None,
-                "enabled": unit["enabled"],
-                "entries": to_config(unit["entries"]),
-                "text": unit["text"],
-            }
-        return to_config(state["table"] or [])
+            return {"persistent": unit_view(state["unit"])}
+        return {"active": table_view(to_config(state["table"] or []))}
 
     def views(self, state, changes):
         return to_config(state["table"] or [])
-
-    def drift(self, before, after, change):
-        if change.subject == UNIT:
-            return unit_drift(before, after)
-        return table_drift(before, after)
-
-    def diff_text(self, state, changes):
-        return "".join(
-            "%s\n" % " ".join("%s=%s" % (k, v) for k, v in sorted(item.items()))
-            for item in to_config(state["table"] or [])
-        )
 
     def diff(self, before_state, after_state, changes):
         table = super(PnetTable, self).diff(before_state, after_state, changes)

@@ -10,7 +10,9 @@ docs/smc-sizing.md gives the rule per kernel with its upstream sources; in short
 * The kernel allocates SMC buffers (send buffer and RMB/DMB) in sizes of 16 KiB x 2^n: the
   requested size is rounded up to the next such size (``smc_compress_bufsize``), then capped
   (SMC-D: 1 MiB since 5.16, 512 KiB before; SMC-R: 512 KiB before 6.11, afterwards 512 MiB
-  with an upper bound of 4 MiB for physically contiguous buffers, ``smcr_buf_type`` 0).
+  with an upper bound of 4 MiB for physically contiguous buffers, ``smcr_buf_type`` 0). Which
+  of these a kernel release has comes from the profiles of ``levels`` (RHEL 9.4 carries the SMC
+  code of 6.4 on a 5.14 kernel).
 * Where the requested size comes from:
 
   - no ``net.smc.rmem`` (upstream < 6.1, e.g. RHEL 8.8 4.18 and RHEL 9 5.14; the module looks
@@ -27,6 +29,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import re
+
+from ansible_collections.s390x.network.plugins.module_utils.smc.levels import kernel_level, level_text
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -47,10 +51,9 @@ METHOD_TCP = "tcp"
 METHODS = (METHOD_NET_SMC, METHOD_TCP)
 PROTOCOLS = ("smcd", "smcr")
 
-# First upstream releases of the behaviours this file models (see docs/smc-sizing.md).
-V_SMCD_1M = (5, 16)  # 67161779a9ea "Allow SMC-D 1MB DMB allocations"
+# First upstream release of net.smc.rmem/wmem (the other releases and the distribution profiles
+# are in levels.py).
 V_NET_SMC_MEM = (6, 1)  # 0227f058aa29 "Unbind r/w buffer size from clcsock ..."
-V_SMCR_LARGE = (6, 11)  # "net/smc: change SMCR_RMBE_SIZES from 5 to 15"
 
 # Compressed buffer sizes: 0 -> 16 KiB ... n -> 16 KiB << n.
 SMCD_DMBE_SIZES = 6  # 1 MiB
@@ -233,16 +236,21 @@ def uncompress_bufsize(comp):
     return 1 << (comp + 14)
 
 
+def smc_level(kernel):
+    """The SMC level (``levels.kernel_level``) of a release string or tuple; SizingError when unreadable."""
+    parse_kernel_release(kernel)
+    return kernel_level(kernel)
+
+
 def buffer_cap(kernel, protocol, smcr_buf_type=0):
-    """Largest SMC buffer (bytes) the kernel hands out for ``protocol`` on ``kernel``."""
-    kernel = parse_kernel_release(kernel)
+    """Largest SMC buffer (bytes) the kernel hands out for ``protocol`` on ``kernel`` (a release
+    string, matched against the distribution profiles, or an upstream version tuple)."""
+    level = smc_level(kernel)
     if protocol not in PROTOCOLS:
         raise SizingError("protocol: expected one of %s, got %r" % (", ".join(PROTOCOLS), protocol))
     if protocol == "smcd":
-        if kernel[:2] >= V_SMCD_1M:
-            return uncompress_bufsize(SMCD_DMBE_SIZES)
-        return LEGACY_SG_LIMIT
-    if kernel[:2] < V_SMCR_LARGE:
+        return min(level["smcd_max_dmb"], uncompress_bufsize(SMCD_DMBE_SIZES))
+    if not level["smcr_large_rmb"]:
         return uncompress_bufsize(SMCR_RMBE_SIZES_OLD)
     if int(smcr_buf_type or 0) == 0:
         return PHYS_CONT_LIMIT
@@ -270,8 +278,8 @@ def effective_buffer(requested, kernel, protocol="smcd", smcr_buf_type=0):
 
 
 def has_net_smc_mem(kernel):
-    """Whether an upstream kernel of that release has ``net.smc.rmem``/``wmem``."""
-    return parse_kernel_release(kernel)[:2] >= V_NET_SMC_MEM
+    """Whether a kernel of that release has ``net.smc.rmem``/``wmem`` (by its profile)."""
+    return smc_level(kernel)["net_smc_mem"]
 
 
 def decide_method(kernel, smc_rmem_present=None):
@@ -385,11 +393,12 @@ def plan_buffers(
     ``effective_wmem`` (None when not requested), ``details`` and ``warnings``.
     Raises SizingError for bad input.
     """
+    release = kernel
     kernel = parse_kernel_release(kernel)
     if protocol not in PROTOCOLS:
         raise SizingError("protocol: expected one of %s, got %r" % (", ".join(PROTOCOLS), protocol))
     if method is None:
-        method = decide_method(kernel, smc_rmem_present)
+        method = decide_method(release, smc_rmem_present)
     if method not in METHODS:
         raise SizingError("method: expected one of %s, got %r" % (", ".join(METHODS), method))
     wanted = {}
@@ -431,13 +440,10 @@ def plan_buffers(
                 "%s changes the default buffer of every TCP socket on the host, not only "
                 "SMC (this kernel has no net.smc.%s)" % (TCP_KEYS[name], name)
             )
-        eff = effective_buffer(requested, kernel, protocol, smcr_buf_type)
+        eff = effective_buffer(requested, release, protocol, smcr_buf_type)
         details[name] = eff
         if eff["capped"]:
-            warnings.append(
-                "%s: %s requested, but %s buffers on kernel %d.%d are at most %s"
-                % (name, format_size(size), protocol.upper(), kernel[0], kernel[1], format_size(eff["cap"]))
-            )
+            warnings.append(_capped_text(name, size, release, protocol, eff["cap"]))
         elif eff["rounded"]:
             warnings.append(
                 "%s: %d bytes is not 16K x 2^n; the kernel rounds it up to %s" % (name, size, format_size(eff["size"]))
@@ -452,6 +458,35 @@ def plan_buffers(
         "details": details,
         "warnings": warnings,
     }
+
+
+def _capped_text(name, size, release, protocol, cap):
+    return "%s: %s requested, but %s buffers on this kernel (%s) are at most %s" % (
+        name,
+        format_size(size),
+        protocol.upper(),
+        level_text(smc_level(release)),
+        format_size(cap),
+    )
+
+
+def service_size_warnings(kernel, services, protocol="smcd", smcr_buf_type=0):
+    """Warnings for per-service buffer sizes (the smc role's ``smc_services``: dicts with ``name`` and
+    ``rmem``/``wmem``, sizes as ``parse_size`` reads them) above what ``kernel`` allocates for
+    ``protocol``: the kernel hands out the smaller buffer without an error."""
+    cap = buffer_cap(kernel, protocol, smcr_buf_type)
+    warnings = []
+    for index, service in enumerate(services or []):
+        if not isinstance(service, dict):
+            continue
+        for key in ("rmem", "wmem"):
+            if service.get(key) is None:
+                continue
+            size = parse_size(service[key], "smc_services[%d].%s" % (index, key))
+            if size > cap:
+                where = "smc_services[%d] (%s) %s" % (index, service.get("name"), key)
+                warnings.append(_capped_text(where, size, kernel, protocol, cap))
+    return warnings
 
 
 def current_effective(kernel, method, live, protocol="smcd", smcr_buf_type=0):

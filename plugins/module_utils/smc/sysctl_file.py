@@ -63,7 +63,7 @@ def read_live(keys):
     """``{key: value or None}`` from /proc/sys (None when the key does not exist)."""
     result = {}
     for key in keys:
-        content = host_files.read_text(proc_path(key))
+        content = host_files.read_attr(proc_path(key))
         result[key] = normalize_value(content) if content is not None else None
     return result
 

@@ -18,7 +18,6 @@ import platform
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
 from ansible_collections.s390x.network.plugins.module_utils.smc import sysctl_file as sfile
-from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import value_text
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
 from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
     INT_MAX,
@@ -70,6 +69,8 @@ def _known_keys(file_keys):
 
 class SmcSysctls(Resource):
     kind = "sysctl"
+    drift_kind = "sysctl"
+    scopes = ("active", "persistent")
     runner_name = "smc_sysctl"
     restores = "live values and files"
     rollback_continues = True
@@ -253,14 +254,14 @@ class SmcSysctls(Resource):
                     % (self.method, "has" if present else "has no")
                 )
         elif loaded:
-            self.method, self.method_source = decide_method(self.kernel, present), "presence"
+            self.method, self.method_source = decide_method(self.release, present), "presence"
         else:
-            self.method, self.method_source = decide_method(self.kernel), "osrelease"
+            self.method, self.method_source = decide_method(self.release), "osrelease"
 
     def plan(self, current):
         params = self.params
         if self.state == "deleted":
-            self.method = decide_method(self.kernel, current["rmem_present"] if current["loaded"] else None)
+            self.method = decide_method(self.release, current["rmem_present"] if current["loaded"] else None)
             self.method_source = "presence" if current["loaded"] else "osrelease"
             steps = [
                 self._remove_step(path)
@@ -279,7 +280,7 @@ class SmcSysctls(Resource):
         self.smcr_buf_type = int(buf_type) if buf_type and str(buf_type).isdigit() else 0
         try:
             self.buffers = plan_buffers(
-                self.kernel,
+                self.release,
                 params["rmem"],
                 params["wmem"],
                 method=self.method,
@@ -403,22 +404,20 @@ class SmcSysctls(Resource):
     def predict(self, current, changes):
         return changes[0].want
 
-    def view(self, state, change):
+    def public_view(self, state, change):
         if self.state == "deleted":
             return {"file": sfile.parse(state["file"]), "live": {}}
         return {"file": sfile.parse(state["file"]), "live": dict((key, state["live"].get(key)) for key in self.managed)}
 
-    def views(self, state, changes):
-        return self.view(state, changes[0])
+    def view(self, state, change):
+        public = self.public_view(state, change)
+        return {
+            "active": dict(sorted(public["live"].items())),
+            "persistent": dict(sorted(public["file"].items())),
+        }
 
-    def drift(self, before, after, change):
-        rows = []
-        for part, scope in (("file", "persistent"), ("live", "active")):
-            old, new = before.get(part) or {}, after.get(part) or {}
-            for key in sorted(set(old) | set(new)):
-                if old.get(key) != new.get(key):
-                    rows.append((key, scope, "%s -> %s" % (value_text(old.get(key)), value_text(new.get(key)))))
-        return rows
+    def views(self, state, changes):
+        return self.public_view(state, changes[0])
 
     def diff(self, before_state, after_state, changes):
         diffs = []
@@ -446,7 +445,7 @@ class SmcSysctls(Resource):
             eff_rmem, eff_wmem = self.buffers["effective_rmem"], self.buffers["effective_wmem"]
             if eff_rmem is None or eff_wmem is None:
                 cur_rmem, cur_wmem = current_effective(
-                    self.kernel, self.method, state["live"], self.params["protocol"], self.smcr_buf_type
+                    self.release, self.method, state["live"], self.params["protocol"], self.smcr_buf_type
                 )
                 eff_rmem = cur_rmem if eff_rmem is None else eff_rmem
                 eff_wmem = cur_wmem if eff_wmem is None else eff_wmem

@@ -2,7 +2,10 @@
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """smc_ueid on the resource engine: the kernel's user EID table (and whether the system EID is
-offered) is one object, changed through the ``SMC_GEN_NETLINK`` family (``smc_netlink``).
+offered) is one object, changed with ``smcd ueid``/``smcd seid`` (smc-tools, ``ueid_cmd``) or
+directly through the ``SMC_GEN_NETLINK`` family (``smc_netlink``), whose commands the tool sends.
+The backend is chosen when the table is first read (``auto``: the tool when it is installed and
+knows ``ueid``, else netlink), as smc_pnet and smcd_info choose theirs.
 
 Kernel rules the plan follows (net/smc/smc_clc.c): at most 4 UEIDs (``ERANGE`` beyond); adding one
 that is there is ``EEXIST``, removing one that is not ``ENOENT``; when the last UEID goes (REMOVE
@@ -17,11 +20,12 @@ is not changed behind the user's back. The system EID setting is applied last.
 import functools
 
 from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc import ueid_cmd
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
 
 STATES = ("merged", "overridden", "deleted", "gathered")
+BACKENDS = ("auto", "tool", "netlink")
 TABLE = "ueid table"
-OBJECT = "smc_ueid"
 
 
 def normalize_config(config, state, seid=None):
@@ -94,8 +98,20 @@ def plan_operations(state, config, current, seid_enabled, want_seid=None):
     return operations, target, enabled
 
 
-def operation_text(operation):
-    """How an operation shows in ``commands``: the netlink command and its UEID."""
+TOOL_ARGS = {
+    "add": ["ueid", "add"],
+    "remove": ["ueid", "del"],
+    "flush": ["ueid", "flush"],
+    "enable_seid": ["seid", "enable"],
+    "disable_seid": ["seid", "disable"],
+}
+
+
+def operation_text(operation, backend="netlink"):
+    """How an operation shows in ``commands``: the netlink command, or the smcd command line,
+    with its UEID."""
+    if backend == "tool":
+        return ueid_cmd.argv_text(TOOL_ARGS[operation[0]] + list(operation[1:]))
     names = {
         "add": "SMC_NETLINK_ADD_UEID",
         "remove": "SMC_NETLINK_REMOVE_UEID",
@@ -124,19 +140,10 @@ def _seid_word(enabled):
     return {True: "enabled", False: "disabled"}.get(enabled, "unknown")
 
 
-def table_drift(before, after):
-    """One row ``(smc_ueid, active, difference)`` for what differs between two states."""
-    parts = ["UEID %s missing" % u for u in after["ueids"] if u not in before["ueids"]]
-    parts += ["UEID %s to remove" % u for u in before["ueids"] if u not in after["ueids"]]
-    if before["seid_enabled"] != after["seid_enabled"]:
-        parts.append(
-            "system EID %s, wanted %s" % (_seid_word(before["seid_enabled"]), _seid_word(after["seid_enabled"]))
-        )
-    return [(OBJECT, "active", ", ".join(parts))] if parts else []
-
-
 class UeidTable(Resource):
     kind = "UEID table"
+    drift_kind = "ueid"
+    scopes = ("active",)
     runner_name = "smc_ueid"
     restores = "previous UEID table"
 
@@ -146,18 +153,38 @@ class UeidTable(Resource):
         self.want_seid = self.params.get("seid")
         self.config = []
         self.smc = None
+        self.backend = None
 
     def validate(self):
         self.config, errors = normalize_config(self.params["config"], self.state, self.want_seid)
         return errors
 
+    def _run(self, argv):
+        return self.module.run_command(argv, environ_update={"LC_ALL": "C"})
+
+    def _read_with(self, backend):
+        if backend == "tool":
+            self.smc = ueid_cmd.SmcdUeid(self._run, self.tool)
+        else:
+            self.smc = smc_netlink.SmcNetlink()
+        self.backend = backend
+        return self.smc.ueids(), self.smc.seid()
+
     def read(self):
+        wanted = self.params.get("backend") or "auto"
+        self.tool = None
+        if wanted != "netlink":
+            self.tool = self.module.get_bin_path(ueid_cmd.TOOL, opt_dirs=["/usr/sbin", "/sbin"])
+            if self.tool is None and wanted == "tool":
+                raise ResourceError("smcd not found: install smc-tools (1.7.0 or later), or use backend netlink")
         try:
-            if self.smc is None:
-                self.smc = smc_netlink.SmcNetlink()
-            ueids = self.smc.ueids()
-            seid = self.smc.seid()
-        except smc_netlink.NetlinkError as exc:
+            try:
+                ueids, seid = self._read_with("tool" if self.tool is not None else "netlink")
+            except ueid_cmd.UnsupportedTool:
+                if wanted == "tool":
+                    raise
+                ueids, seid = self._read_with("netlink")  # smc-tools before 1.7.0
+        except (smc_netlink.NetlinkError, ueid_cmd.ToolError) as exc:
             raise ResourceError(str(exc), commands=[])
         return {"ueids": ueids, "seid": seid["seid"], "seid_enabled": seid["enabled"]}
 
@@ -174,7 +201,7 @@ class UeidTable(Resource):
         return [
             Step(
                 action=functools.partial(apply_operation, self.smc, op),
-                text=operation_text(op),
+                text=operation_text(op, self.backend),
                 scope="active",
                 kind=kind,
             )
@@ -190,19 +217,16 @@ class UeidTable(Resource):
         return changes[0].want if changes[0].steps else current
 
     def view(self, state, change):
-        return state
+        return {
+            "active": {
+                "ueids": list(state["ueids"]),
+                "system_eid": state["seid"],
+                "seid": _seid_word(state["seid_enabled"]),
+            }
+        }
 
     def views(self, state, changes):
         return list(state["ueids"])
-
-    def drift(self, before, after, change):
-        return table_drift(before, after)
-
-    def diff_text(self, state, changes):
-        lines = ["ueid %s\n" % u for u in state["ueids"]]
-        if state["seid_enabled"] is not None:
-            lines.append("seid %s %s\n" % (state["seid"], _seid_word(state["seid_enabled"])))
-        return "".join(lines)
 
     def extras(self, state, changes, failed=False):
         return {"seid": {"system_eid": state["seid"], "enabled": state["seid_enabled"]}}

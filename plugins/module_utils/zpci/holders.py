@@ -29,6 +29,8 @@ from xml.etree import ElementTree
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 
 SMCD_DEVICE_ARGV = ['smcd', 'device']
+# what holds a function, in the order holders() reports them
+HOLDER_KINDS = ('smc-d', 'libvirt', 'vfio', 'management')
 VIRSH_URI = 'qemu:///system'
 
 
@@ -201,19 +203,23 @@ class HolderProbe(object):
                     self._guests[name] = hostdev_addresses(xml)
         return self._guests
 
-    def holders(self, record, mgmt_interfaces=()):
-        """Reasons (strings) why changing this function's binding or power would hurt."""
+    def holders(self, record, mgmt_interfaces=(), kinds=HOLDER_KINDS):
+        """Reasons (strings) why changing this function's binding or power would hurt.
+
+        ``kinds``: which of HOLDER_KINDS to look for; only ``smc-d`` runs smcd and only
+        ``libvirt`` runs virsh."""
         reasons = []
         address = record.get('pci_address')
         if not address:
             return reasons
         driver = record.get('driver')
-        if driver == 'ism' and smcd_users(self.smcd_devices(), record['fid'], address):
+        if 'smc-d' in kinds and driver == 'ism' and smcd_users(self.smcd_devices(), record['fid'], address):
             reasons.append('smc-d: the host uses it for SMC-D (smcd device InUse/link groups)')
-        for name, addresses in sorted(self.running_guests().items()):
+        guests = self.running_guests() if 'libvirt' in kinds else {}
+        for name, addresses in sorted(guests.items()):
             if address in addresses:
                 reasons.append('libvirt: running guest %s has it as hostdev' % name)
-        if driver in ('vfio-pci', 'ism_vfio_pci'):
+        if 'vfio' in kinds and driver in ('vfio-pci', 'ism_vfio_pci'):
             pids = vfio_group_users(record.get('iommu_group'))
             if pids:
                 reasons.append(
@@ -224,7 +230,9 @@ class HolderProbe(object):
                 # vfio-pci enables the device only while a user has it open; that user may
                 # run in another PID namespace (a container), where /proc does not show it
                 reasons.append('vfio: the device is enabled, a VFIO user (QEMU) has it open')
-        mgmt = sorted(set(record.get('net_devices') or []) & set(mgmt_interfaces or []))
+        mgmt = (
+            sorted(set(record.get('net_devices') or []) & set(mgmt_interfaces or [])) if 'management' in kinds else []
+        )
         if mgmt:
             reasons.append('management connection: it carries %s' % ', '.join(mgmt))
         return reasons

@@ -57,3 +57,29 @@ def fid_text(number):
 def slot_name(fid):
     """The slot directory name of a FID under /sys/bus/pci/slots: 8 lower-case hex digits."""
     return "%08x" % fid
+
+
+# RDMA ports of one RoCE function, by PCI device ID (vendor 15b3): a RoCE Express function (a
+# ConnectX-3 VF, mlx4) drives both ports of its card, an Express2 or Express3 function (mlx5) one.
+_ROCE_FUNCTION_PORTS = {0x1004: 2}
+
+
+def roce_function_ports(device_id):
+    """How many RDMA ports a RoCE function has (``device_id``: ``'1004'``, ``'0x1004'`` or an int)."""
+    try:
+        number = parse_hex_id(device_id, 0xFFFF)
+    except ValueError:
+        return 1
+    return _ROCE_FUNCTION_PORTS.get(number, 1)
+
+
+def pchid_port(device_id, rdma_port, function_port=None):
+    """The port of the RoCE card (PCHID) that RDMA port ``rdma_port`` (1-based) of a function is.
+
+    A function that drives both ports (RoCE Express) numbers them as the card does; a function of
+    one port (Express2/3) is port 1 for RDMA and SMC, and the card port is the function's own
+    ``port`` (sysfs, IOCP ``PORT=``): 1 or 2, None when not known.
+    """
+    if roce_function_ports(device_id) > 1:
+        return rdma_port
+    return function_port if function_port in (1, 2) else None

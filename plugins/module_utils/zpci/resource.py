@@ -24,9 +24,11 @@ import time
 from ansible.module_utils.common.text.converters import to_native
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
-from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import changes as text_changes
+from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import Content
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
+from ansible_collections.s390x.network.plugins.module_utils.zpci.holders import HOLDER_KINDS
 from ansible_collections.s390x.network.plugins.module_utils.zpci.persist import (
+    EXTRA_MODULES_PATH,
     HEADER,
     MODULES_LOAD_PATH,
     RULES_PATH,
@@ -35,6 +37,7 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.persist import 
     merge,
     parse_rules,
     parse_tmpfiles,
+    render_extra_modules,
     render_rules,
     render_tmpfiles,
 )
@@ -52,7 +55,7 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.plan import (
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text
 from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import DRIVERS_PROBE, ZpciError
 
-FILES = (RULES_PATH, TMPFILES_PATH, MODULES_LOAD_PATH)
+FILES = (RULES_PATH, TMPFILES_PATH, MODULES_LOAD_PATH, EXTRA_MODULES_PATH)
 BOOT_FILES = "boot files"
 SHOWN_KEYS = ("power", "pci_address", "type", "driver", "driver_override")
 DRIFT_KEYS = ("power", "driver_override", "driver")
@@ -68,17 +71,21 @@ def _summary(records):
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def render_files(old_rules, old_tmpfiles, entries, override_unlisted):
+def render_files(old_rules, old_tmpfiles, entries, override_unlisted, old_extra=None, extra_modules=None):
+    """The boot files; ``extra_modules`` None keeps EXTRA_MODULES_PATH as ``old_extra``."""
     bindings, power = merge(parse_rules(old_rules), parse_tmpfiles(old_tmpfiles), entries, override_unlisted)
     return {
         RULES_PATH: render_rules(bindings),
         TMPFILES_PATH: render_tmpfiles(power),
         MODULES_LOAD_PATH: host_files.modules_load_text(HEADER, boot_modules(bindings)),
+        EXTRA_MODULES_PATH: old_extra if extra_modules is None else render_extra_modules(extra_modules),
     }
 
 
 class ZpciFunctions(Resource):
     kind = "zpci"
+    drift_kind = "zpci"
+    scopes = ("active", "persistent")
     runner_name = "zpci_function"
     restores = "old binding and boot files"
     rollback_continues = True
@@ -134,6 +141,8 @@ class ZpciFunctions(Resource):
             return [to_native(exc)]
         if not self.entries and self.params["state"] in ("merged", "rendered"):
             return ["config: give at least one function for state %s" % self.params["state"]]
+        if self.params.get("boot_modules") is not None and not self.params["persistent"]:
+            return ["boot_modules: writes a boot file, which needs persistent: true"]
         return []
 
     def render(self):
@@ -141,7 +150,10 @@ class ZpciFunctions(Resource):
         for entry in self.entries:
             record = {"fid": entry["fid"], "power": None}
             commands.extend(a["command"] for a in power_actions(entry, record) + binding_actions(entry, record))
-        files = render_files(None, None, self.entries, False)
+        extra = self.params.get("boot_modules")
+        files = render_files(None, None, self.entries, False, None, extra)
+        if extra is None:  # the file is left alone
+            del files[EXTRA_MODULES_PATH]
         if not self.params["persistent"]:
             files = dict((path, None) for path in files)
         return {"commands": commands, "files": files}
@@ -186,6 +198,8 @@ class ZpciFunctions(Resource):
                 current["files"][TMPFILES_PATH],
                 self.entries,
                 self.params["state"] == "overridden",
+                current["files"][EXTRA_MODULES_PATH],
+                self.params.get("boot_modules"),
             )
             steps = [self._file_step(path, files[path]) for path in FILES if current["files"][path] != files[path]]
             changes.append(Change(BOOT_FILES, steps, want=files))
@@ -387,7 +401,9 @@ class ZpciFunctions(Resource):
             if getattr(change, "entry", None) is not None:
                 done.append(change.entry)
         old = before["files"]
-        wanted = render_files(old[RULES_PATH], old[TMPFILES_PATH], done, False)
+        wanted = render_files(
+            old[RULES_PATH], old[TMPFILES_PATH], done, False, old[EXTRA_MODULES_PATH], self.params.get("boot_modules")
+        )
         paths = [p for p in FILES if self.read_file(p) != wanted[p]]
         if not paths:
             return None
@@ -445,21 +461,13 @@ class ZpciFunctions(Resource):
 
     def view(self, state, change):
         if change.subject == BOOT_FILES:
-            return dict(state["files"])
-        return state["functions"][change.subject]
+            files = state["files"]
+            return {"persistent": dict((p, Content(files[p]) if files[p] is not None else None) for p in FILES)}
+        record = state["functions"][change.subject]
+        return {"active": dict((k, record.get(k)) for k in DRIFT_KEYS)}
 
     def views(self, state, changes):
         return [state["functions"][fid] for fid in self.fids]
-
-    def drift(self, before, after, change):
-        if change.subject == BOOT_FILES:
-            return [
-                (path, "persistent", "file differs" if after[path] is not None else "file to remove")
-                for path in FILES
-                if before.get(path) != after.get(path)
-            ]
-        active = text_changes(before, after, DRIFT_KEYS)
-        return [("zpci fid 0x%x" % change.subject, "active", ", ".join(active))] if active else []
 
     def diff(self, before_state, after_state, changes):
         fids = self.fids
@@ -492,10 +500,19 @@ class ZpciFunctions(Resource):
     def extras(self, state, changes, failed=False):
         if failed:
             return {}
+        # smcd and virsh run only for what is asked and for functions the run unbinds or powers off
+        # (whose holders the guard looked up already): a run that changes nothing runs neither
+        guarded = set(c.subject for c in changes if getattr(c, "entry", None) is not None and needs_guard(c.actions))
+        asked = tuple(self.params.get("report_holders") or ())
         functions = []
         for fid in self.fids:
             record = dict(state["functions"][fid])
-            record["holders"] = self.probe.holders(record, self.mgmt_interfaces() if record.get("net_devices") else ())
+            kinds = HOLDER_KINDS if fid in guarded else asked
+            if kinds:
+                mgmt = self.mgmt_interfaces() if record.get("net_devices") and "management" in kinds else ()
+                record["holders"] = self.probe.holders(record, mgmt, kinds)
+            else:
+                record["holders"] = None
             functions.append(record)
         for warning in self.probe.warnings:
             self.module.warn(warning)

@@ -164,6 +164,7 @@ class ZpciSysfs(object):
     # -- primitive I/O ------------------------------------------------------
     def read_text(self, path):
         """Return the stripped content of an attribute, None when it does not exist."""
+        # not host_files.read_attr: a PCI function's attributes also answer EIO and EOPNOTSUPP
         try:
             with open(host_files.path(path), 'rb') as handle:
                 data = handle.read()

@@ -26,8 +26,9 @@ Counters are per host, not per pair: a host's counts mix every peer it talked to
 have had no connection at all. So a verdict is ``disagree`` only when the host counted activity in
 the role the prediction speaks about and none of it can be the predicted outcome:
 
-* ``SMC-D``/``SMC-R`` (client host, client role): SMC connections of that technology as client
-  agree (``not observed`` when none of them has the predicted version); none of them but client
+* ``SMC-D``/``SMC-R`` (client host, client role; with a version or, where the prediction leaves
+  it open, without): SMC connections of that technology as client agree (``not observed`` when
+  none of them has the predicted version); none of them but client
   fallbacks and no client SMC connection of either technology (both read) disagree; else
   ``not observed``.
 * ``TCP`` with code R on side S (the host of S, role S): a fallback with R agrees; fallbacks as S
@@ -53,12 +54,14 @@ VERDICTS = (AGREE, DISAGREE, NOT_OBSERVED, NOT_COMPARED)
 PROTOCOLS = ("smcd", "smcr")
 ROLES = ("client", "server")
 LABEL = {"smcd": "SMC-D", "smcr": "SMC-R"}
-#: prediction -> (protocol, version)
+#: prediction -> (protocol, version); the technology alone when the prediction leaves the version open
 SMC_PREDICTIONS = {
     "SMC-D v2": ("smcd", "v2"),
     "SMC-D v1": ("smcd", "v1"),
     "SMC-R v2": ("smcr", "v2"),
     "SMC-R v1": ("smcr", "v1"),
+    "SMC-D": ("smcd", None),
+    "SMC-R": ("smcr", None),
 }
 #: the name smc-tools prints for a code it does not know
 UNKNOWN_REASON = "[unknown]"
@@ -216,7 +219,7 @@ def _smc_verdict(row, counts):
         return NOT_OBSERVED, "the %s statistics of %s were not read" % (label, host)
     other = "v1" if version == "v2" else "v2"
     if smc["client"] > 0:
-        if smc[version] == 0 and smc[other]:
+        if version is not None and smc[version] == 0 and smc[other]:
             return NOT_OBSERVED, "%s counted %d %s client connections, but none %s (%d %s): not this pair's" % (
                 host,
                 smc["client"],

@@ -18,7 +18,7 @@ from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import 
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning", "smc")
-_RESULT = re.compile(r"(\w+) \| default\(none\) \| s390x\.network\.result_drift\('(\w+)'\)")
+_RESULT = re.compile(r"(\w+) \| default\(none\) \| s390x\.network\.result_drift\('(\w+)'[,)]")
 
 
 def _tasks(role):
@@ -58,11 +58,10 @@ def _render(expression, variables):
 
 
 def test_these_are_the_roles_drift_yml_runs():
-    with open(os.path.join(ROOT, "playbooks", "drift.yml")) as handle:
-        plays = yaml.safe_load(handle)
-    named = [
-        r for play in plays for task in play.get("tasks") or [] for r in (task.get("vars") or {}).get("drift_roles", [])
-    ]
+    # drift.yml runs the roles of each entry of playbooks/vars/plays.yml (test_role_order.py)
+    with open(os.path.join(ROOT, "playbooks", "vars", "plays.yml")) as handle:
+        plays = yaml.safe_load(handle)["s390x_network_plays"]
+    named = [r for play in plays for r in play["roles"]]
     assert tuple(named) == DRIFT_ROLES
 
 
@@ -83,6 +82,7 @@ def test_a_renamed_register_is_caught_by_the_check_and_by_the_report():
     assert rows == [
         {
             "host": "lpar-a",
+            "kind": "qeth",
             "object": "qeth",
             "scope": "error",
             "difference": "no result: the role registered none under the name it reports",

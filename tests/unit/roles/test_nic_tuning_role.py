@@ -38,11 +38,12 @@ def test_the_report_reads_the_result_the_role_registers():
 
 
 def test_report_rows():
-    rows = [{"object": "eth0 channels.combined", "scope": "active", "difference": "1 -> 4"}]
+    rows = [{"kind": "nic", "object": "eth0", "scope": "active", "difference": "channels.combined 1 -> 4"}]
     assert _render(_report("nic_tuning"), {"nic_tuning_result": {"changed": True, "drift": rows}}) == rows
     assert _render(_report("nic_tuning"), {"nic_tuning_result": {"skipped": True}}) == []
     assert _render(_report("nic_tuning"), {}) == [
         {
+            "kind": "nic",
             "object": "nic",
             "scope": "error",
             "difference": "no result: the role registered none under the name it reports",
@@ -51,7 +52,9 @@ def test_report_rows():
     failed = _render(
         _report("nic_tuning"), {"nic_tuning_result": {"failed": True, "msg": "config[0] (eth0).rings.rx: ..."}}
     )
-    assert failed == [{"object": "nic", "scope": "error", "difference": "check failed: config[0] (eth0).rings.rx: ..."}]
+    assert failed == [
+        {"kind": "nic", "object": "nic", "scope": "error", "difference": "check failed: config[0] (eth0).rings.rx: ..."}
+    ]
     # a changed result without rows (an older module) is not read as "no drift"
     assert result_drift({"changed": True}, "nic")[0]["scope"] == "error"
     assert drift_rows({"g1": {"drift_expected": ["nic_tuning"], "nic_tuning_drift": rows}}) == [

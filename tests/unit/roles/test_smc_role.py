@@ -161,11 +161,12 @@ def test_the_boot_unit_is_the_modules():
 
 def test_the_boot_unit_rows_reach_the_roles_drift_report():
     rows = [
-        {"object": "smc_pnet NETA", "scope": "active", "difference": "interface eth1 missing"},
+        {"kind": "pnet", "object": "table", "scope": "active", "difference": "NETA - -> interface eth1"},
         {
+            "kind": "pnet",
             "object": "/etc/systemd/system/s390x-network-smc-pnet.service",
             "scope": "persistent",
-            "difference": "NETA interface eth1 missing",
+            "difference": "missing",
         },
     ]
     assert result_drift({"changed": True, "drift": rows}, "pnet") == rows

@@ -500,5 +500,6 @@ def test_model_adapter_must_fit_the_type(tmp_path, monkeypatch):
             "functions": [{"fid": "300", "vf": 1, "partition": "LPARR"}],
         }
     ]
-    with pytest.raises(model.ModelError, match=r"cpc.roce\[0\].adapter: express3 does not fit type ROCE"):
+    # the collection's normaliser knows the field and names the PCHID
+    with pytest.raises(model.ModelError, match=r"RoCE PCHID 1A0: adapter express3 does not fit type ROCE"):
         model.load(_inventory(tmp_path, cards))

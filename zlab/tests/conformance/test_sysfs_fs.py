@@ -113,6 +113,13 @@ def test_held_function_cannot_be_released(host):
     assert kernel.set_pci_holder(host.state_dir, 0x605, "g1") == "0605:00:00.0"
     assert host.errno_of_write("/sys/bus/pci/slots/00000605/power", "0") == errno.EBUSY
     assert host.errno_of_write("/sys/bus/pci/drivers/vfio-pci/unbind", "0605:00:00.0") == errno.EBUSY
+    # every other way to take it from vfio-pci, which a real kernel blocks until QEMU lets go
+    assert host.errno_of_write(dev + "/driver/unbind", "0605:00:00.0") == errno.EBUSY
+    assert host.errno_of_write(dev + "/remove", "1") == errno.EBUSY
+    with pytest.raises(kernel.ModuleError) as info:
+        kernel.unload_module(host.state_dir, "vfio-pci")
+    assert info.value.errno == errno.EBUSY
+    assert os.path.basename(os.readlink(host.path(dev + "/driver"))) == "vfio-pci"
     kernel.set_pci_holder(host.state_dir, 0x605, None)
     host.write("/sys/bus/pci/slots/00000605/power", "0")
     with pytest.raises(OSError):

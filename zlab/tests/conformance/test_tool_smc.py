@@ -3,8 +3,10 @@
 """smc-tools conformance: smc_rnics, smcd/smcr, smc_pnet, smcss, smc_run (facts sheet section 5,
 study appendix 9.3)."""
 
+import errno
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -250,6 +252,98 @@ def test_smcr_stats_is_the_smc_r_twin(host):
         "  SMC connections                       3",
     ]
     assert run(host, "smcd", "stats").stdout.splitlines()[1] == "  Total connections handled             0"
+
+
+# ---- smcd ueid / smcd seid (smc-tools ueid.c, seid.c; kernel net/smc/smc_clc.c) ----------------
+
+
+def test_smcd_ueid_table_follows_the_kernel_rules(host):
+    load_smc(host)
+    assert (run(host, "smcd", "ueid").returncode, run(host, "smcd", "ueid").stdout) == (0, "")
+    for eid in ("PLEX1.PROD", "PLEX1.TEST", "A-1", "9"):
+        r = run(host, "smcd", "ueid", "add", eid)
+        assert (r.returncode, r.stderr) == (0, ""), eid
+    # the kernel stores 32 characters, blank padded, in the order added, and holds 4
+    assert run(host, "smcd", "ueid", "show").stdout.splitlines() == [
+        "PLEX1.PROD".ljust(32),
+        "PLEX1.TEST".ljust(32),
+        "A-1".ljust(32),
+        "9".ljust(32),
+    ]
+    r = run(host, "smcd", "ueid", "add", "FIFTH")
+    assert (r.returncode, r.stderr) == (
+        1,
+        "Error: specified User EID was rejected because the maximum number of User EIDs is reached\n",
+    )
+    r = run(host, "smcd", "ueid", "del", "NOPE")
+    assert (r.returncode, r.stderr) == (1, "Error: specified User EID is not defined\n")
+    assert run(host, "smcd", "ueid", "del", "A-1").returncode == 0
+    r = run(host, "smcd", "ueid", "add", "PLEX1.PROD")
+    assert (r.returncode, r.stderr) == (1, "Error: specified User EID is already defined\n")
+    assert kernel.ueid_list(host.state_dir) == ["PLEX1.PROD".ljust(32), "PLEX1.TEST".ljust(32), "9".ljust(32)]
+    assert run(host, "smcd", "ueid", "flush").returncode == 0
+    assert run(host, "smcd", "ueid", "show").stdout == ""
+    assert run(host, "smcd", "ueid", "flush").returncode == 0  # an empty table: still 0
+
+
+@pytest.mark.parametrize(
+    "eid,message",
+    [
+        ("plex1", "Error: Invalid User EID specified: unsupported character: 'p'\n"),
+        (".A", "Error: Invalid User EID specified: first character must be alphanumeric\n"),
+        ("A..B", "Error: Invalid User EID specified: consecutive dots not allowed\n"),
+        ("A" * 33, "Error: Invalid User EID specified: EID is longer than 32 characters\n"),
+        ("A_B", "Error: Invalid User EID specified: unsupported character: '_'\n"),
+    ],
+)
+def test_smcd_ueid_refuses_what_smc_tools_refuses(host, eid, message):
+    load_smc(host)
+    r = run(host, "smcd", "ueid", "add", eid)
+    assert r.returncode == 255 and r.stderr.startswith(message)
+    assert kernel.ueid_list(host.state_dir) == []
+
+
+def test_kernel_ueid_rules_without_the_tool(host):
+    """What smc-tools does not check, the kernel does (EINVAL), and what it allows (no '..' rule)."""
+    load_smc(host)
+    with pytest.raises(OSError) as info:
+        kernel.ueid_add(host.state_dir, "lower")
+    assert info.value.errno == errno.EINVAL
+    kernel.ueid_add(host.state_dir, "A..B")
+    with pytest.raises(OSError) as info:
+        kernel.ueid_remove(host.state_dir, "A..B")
+    assert info.value.errno == errno.EAGAIN and kernel.ueid_list(host.state_dir) == []
+
+
+def test_smcd_seid_and_the_last_ueid(host):
+    load_smc(host)
+    # no ISM device registered: not ISMv2 capable, no system EID
+    assert run(host, "smcd", "seid").stdout == "n/a\n"
+    r = run(host, "smcd", "seid", "disable")
+    assert (r.returncode, r.stdout) == (1, "Error: System EID not available\n")
+    enable_ism(host)
+    seid = run(host, "smcd", "seid", "show").stdout
+    assert re.fullmatch(r"IBM-SYSZ-ISMSEID00000000[0-9A-F]{4}3931 \[enabled\]\n", seid), seid
+    r = run(host, "smcd", "seid", "disable")
+    assert (r.returncode, r.stderr) == (1, "Error: System EID cannot be disabled because no User EID is defined\n")
+    assert run(host, "smcd", "ueid", "add", "U1").returncode == 0
+    assert run(host, "smcd", "seid", "disable").returncode == 0
+    assert run(host, "smcd", "seid").stdout.endswith(" [disabled]\n")
+    # removing the last UEID enables the system EID again; smc-tools exits 1 with an Info line
+    r = run(host, "smcd", "ueid", "del", "U1")
+    assert (r.returncode, r.stderr) == (
+        1,
+        "Info: the System EID was activated because the last User EID was removed\n",
+    )
+    assert run(host, "smcd", "seid").stdout.endswith(" [enabled]\n")
+    # the table lives in the smc module: unloading it empties the table
+    assert run(host, "smcd", "ueid", "add", "U2").returncode == 0
+    kernel.unload_module(host.state_dir, "ism")  # ism uses smc
+    kernel.unload_module(host.state_dir, "smc")
+    r = run(host, "smcd", "ueid")
+    assert (r.returncode, r.stderr) == (1, "Error: SMC module not loaded\n")
+    load_smc(host)
+    assert run(host, "smcd", "ueid").stdout == ""
 
 
 # ---- smc_pnet ------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ Public API (module functions, ``state_dir`` first; see docs/contributing.md, "Ke
     apply_sysctl_defaults(state_dir)          the profile's sysctl boot values (before that)
     modules_loaded, load_module, unload_module
     pnet_list, pnet_add, pnet_del, pnet_flush
+    ueid_list, ueid_add, ueid_remove, ueid_flush, seid_show, seid_set (the SMC_NETLINK_*_UEID/_SEID
+        commands; OSError(errno) as the kernel answers, EAGAIN for removing the last UEID)
     smc_stats, smc_stats_set, smcd_devices, smcr_devices, linkgroups, linkgroups_set, smc_sockets,
     smc_sockets_set, smc_sysctl, netdev_info
     add_write_fault, add_tool_fault, consume_tool_fault, record_service_fault,
@@ -24,6 +26,7 @@ the same lock to serve writes).
 """
 
 import copy
+import errno
 import os
 
 from .. import profiles
@@ -45,6 +48,12 @@ __all__ = [
     "pnet_add",
     "pnet_del",
     "pnet_flush",
+    "ueid_list",
+    "ueid_add",
+    "ueid_remove",
+    "ueid_flush",
+    "seid_show",
+    "seid_set",
     "smc_stats",
     "smc_stats_set",
     "smcd_devices",
@@ -202,6 +211,45 @@ def pnet_flush(state_dir):
     with _tx(state_dir) as st:
         core._need_smc(st)
         st["pnet"] = []
+
+
+def ueid_list(state_dir):
+    """The UEIDs as the kernel stores them (32 characters, blank padded), in the order added."""
+    return core.ueid_list(store.load(state_dir))
+
+
+def ueid_add(state_dir, ueid):
+    with _tx(state_dir) as st:
+        core.ueid_add(st, ueid)
+
+
+def ueid_remove(state_dir, ueid):
+    """Removes ``ueid``; OSError EAGAIN after the change when it was the last one."""
+    eagain = None
+    with _tx(state_dir) as st:
+        try:
+            core.ueid_remove(st, ueid)
+        except OSError as exc:
+            if exc.errno != errno.EAGAIN:
+                raise
+            eagain = exc  # raised after the transaction, which saves the change
+    if eagain is not None:
+        raise eagain
+
+
+def ueid_flush(state_dir):
+    with _tx(state_dir) as st:
+        core.ueid_flush(st)
+
+
+def seid_show(state_dir):
+    """``(system EID, enabled)``; ``(None, None)`` on a host without an ISM device (no ISMv2)."""
+    return core.seid_show(store.load(state_dir))
+
+
+def seid_set(state_dir, enabled):
+    with _tx(state_dir) as st:
+        core.seid_set(st, enabled)
 
 
 def smc_stats(state_dir, proto="SMCD"):

@@ -159,6 +159,8 @@ def new_state(spec_dict, old=None):
         "pci_dynids": {},
         "smc_sysctl": None,
         "pnet": [],
+        "ueids": [],
+        "seid_enabled": 1,
         "smc_stats": empty_smc_stats(),
         "linkgroups": {"SMCD": [], "SMCR": []},
         "smc_sockets": [],
@@ -345,6 +347,10 @@ def unload_module(st, name):
         raise ModuleError(errno.EBUSY, "in_use", name, ",".join(holders))
     if name == "smc" and st.get("smcd_in_use"):
         raise ModuleError(errno.EBUSY, "in_use", name)
+    # a device QEMU has open holds a reference on vfio-pci (its unbind would block: see pci_unbind)
+    held = [e["addr"] for e in st["pci"].values() if e.get("held_by") and e["driver"] in cat[name]["pci_drivers"]]
+    if held:
+        raise ModuleError(errno.EBUSY, "in_use", name)
     for drv in cat[name]["pci_drivers"]:
         for ent in st["pci"].values():
             if ent["driver"] == drv:
@@ -361,6 +367,7 @@ def unload_module(st, name):
     if name == "smc":
         st["smc_sysctl"] = None
         st["pnet"] = []
+        st["ueids"], st["seid_enabled"] = [], 1  # smc_clc_init sets up the table again
     st["modules"] = [m for m in st["modules"] if m["name"] != name]
     if name in (st.get("explicit_modules") or []):
         st["explicit_modules"].remove(name)
@@ -1113,6 +1120,9 @@ def pci_remove(st, ent, data):
     if not m:
         raise oserr(errno.EINVAL)
     if int(m.group(1)):
+        if ent.get("held_by") and ent["driver"] == "vfio-pci":
+            # the driver's remove waits for QEMU to release the device, as for unbind [I]
+            raise oserr(errno.EBUSY, "in use by %s" % ent["held_by"])
         ent["removed"] = True
         ent["driver"] = None
 
@@ -1315,6 +1325,100 @@ def pnet_del(st, pnet_id):
     st["pnet"] = [e for e in st["pnet"] if e["pnet_id"] != pid]
     if len(st["pnet"]) == before:
         raise oserr(errno.ENOENT, pid)
+
+
+# ---- user EIDs and the system EID (net/smc/smc_clc.c, smc_ism.c) -----------------------------
+
+SMC_MAX_UEID = 4
+SMC_MAX_EID_LEN = 32
+
+
+def ueid_valid(entry):
+    """smc_clc_ueid_valid over the 32 bytes the kernel gets: blanks only as trailing padding, the
+    first character A-Z or 0-9, the others A-Z, 0-9, '.' or '-' (the characters that have the
+    same meaning in EBCDIC, in which the EID travels in CLC messages)."""
+    text = entry.rstrip(" \t\n\v\f\r")
+    if not text or len(entry) != SMC_MAX_EID_LEN:
+        return False
+    return re.fullmatch(r"[A-Z0-9][A-Z0-9.-]*", text) is not None
+
+
+def _ueid_entry(ueid):
+    """The entry SMC_NETLINK_ADD/REMOVE_UEID carries: 32 bytes (blank padded; smc-tools pads with
+    "%-32s"), anything else is EINVAL as nla_len != SMC_MAX_EID_LEN + 1."""
+    entry = str(ueid if ueid is not None else "")
+    if len(entry) < SMC_MAX_EID_LEN:
+        entry = entry.ljust(SMC_MAX_EID_LEN)
+    if len(entry) != SMC_MAX_EID_LEN:
+        raise oserr(errno.EINVAL, "UEID longer than %d characters" % SMC_MAX_EID_LEN)
+    return entry
+
+
+def ueid_list(st):
+    _need_smc(st)
+    return list(st.setdefault("ueids", []))
+
+
+def ueid_add(st, ueid):
+    _need_smc(st)
+    entry = _ueid_entry(ueid)
+    if not ueid_valid(entry):
+        raise oserr(errno.EINVAL, entry)
+    table = st.setdefault("ueids", [])
+    if len(table) >= SMC_MAX_UEID:
+        raise oserr(errno.ERANGE)
+    if entry in table:
+        raise oserr(errno.EEXIST, entry)
+    table.append(entry)
+
+
+def ueid_remove(st, ueid=None):
+    """One UEID (``ueid``) or all (None, the flush). ENOENT when nothing matched; EAGAIN (a success:
+    the change is made) when the table became empty, as the system EID is then enabled again."""
+    _need_smc(st)
+    table = st.setdefault("ueids", [])
+    entry = None if ueid is None else _ueid_entry(ueid)
+    kept = [e for e in table if entry is not None and e != entry]
+    if len(kept) == len(table):
+        raise oserr(errno.ENOENT, entry or "")
+    st["ueids"] = kept
+    if not kept:
+        st["seid_enabled"] = 1
+        raise oserr(errno.EAGAIN, "system EID enabled")
+
+
+def ueid_flush(st):
+    """smc_nl_flush_ueid: always 0."""
+    try:
+        ueid_remove(st, None)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.EAGAIN):
+            raise
+
+
+def system_eid(st):
+    """smc_ism_create_system_eid: "IBM-SYSZ-ISMSEID00000000", the CPU identification's last 4 hex
+    digits and the machine type; None while no ISM device is registered (not ISMv2 capable)."""
+    if not smcd_devices(st):
+        return None
+    cpc = st["spec"].get("cpc") or {}
+    mtype, _model = cio.MACHINES.get(str(cpc.get("machine") or "z16").lower(), cio.MACHINES["z16"])
+    ident = int(cio._digest(cpc.get("name") or "ZLAB", mtype)[:4], 16)
+    return "IBM-SYSZ-ISMSEID00000000%04X%s" % (ident, mtype)
+
+
+def seid_show(st):
+    """(system EID or None, enabled 0/1 or None)."""
+    _need_smc(st)
+    seid = system_eid(st)
+    return (seid, st.setdefault("seid_enabled", 1)) if seid else (None, None)
+
+
+def seid_set(st, enabled):
+    _need_smc(st)
+    if not enabled and not st.setdefault("ueids", []):
+        raise oserr(errno.ENOENT, "no UEID defined")
+    st["seid_enabled"] = 1 if enabled else 0
 
 
 def smcd_devices(st):

@@ -17,12 +17,14 @@ filter), an SMC-R LG-ID is compared without its low byte (a link id names its gr
 (smc-tools passes them as -1/-2).
 """
 
+import errno
 import fcntl
 import os
 import struct
 import sys
 
 from . import _paths, _smc
+from .smc_pnet import NL_ERR
 
 DETAIL_V, DETAIL_VV, OPT_ABS, OPT_DETAIL_ABS = 1, 2, 3, 4
 
@@ -157,13 +159,105 @@ class Tool:
         sys.stderr.write("Error: Operation not supported by kernel\n")
         return 1
 
+    # ueid.c: ``[show]``, ``add EID``, ``del EID``, ``flush``; the EID checked and padded to 32
+    # characters here, then one SMC_GEN_NETLINK request; exit 1 on any kernel error, the EAGAIN of
+    # removing the last UEID included (its "Info:" line).
+
+    def _ueid_usage(self):
+        sys.stderr.write(
+            "Usage: %s ueid [show]\n"
+            "       %s ueid add <eid>\n"
+            "       %s ueid del <eid>\n"
+            "       %s ueid flush\n" % ((self.myname,) * 4)
+        )
+        raise Usage()
+
+    def _set_eid(self, eid):
+        if len(eid) > 32:
+            sys.stderr.write("Error: Invalid User EID specified: EID is longer than 32 characters\n")
+            raise Usage()
+        target = "%-32s" % eid
+        text = target.rstrip(" \t\n\v\f\r")
+        if not text:
+            sys.stderr.write("Error: Invalid User EID specified: EID is empty\n")
+            raise Usage()
+        if not ("0" <= text[0] <= "9" or "A" <= text[0].upper() <= "Z"):
+            sys.stderr.write("Error: Invalid User EID specified: first character must be alphanumeric\n")
+            raise Usage()
+        if ".." in target:
+            sys.stderr.write("Error: Invalid User EID specified: consecutive dots not allowed\n")
+            raise Usage()
+        for ch in text:
+            if not ("0" <= ch <= "9" or "A" <= ch <= "Z" or ch in ".-"):
+                sys.stderr.write("Error: Invalid User EID specified: unsupported character: '%s'\n" % ch)
+                sys.stderr.write("       Supported characters are: A-Z, 0-9, '.' and '-'\n")
+                raise Usage()
+        return target
+
     def ueid(self, args):
-        sys.stderr.write("Error: Operation not supported by kernel\n")
-        return 1
+        cmd, eid = "show", None
+        if args:
+            word = args[0]
+            if _smc.contains(word, "help"):
+                self._ueid_usage()
+            elif _smc.contains(word, "add") or _smc.contains(word, "del"):
+                cmd = "add" if _smc.contains(word, "add") else "del"
+                if len(args) != 2:
+                    self._ueid_usage()
+                eid = self._set_eid(args[1])
+            elif _smc.contains(word, "flush") or _smc.contains(word, "show"):
+                cmd = "flush" if _smc.contains(word, "flush") else "show"
+                if len(args) != 1:
+                    self._ueid_usage()
+            else:
+                self._ueid_usage()
+        try:
+            if cmd == "show":
+                for entry in _paths.kcall("ueid_list"):
+                    sys.stdout.write("%s\n" % entry)
+            elif cmd == "add":
+                _paths.kcall("ueid_add", eid)
+            elif cmd == "del":
+                _paths.kcall("ueid_remove", eid)
+            else:
+                _paths.kcall("ueid_flush")
+        except OSError as exc:
+            sys.stderr.write(_ueid_error(cmd, exc.errno) + "\n")
+            return 1
+        return 0
+
+    # seid.c: ``[show]`` prints "SEID [enabled]"/"[disabled]" or "n/a"; enable/disable first
+    # check that there is a system EID ("Error: System EID not available" on stdout).
 
     def seid(self, args):
-        sys.stderr.write("Error: Operation not supported by kernel\n")
-        return 1
+        cmd = "show"
+        if args:
+            word = args[0]
+            cmd = None
+            if not _smc.contains(word, "help"):
+                cmd = next((n for n in ("enable", "disable", "show") if _smc.contains(word, n)), None)
+            if cmd is None or len(args) != 1:
+                sys.stderr.write("Usage: smcd seid [show]\n" "       smcd seid enable\n" "       smcd seid disable\n")
+                raise Usage()
+        try:
+            seid, enabled = _paths.kcall("seid_show")
+            if cmd == "show":
+                if seid is None:
+                    sys.stdout.write("n/a\n")
+                else:
+                    sys.stdout.write("%s %s\n" % (seid, "[enabled]" if enabled else "[disabled]"))
+                return 0
+            if seid is None:
+                sys.stdout.write("Error: System EID not available\n")
+                return 1
+            _paths.kcall("seid_set", cmd == "enable")
+        except OSError as exc:
+            if cmd == "disable" and exc.errno == errno.ENOENT:
+                sys.stderr.write("Error: System EID cannot be disabled because no User EID is defined\n")
+            else:
+                sys.stderr.write("Error: %s\n" % NL_ERR.get(exc.errno, "Unspecific failure"))
+            return 1
+        return 0
 
     # ---- device --------------------------------------------------------------------------------
 
@@ -556,6 +650,26 @@ LGR_TYPES = ("NONE", "SINGLE", "SYM", "ASYMP", "ASYML")
 LINK_STATES = ("LINK_UNUSED", "LINK_INACTIVE", "LINK_ACTIVATING", "LINK_ACTIVE")
 # dev.c smc_ib_dev_type: RoCE by PCI device id (MASK_ROCE_V1/V2/V3_HEX), ISM
 IB_DEV_TYPES = {0x1004: "RoCE_Express", 0x1016: "RoCE_Express2", 0x101E: "RoCE_Express3", 0x04ED: "ISM"}
+
+
+def _ueid_error(cmd, code):
+    """What ueid.c prints for the kernel's answer (libnl's error mapping, then its own texts)."""
+    if code == errno.EOPNOTSUPP:
+        return "Error: operation not supported by kernel"
+    if cmd == "del":
+        if code == errno.EAGAIN:
+            return "Info: the System EID was activated because the last User EID was removed"
+        return "Error: specified User EID is not defined"
+    if cmd == "add":
+        texts = {
+            errno.EINVAL: "Error: specified User EID was rejected by the kernel",
+            errno.ENOMEM: "Error: kernel reported an out of memory condition",
+            errno.ERANGE: "Error: specified User EID was rejected because the maximum number of User EIDs is reached",
+            errno.EEXIST: "Error: specified User EID is already defined",
+        }
+        if code in texts:
+            return texts[code]
+    return "Error: %s" % NL_ERR.get(code, "Unspecific failure")
 
 
 def _strtol16(text):

@@ -338,3 +338,15 @@ def test_services_are_unit_names_with_sizes_in_bytes():
 def test_bad_services_name_the_entry_and_field(entry, message):
     errors = smc_services_plan([entry])['errors']
     assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+def test_guest_device_args_stops_on_the_errors_of_the_view():
+    """The kvm_guest_network role builds the arguments in one step: the view's errors stop it."""
+    guests_by_host = {'lpar-a': [{'name': 'g1'}], 'lpar-b': [{'name': 'g9', 'hostdevs': [{'fid': 0x605}]}]}
+    bad = view(guests_by_host=guests_by_host)
+    assert bad['errors']
+    with pytest.raises(AnsibleFilterError) as err:
+        guest_device_args([{'name': 'g1'}], bad)
+    assert str(err.value) == '; '.join(bad['errors'])
+    with pytest.raises(AnsibleFilterError, match='partition LPARZ: not in cpc.partitions'):
+        guest_device_args([{'name': 'g1'}], view('x', partition='LPARZ'))

@@ -39,6 +39,7 @@ def test_a_missing_result_is_an_error_row_never_silence():
     # what a role reports when its register was renamed: result | default(none)
     assert result_drift(None, "qeth") == [
         {
+            "kind": "qeth",
             "object": "qeth",
             "scope": "error",
             "difference": "no result: the role registered none under the name it reports",
@@ -47,8 +48,11 @@ def test_a_missing_result_is_an_error_row_never_silence():
 
 
 def test_module_drift_rows_are_taken_as_they_are():
-    row = {"object": "qeth 0.0.8200:0.0.8201:0.0.8202", "scope": "active", "difference": "online 0 -> 1"}
+    row = {"kind": "qeth", "object": "0.0.8200:0.0.8201:0.0.8202", "scope": "active", "difference": "online 0 -> 1"}
     assert result_drift({"changed": True, "drift": [row], "commands": ["chzdev -e qeth x"]}, "qeth") == [row]
+    # the kind comes from the row; a row without one takes the kind the role names
+    assert result_drift({"drift": [dict(row, kind="zpci")]}, "qeth")[0]["kind"] == "zpci"
+    assert result_drift({"drift": [dict(row, kind=None)]}, "qeth")[0]["kind"] == "qeth"
     # a qeth result without rows cannot be read from commands any more
     assert result_drift({"changed": True, "commands": ["chzdev -e qeth x"]}, "qeth")[0]["scope"] == "error"
 
@@ -57,8 +61,10 @@ def test_unknown_kind_is_refused():
     import pytest
     from ansible.errors import AnsibleFilterError
 
-    with pytest.raises(AnsibleFilterError, match="kind must be one of"):
-        result_drift({}, "qeht")
+    with pytest.raises(AnsibleFilterError, match="kind must be a word"):
+        result_drift({}, "qeth device")
+    with pytest.raises(AnsibleFilterError, match="kind must be a word"):
+        result_drift({}, None)
 
 
 def test_reports_are_concatenated_per_host_in_host_order():
@@ -87,13 +93,15 @@ def test_an_expected_report_that_is_missing_is_an_error_row():
     assert drift_rows(hv) == [
         {
             "host": "g1",
-            "object": "role smc",
+            "kind": "role",
+            "object": "smc",
             "scope": "error",
             "difference": "reported nothing: host unreachable or the role did not finish (see the log above)",
         },
         {
             "host": "g3",
-            "object": "role qeth",
+            "kind": "role",
+            "object": "qeth",
             "scope": "error",
             "difference": "reported nothing: host unreachable or the role did not finish (see the log above)",
         },
@@ -108,8 +116,8 @@ def test_loop_results_concatenate_the_rows_of_each_item():
                 "item": {"name": "g1"},
                 "changed": True,
                 "drift": [
-                    {"object": "guest g1 hostdev fid 0x605", "scope": "persistent", "difference": "attach"},
-                    {"object": "guest g1 interface enc8200", "scope": "both", "difference": "update (mode)"},
+                    {"kind": "guest", "object": "g1 hostdev fid 0x605", "scope": "persistent", "difference": "missing"},
+                    {"kind": "guest", "object": "g1 interface enc8200", "scope": "active", "difference": "mode a -> b"},
                 ],
             },
             {"item": {"name": "g2"}, "changed": False, "drift": []},
@@ -118,8 +126,20 @@ def test_loop_results_concatenate_the_rows_of_each_item():
     }
     rows = drift_rows(reported({"kvm": {"kvm_guest_network_result": res}}), ["kvm"])
     assert rows == [
-        {"host": "kvm", "object": "guest g1 hostdev fid 0x605", "difference": "attach", "scope": "persistent"},
-        {"host": "kvm", "object": "guest g1 interface enc8200", "difference": "update (mode)", "scope": "both"},
+        {
+            "host": "kvm",
+            "kind": "guest",
+            "object": "g1 hostdev fid 0x605",
+            "difference": "missing",
+            "scope": "persistent",
+        },
+        {
+            "host": "kvm",
+            "kind": "guest",
+            "object": "g1 interface enc8200",
+            "difference": "mode a -> b",
+            "scope": "active",
+        },
     ]
 
 
@@ -141,7 +161,13 @@ def test_failed_checks_are_error_rows_per_loop_item():
     }
     rows = drift_rows(reported({"kvm": {"kvm_guest_network_result": res}}))
     assert rows == [
-        {"host": "kvm", "object": "guest g1", "difference": "check failed: enc8200 is offline", "scope": "error"}
+        {
+            "host": "kvm",
+            "kind": "guest",
+            "object": "guest g1",
+            "difference": "check failed: enc8200 is offline",
+            "scope": "error",
+        }
     ]
 
 
@@ -150,12 +176,12 @@ def test_drift_table_aligns_columns_under_a_heading():
 
     lines = drift_table(
         [
-            {"host": "lpar-a", "object": "qeth 0.0.8200", "scope": "active", "difference": "layer2=1"},
-            {"host": "b", "object": "net.smc.rmem", "scope": "persistent", "difference": "1 -> 2"},
+            {"host": "lpar-a", "kind": "qeth", "object": "0.0.8200", "scope": "active", "difference": "layer2 0 -> 1"},
+            {"host": "b", "kind": "sysctl", "object": "smc sysctls", "scope": "persistent", "difference": "a 1 -> 2"},
         ]
     )
     assert lines == [
-        "HOST    OBJECT         SCOPE       DIFFERENCE",
-        "lpar-a  qeth 0.0.8200  active      layer2=1",
-        "b       net.smc.rmem   persistent  1 -> 2",
+        "HOST    KIND    OBJECT       SCOPE       DIFFERENCE",
+        "lpar-a  qeth    0.0.8200     active      layer2 0 -> 1",
+        "b       sysctl  smc sysctls  persistent  a 1 -> 2",
     ]

@@ -147,3 +147,21 @@ def test_smcd_peers_with_partition_names():
 def test_bad_input(hostvars, hosts, kwargs, message):
     with pytest.raises(AnsibleFilterError, match=message):
         smc_preflight(hostvars, hosts, **kwargs)
+
+
+def test_per_service_sizes_the_kernel_caps_are_warned():
+    hostvars = lab_hostvars()
+    services = [{"name": "db2", "rmem": "1M"}]
+    hostvars["lpar-b"] = StrictVars(dict(hostvars["lpar-b"].data, smc_services=services))
+    result = smc_preflight(hostvars, ["lpar-a", "lpar-b", "g1"], assume={"kernel": RHEL88})
+    assert result["warnings"] == [
+        "lpar-b: smc_services[0] (db2) rmem: 1M requested, but SMCD buffers on this kernel (RHEL 8.4+) are at most 512K"
+    ]
+    # RHEL 9.4 carries the SMC code of Linux 6.4: 1 MiB DMBs
+    result = smc_preflight(hostvars, ["lpar-a", "lpar-b", "g1"], assume={"kernel": "5.14.0-427.13.1.el9_4.s390x"})
+    assert result["warnings"] == []
+
+
+def test_the_variables_are_the_roles_and_the_preflights():
+    assert "smc_load_module" in VARIABLES and "qeth_devices" in VARIABLES and "interfaces_config" in VARIABLES
+    assert "smc_preflight_live" in VARIABLES and len(VARIABLES) == len(set(VARIABLES))

@@ -441,3 +441,30 @@ def test_the_example_inventory_gives_its_native_ism_guest_a_pnet_entry():
     assert guest_pnet_findings([v for k, v in sorted(cpcs.items()) if k.startswith("cpc_")], configs) == []
     configs["app3"] = None
     assert len(guest_pnet_findings([cpcs["cpc_prodb"]], configs)) == 1
+
+
+def test_roce_adapter_is_a_known_field_and_warnings_name_the_pchid(lab):
+    """zlab's README asks for adapter: express3 on a ROC2 entry: no warning for it, and a warning
+    for a key that is really unknown names the PCHID, not the entry's index."""
+    card = {"pchid": "17C", "type": "ROC2", "adapter": "express3"}
+    card["functions"] = [{"fid": 0x2A0, "uid": 0x2A0, "vf": 1, "port": 1, "partition": "LPARA"}]
+    lab["roce"] = [card, {"pchid": "1A0", "type": "ROCE", "functions": [], "colour": "blue"}]
+    model, errors, warnings = normalize_cpc(lab)
+    assert errors == []
+    assert [r["adapter"] for r in model["roce"]] == ["express3", None]
+    assert [w for w in warnings if w.startswith("RoCE PCHID 17C") or "RoCE 0" in w] == []
+    assert [w.split(" is not")[0] for w in warnings if "is not a known field" in w] == ["RoCE PCHID 1A0: colour"]
+
+
+@pytest.mark.parametrize(
+    "rtype,adapter,message",
+    [
+        ("ROCE", "express3", "RoCE PCHID 17C: adapter express3 does not fit type ROCE"),
+        ("ROC2", "express", "RoCE PCHID 17C: adapter express does not fit type ROC2"),
+        ("ROC2", "express9", "RoCE PCHID 17C: adapter 'express9' is not one of express, express2, express3"),
+    ],
+)
+def test_roce_adapter_must_fit_the_type(lab, rtype, adapter, message):
+    lab["roce"] = [{"pchid": "17C", "type": rtype, "adapter": adapter, "functions": []}]
+    _m, errors, _w = normalize_cpc(lab)
+    assert any(e.startswith(message) for e in errors), errors

@@ -176,3 +176,27 @@ def test_kernel_writes_resolve_below_the_root(host_root):
     with pytest.raises(OSError) as info:
         kernel_write.write_value("/sys/bus/pci/slots/00000606/power", "1\n")
     assert info.value.errno == errno.ENOENT and info.value.filename == str(attr).replace("00000605", "00000606")
+
+
+def test_read_attr_is_the_stripped_value_or_none_when_there_is_none(host_root, monkeypatch):
+    attr = host_root / "sys" / "class" / "net" / "eth0" / "mtu"
+    attr.parent.mkdir(parents=True)
+    attr.write_text("1500\n")
+    assert host_files.read_attr("/sys/class/net/eth0/mtu") == "1500"
+    assert host_files.read_attr("/sys/class/net/eth1/mtu") is None  # ENOENT
+    assert host_files.read_attr("/sys/class/net/eth0/mtu/x") is None  # ENOTDIR
+
+    def failing(number):
+        def fake_open(path, mode="r"):
+            raise OSError(number, os.strerror(number), path)
+
+        return fake_open
+
+    for number in (errno.ENODEV, errno.EINVAL):  # the device went away; nothing to read now
+        monkeypatch.setattr("builtins.open", failing(number))
+        assert host_files.read_attr("/sys/class/net/eth0/mtu") is None
+    for number in (errno.EACCES, errno.EIO):  # anything else is the caller's to report
+        monkeypatch.setattr("builtins.open", failing(number))
+        with pytest.raises(OSError) as info:
+            host_files.read_attr("/sys/class/net/eth0/mtu")
+        assert info.value.errno == number

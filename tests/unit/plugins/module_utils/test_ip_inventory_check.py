@@ -109,3 +109,54 @@ def test_smc_peers_in_two_subnets_warn_on_z16_and_fail_on_z14():
     errors, warnings, _p = inventory(g1=dict(two, cpc=z14), lpar_a={"cpc": z14}, lpar_b={"cpc": z14})
     assert len(errors) == 1 and errors[0].endswith("a z14 has no ISMv2, so they would fall back to TCP")
     assert warnings == []
+
+
+def test_a_pnet_paired_smcd_v1_pair_is_checked_on_its_pnet_network_not_the_first():
+    """SMC-D v1 pairs the ISM function with the interface of the same PNET ID: the rendezvous TCP
+    connection verify.yml opens must run over that HiperSockets network, not the first shared one."""
+    cpc = copy.deepcopy(CPC)
+    cpc["hipersockets"][0]["pnet_id"] = "NETX"
+    cpc["hipersockets"].append(
+        {
+            "chpid": "F1",
+            "frame_size": "40K",
+            "control_unit": "F100",
+            "devices": {"first": "8300", "count": 16},
+            "partitions": ["LPARA", "LPARB"],
+            "pnet_id": "NETD",
+        }
+    )
+    for func in cpc["ism"][0]["functions"]:
+        func["pnet_id"] = "NETD"
+    errors, warnings, pairs = inventory(
+        lpar_a={
+            "cpc": cpc,
+            "qeth_devices": [{"id": "8200", "layer2": True}, {"id": "8300", "layer2": True}],
+            "kvm_guests": [
+                {
+                    "name": "g1",
+                    "macvtap": [
+                        {"source": "enc8200", "mac": "12:34:56:78:9a:bc"},
+                        {"source": "enc8300", "mac": "12:34:56:78:9a:bd"},
+                    ],
+                }
+            ],
+        },
+        lpar_b={
+            "cpc": cpc,
+            "qeth_devices": [{"id": "8200", "layer2": True}, {"id": "8300", "layer2": True}],
+            "interfaces_config": [
+                {"device": "8200", "addresses": ["10.50.0.11/24"]},
+                {"device": "8300", "addresses": ["10.60.0.11/24"]},
+            ],
+        },
+        g1={
+            "cpc": cpc,
+            "interfaces_config": [
+                {"mac": "12:34:56:78:9a:bc", "addresses": ["10.50.0.12/24"]},
+                {"mac": "12:34:56:78:9a:bd", "addresses": ["10.60.0.12/24"]},
+            ],
+        },
+    )
+    assert errors == [], errors
+    assert pairs == [{"client": "g1", "server": "lpar-b", "address": "10.60.0.11", "network": "10.60.0.0/24"}]

@@ -5,7 +5,8 @@
 
 from __future__ import absolute_import, division, print_function
 
-from ansible_collections.s390x.network.plugins.module_utils.qeth.resource import view_drift
+from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import view_drift as _rows
+from ansible_collections.s390x.network.plugins.module_utils.qeth.resource import scoped_view
 
 IDS = "0.0.8200:0.0.8201:0.0.8202"
 
@@ -30,40 +31,38 @@ def _dev(busid, **kw):
     return dev
 
 
+def view_drift(before, after):
+    return _rows(after["id"], scoped_view(before), scoped_view(after), ("active", "persistent"))
+
+
 def test_active_and_persistent_differences_are_separate_rows():
     assert view_drift(_dev(IDS, online=False, persistent=None), _dev(IDS)) == [
-        ("qeth " + IDS, "active", "online 0 -> 1"),
-        ("qeth " + IDS, "persistent", "udev rule missing"),
+        (IDS, "active", "online 0 -> 1"),
+        (IDS, "persistent", "missing"),
     ]
     before = _dev("0.0.8300", buffer_count=64, persistent={"online": True, "layer2": True, "buffer_count": 64})
     assert view_drift(before, _dev("0.0.8300")) == [
-        ("qeth 0.0.8300", "active", "buffer_count 64 -> 128"),
-        ("qeth 0.0.8300", "persistent", "udev rule buffer_count 64 -> 128"),
+        ("0.0.8300", "active", "buffer_count 64 -> 128"),
+        ("0.0.8300", "persistent", "buffer_count 64 -> 128"),
     ]
     assert view_drift(_dev("0.0.8400"), _dev("0.0.8400")) == []
-    assert view_drift(_dev("0.0.8400"), _dev("0.0.8400", persistent=None)) == [
-        ("qeth 0.0.8400", "persistent", "udev rule to remove")
-    ]
+    assert view_drift(_dev("0.0.8400"), _dev("0.0.8400", persistent=None)) == [("0.0.8400", "persistent", "to remove")]
 
 
 def test_hidden_now_and_at_boot_are_rows_of_their_scope():
     hidden = IDS.split(":")
     assert view_drift(_dev(IDS, exists=False, online=None, hidden=hidden, hidden_at_boot=hidden), _dev(IDS)) == [
-        ("qeth " + IDS, "active", "exists 0 -> 1, hidden 0.0.8200,0.0.8201,0.0.8202 -> none, online - -> 1"),
+        (IDS, "active", "exists 0 -> 1, hidden 0.0.8200,0.0.8201,0.0.8202 -> none, online - -> 1"),
         (
-            "qeth " + IDS,
+            IDS,
             "persistent",
-            "cio_ignore hides 0.0.8200,0.0.8201,0.0.8202 at boot (not freed in 41-cio-ignore.rules)",
+            "hidden_at_boot 0.0.8200,0.0.8201,0.0.8202 -> none",
         ),
     ]
 
 
 def test_a_scope_left_out_of_the_view_gives_no_row():
     active_only = {k: v for k, v in _dev(IDS, buffer_count=64).items() if k not in ("persistent", "hidden_at_boot")}
-    assert view_drift(active_only, dict(active_only, buffer_count=128)) == [
-        ("qeth " + IDS, "active", "buffer_count 64 -> 128")
-    ]
+    assert view_drift(active_only, dict(active_only, buffer_count=128)) == [(IDS, "active", "buffer_count 64 -> 128")]
     pers_only = {"id": IDS, "persistent": None, "hidden_at_boot": []}
-    assert view_drift(pers_only, dict(pers_only, persistent={"online": True})) == [
-        ("qeth " + IDS, "persistent", "udev rule missing")
-    ]
+    assert view_drift(pers_only, dict(pers_only, persistent={"online": True})) == [(IDS, "persistent", "missing")]

@@ -7,6 +7,7 @@ from __future__ import absolute_import, division, print_function
 
 import pytest
 
+from ansible_collections.s390x.network.plugins.module_utils.engine import drift_text
 from ansible_collections.s390x.network.plugins.module_utils.engine import resource as engine
 
 
@@ -38,6 +39,8 @@ class Keys(engine.Resource):
     """A toy resource: keys with values in a dict (the 'host'); steps are actions on it."""
 
     kind = "key"
+    drift_kind = "key"
+    scopes = ("active",)
 
     def __init__(self, module, host, fail_on=None, stuck=()):
         super(Keys, self).__init__(module)
@@ -92,15 +95,10 @@ class Keys(engine.Resource):
         return out
 
     def view(self, state, change):
+        return {"active": {"value": state[change.subject]} if change.subject in state else None}
+
+    def public_view(self, state, change):
         return {"key": change.subject, "value": state.get(change.subject)}
-
-    def drift(self, before, after, change):
-        if before != after:
-            return [("key " + change.subject, "active", "%s -> %s" % (before["value"], after["value"]))]
-        return []
-
-    def diff_text(self, state, changes):
-        return "".join("%s=%s\n" % (c.subject, state.get(c.subject)) for c in changes)
 
     def rollback(self, before, now, change, ran):
         old = before.get(change.subject)
@@ -151,8 +149,20 @@ def test_check_mode_predicts_reports_drift_and_diff_and_touches_nothing():
     assert res["commands"] == ["set b=2"]
     assert res["before"] == [{"key": "a", "value": "1"}, {"key": "b", "value": "x"}]
     assert res["after"] == [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]
-    assert res["drift"] == [{"object": "key b", "scope": "active", "difference": "x -> 2"}]
-    assert res["diff"]["before"] == "a=1\nb=x\n" and res["diff"]["after"] == "a=1\nb=2\n"
+    assert res["drift"] == [{"kind": "key", "object": "b", "scope": "active", "difference": "value x -> 2"}]
+    assert res["diff"]["before"] == "a\n  active:\n    value: 1\nb\n  active:\n    value: x\n"
+    assert res["diff"]["after"] == "a\n  active:\n    value: 1\nb\n  active:\n    value: 2\n"
+
+
+def test_drift_rows_are_derived_from_the_views():
+    done, _r, _m = run({"state": "merged", "config": {"new": "1"}}, {"old": "x"}, check=True, diff=True)
+    assert done.result["drift"] == [{"kind": "key", "object": "new", "scope": "active", "difference": "missing"}]
+    assert done.result["diff"]["before"] == "new\n  active: (none)\n"
+    change = engine.Change("gone", [])
+    resource = Keys(FakeModule({}), {})
+    assert resource.drift(resource.view({"gone": "1"}, change), resource.view({}, change), change) == [
+        ("gone", "active", "to remove")
+    ]
 
 
 def test_apply_reads_back_and_a_second_run_is_a_no_op():
@@ -249,3 +259,21 @@ def test_a_step_has_argv_or_action():
     with pytest.raises(ValueError):
         engine.Step()
     assert engine.Step(argv=["/usr/sbin/chzdev", "-e", "qeth", "a b"]).command == "chzdev -e qeth 'a b'"
+
+
+def test_view_drift_writes_one_wording():
+    rows = drift_text.view_drift(
+        "obj",
+        {"active": {"a": 1, "b": ["x"], "c": True}, "persistent": {"f": drift_text.Content("old\n")}},
+        {"active": {"a": 2, "b": [], "c": True, "d": "new"}, "persistent": {"f": drift_text.Content("new\n")}},
+        ("active", "persistent"),
+    )
+    assert rows == [
+        ("obj", "active", "a 1 -> 2, b x -> none, d - -> new"),
+        ("obj", "persistent", "f differs"),
+    ]
+    assert drift_text.view_drift(
+        "obj", {"persistent": {"f": None}}, {"persistent": {"f": drift_text.Content("")}}, ("persistent",)
+    ) == [("obj", "persistent", "f missing")]
+    # a scope the resource does not declare is not compared
+    assert drift_text.view_drift("obj", {"other": 1}, {"other": 2}, ("active",)) == []

@@ -158,13 +158,27 @@ def test_family_lookup_is_a_dump_and_cached(byteorder):
     assert kernel.requests[0].flags == nl.NLM_F_REQUEST | nl.NLM_F_DUMP
 
 
-def test_family_not_found_says_the_module_is_not_loaded():
+def test_family_not_found_says_the_module_is_not_loaded(monkeypatch, tmp_path):
+    monkeypatch.setattr(nl, "SYS_MODULE_SMC", str(tmp_path / "absent"))
     kernel = FakeSmcKernel(loaded=False)
     with pytest.raises(nl.FamilyNotFound) as info:
         nl.SmcNetlink(kernel, "little").stats()
     assert info.value.errno == errno.ENOENT
     assert "SMC_GEN_NETLINK not found" in str(info.value) and "smc kernel module is not loaded" in str(info.value)
     assert kernel.sent() == [("nlctrl", 3)]
+
+
+def test_a_loaded_smc_without_the_family_gives_no_modprobe_advice(monkeypatch, tmp_path):
+    """/sys/module/smc exists (lsmod shows smc), the family list has no SMC family: loading the
+    module again cannot help, the kernel's SMC lacks the family."""
+    (tmp_path / "smc").mkdir()
+    monkeypatch.setattr(nl, "SYS_MODULE_SMC", str(tmp_path / "smc"))
+    kernel = FakeSmcKernel(loaded=False)
+    with pytest.raises(nl.FamilyNotFound) as info:
+        nl.SmcNetlink(kernel, "little").ueids()
+    text = str(info.value)
+    assert "modprobe" not in text and "not loaded" not in text
+    assert "SMC_GEN_NETLINK not found" in text and "lacks this generic netlink family" in text and "5.11" in text
 
 
 def test_a_kernel_with_the_pnet_family_only_is_older_not_unloaded():

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The SMC pre-flight (plugins/plugin_utils/smc_preflight/core.py): the kernel's CLC decisions per pair, facts from
+"""The SMC pre-flight (plugins/plugin_utils/smc_preflight/): the kernel's CLC decisions per pair, facts from
 the inventory and from the hosts, and what stays unknown. Each case asserts the exact prediction,
 decline code and side; the expected values follow net/smc/af_smc.c (smc_find_proposal_devices,
 smc_listen_find_device) as written down in docs/smc-preflight.md."""
@@ -17,8 +17,10 @@ import pytest
 import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.smc import clc as smc_clc
+from ansible_collections.s390x.network.plugins.module_utils.smc import levels as smc_levels
+from ansible_collections.s390x.network.plugins.module_utils.smc import sizing as smc_sizing
 from ansible_collections.s390x.network.plugins.module_utils.smc import stats as smc_stats
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import core as pf
+from ansible_collections.s390x.network.plugins.plugin_utils import smc_preflight as pf
 from ansible_collections.s390x.network.plugins.module_utils.smc.stats import parse_devices_smcd, parse_devices_smcr
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
@@ -309,7 +311,7 @@ def test_pair(case, client, server, prediction, reason, side):
     (row,) = pf.predict({"c": client, "s": server}, [{"client": "c", "server": "s"}])
     assert (row["prediction"], row["reason_name"], row["side"]) == (prediction, reason, side), row["why"]
     if reason:
-        assert row["reason_code"] == "0x%08x" % pf.CODE_OF[reason]
+        assert row["reason_code"] == "0x%08x" % smc_clc.CODE_OF[reason]
         assert row["fix"]
     else:
         assert row["reason_code"] is None
@@ -716,3 +718,129 @@ def test_live_software_pnet_on_a_non_native_ism_enables_v1():
     (row,) = pf.predict({"lpar-b": client, "peer": server}, [["lpar-b", "peer"]])
     assert row["prediction"] == pf.SMCD_V1
     assert "0001:00:00.0 (VCHID 7C8)" in row["why"]
+
+
+# -- branches that agree on the technology ---------------------------------------------------------
+ROCE_NO_IPV4 = [
+    {"name": "mlx5_0", "port": 1, "pnet_id": "NETR", "v2": True}
+]  # whether it has an IPv4 address: not known
+
+
+def test_smcr_v2_or_v1_depending_on_an_address_is_smcr():
+    client = host(ROCE_LPAR, roce=ROCE_NO_IPV4, ueids=["PLEX1"])
+    server = host(ROCE_LPAR, cpc="CPCB", ueids=["PLEX1"], rendezvous={"address": "10.1.1.77/24"})
+    (row,) = pf.predict({"c": client, "s": server}, [["c", "s"]])
+    assert (row["prediction"], row["reason_name"], row["side"]) == (pf.SMCR, None, None)
+    assert row["alternatives"] == ["v2", "v1"]
+    assert row["unknown"] == ["c's mlx5_0 port 1 interface has an IPv4 address (RoCEv2 GID)"]
+    assert [p["outcome"] for p in row["possible"]] == [pf.SMCR_V2, pf.SMCR_V1]
+    assert row["why"].startswith("SMC-R (v2 or v1, depending on c's mlx5_0 port 1 interface has an IPv4 address")
+    assert "`ip addr` of the RoCE interface on c" in row["fix"]
+    assert pf.summary([row]) == {"smc": 1, "tcp": 0, "unknown": 0}
+    assert "v2 or v1, depending on 1 fact (see why)" in pf.table([row])[1]
+
+
+def test_nosmcrdev_or_nosmcdev_is_a_certain_fallback():
+    client = host(ROCE_LPAR, roce=ROCE_NO_IPV4, ueids=["PLEX1"])
+    server = host(
+        cpc="CPCB", roce=ROCE, ism=[], ueids=["PLEX1"], rendezvous={"interface": "encb000", "pnet_id": "NETX"}
+    )
+    (row,) = pf.predict({"c": client, "s": server}, [["c", "s"]])
+    assert (row["prediction"], row["reason_name"], row["reason_code"], row["side"]) == (pf.TCP, None, None, "server")
+    assert row["alternatives"] == ["SMC_CLC_DECL_NOSMCRDEV", "SMC_CLC_DECL_NOSMCDEV"]
+    assert [p["outcome"] for p in row["possible"]] == [
+        "TCP (SMC_CLC_DECL_NOSMCRDEV 0x03030002, server)",
+        "TCP (SMC_CLC_DECL_NOSMCDEV 0x03030000, server)",
+    ]
+    assert row["why"].startswith("TCP (SMC_CLC_DECL_NOSMCRDEV or SMC_CLC_DECL_NOSMCDEV, depending on c's mlx5_0")
+    # the fixes of both fallbacks, then what decides between them
+    assert "Give s a RoCE Express2+ port" in row["fix"] and "Give s an active RoCE port" in row["fix"]
+    assert "To know which applies, check `ip addr` of the RoCE interface on c." in row["fix"]
+    # preflight_fail_on_fallback fails on summary.tcp
+    assert pf.summary([row]) == {"smc": 0, "tcp": 1, "unknown": 0}
+    assert "SMC_CLC_DECL_NOSMCRDEV or SMC_CLC_DECL_NOSMCDEV (server), depending on 1 fact" in pf.table([row])[1]
+
+
+def test_branches_of_different_technologies_stay_unknown():
+    (row,) = pf.predict({"c": host(kernel=None), "s": host()}, [["c", "s"]])
+    assert row["prediction"] == pf.UNKNOWN and row["alternatives"] == []
+
+
+def test_a_guest_without_an_ism_function_in_the_model_is_tcp():
+    # g2 is a KVM guest (kvm_guests) that the model gives no ISM function: no SMC device, whatever its kernel
+    hostvars = dict(LAB, g2={"cpc": LAB_CPC, "group_names": ["kvm_guests", "smc_hosts"]})
+    g2 = pf.inventory_host_facts("g2", hostvars["g2"])
+    assert (g2["ism"], g2["roce"], g2["rendezvous"]["kind"]) == ([], [], "virtio")
+    assert "cpc ZLAB guest g2 (no ISM function)" in g2["sources"]
+    facts = dict((h, pf.inventory_host_facts(h, v)) for h, v in hostvars.items())
+    (row,) = pf.predict(facts, [["g2", "lpar-b"]])
+    assert (row["prediction"], row["reason_name"], row["side"]) == (pf.TCP, "SMC_CLC_DECL_NOSMCDEV", "client")
+    assert row["unknown"] == [] and "g2 has no ISM device" in row["why"]
+    # as server, lpar-b's kernel decides what it proposes: TCP either way
+    (row,) = pf.predict(facts, [["lpar-b", "g2"]])
+    assert row["prediction"] == pf.TCP, row["why"]
+    assert row["unknown"] == ["lpar-b's kernel has SMC-D v2", "g2's kernel has SMC-D v2"]
+
+
+# -- role defaults from the roles' argument_specs -------------------------------------------------
+def test_role_defaults_come_from_the_argument_specs(tmp_path, monkeypatch):
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import role_input
+
+    assert pf.inventory_host_facts("lpar-b", LAB["lpar-b"])["smc"] is True  # smc_load_module: true
+    for role in ("smc", "qeth", "interfaces"):
+        spec = _load("roles/%s/meta/argument_specs.yml" % role)
+        if role == "smc":
+            options = spec["argument_specs"]["main"]["options"]
+            options["smc_load_module"]["default"] = False
+            options["smc_seid"]["default"] = "disabled"
+            options["smc_ueids"]["default"] = ["PLEX9"]
+        (tmp_path / role / "meta").mkdir(parents=True)
+        (tmp_path / role / "meta" / "argument_specs.yml").write_text(yaml.safe_dump(spec))
+    monkeypatch.setattr(role_input, "ROLES_DIR", str(tmp_path))
+    facts = pf.inventory_host_facts("lpar-b", LAB["lpar-b"])
+    assert facts["smc"] is None and "smc role (smc_hosts): loads smc" not in facts["sources"]
+    assert facts["ueids"] == ["PLEX9"] and facts["seid"]["enabled"] is False
+    # a value the host sets wins over the default
+    facts = pf.inventory_host_facts("lpar-b", dict(LAB["lpar-b"], smc_load_module=True, smc_ueids=[]))
+    assert facts["smc"] is True and facts["ueids"] == [] and facts["seid"]["enabled"] is True
+
+
+def test_a_role_without_its_argument_specs_is_an_error(tmp_path, monkeypatch):
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import role_input
+
+    monkeypatch.setattr(role_input, "ROLES_DIR", str(tmp_path))
+    with pytest.raises(pf.PreflightError, match="cannot read the defaults of the smc role"):
+        pf.inventory_host_facts("lpar-b", LAB["lpar-b"])
+
+
+# -- one table of kernel levels with the buffer sizing --------------------------------------------
+RHEL94 = "5.14.0-427.13.1.el9_4.s390x"
+RHEL88 = "4.18.0-477.10.1.el8_8.s390x"
+
+
+def test_per_service_sizes_above_the_kernels_buffers_warn():
+    services = [{"name": "db", "rmem": "1M", "wmem": "64K"}]
+    hvars = dict(LAB["lpar-b"], smc_services=services)
+    assert pf.service_warnings("lpar-b", hvars, RHEL94) == []  # RHEL 9.4: SMC of 6.4, 1 MiB DMBs
+    (warning,) = pf.service_warnings("lpar-b", hvars, RHEL88)
+    assert warning == (
+        "lpar-b: smc_services[0] (db) rmem: 1M requested, but SMCD buffers on this kernel (RHEL 8.4+) are at most 512K"
+    )
+    big = dict(hvars, smc_services=[{"name": "db", "rmem": "2M"}])
+    assert "at most 1M" in pf.service_warnings("lpar-b", big, RHEL94)[0]
+    # SMC-R buffers stay at 512K before 6.11
+    smcr = dict(hvars, smc_protocol="smcr")
+    assert (
+        "SMCR buffers on this kernel (RHEL 9.4+, SMC of Linux 6.4) are at most 512K"
+        in pf.service_warnings("lpar-b", smcr, RHEL94)[0]
+    )
+    # no kernel known, or not an smc host: nothing to say
+    assert pf.service_warnings("lpar-b", hvars, None) == []
+    assert pf.service_warnings("lpar-a", dict(LAB["lpar-a"], smc_services=services), RHEL88) == []
+
+
+@pytest.mark.parametrize("release", [RHEL88, "4.18.0-240.el8.s390x", "5.14.0-284.11.1.el9_2.s390x", RHEL94, "6.8.0"])
+def test_the_preflight_and_the_sizing_read_one_table(release):
+    level = smc_levels.kernel_level(release)
+    assert (pf.kernel_smcd_v2(release), pf.kernel_smcr_v2(release)) == (level["smcd_v2"], level["smcr_v2"])
+    assert smc_sizing.buffer_cap(release, "smcd") == level["smcd_max_dmb"]

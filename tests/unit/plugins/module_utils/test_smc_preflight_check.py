@@ -130,6 +130,27 @@ def test_smc_predicted_but_only_the_other_version_counted_is_not_observed():
     assert verdict([row("a", "b", "SMC-R v1")], readings) == [("agree", "a counted 8 SMC-R client connections")]
 
 
+def test_smc_predicted_without_a_version_agrees_with_either():
+    # the pre-flight predicts the technology alone when the version depends on facts nobody gave
+    readings = {"a": {"smcr": result(stats("smcr", client=8, server=4, v1=12, v2=0))}}
+    assert verdict([row("a", "b", "SMC-R")], readings) == [("agree", "a counted 8 SMC-R client connections")]
+    readings = {
+        "a": {"smcd": result(stats("smcd", fallbacks={"client": {"NOSMCDEV": 3}})), "smcr": result(stats("smcr"))}
+    }
+    assert verdict([row("a", "b", "SMC-D")], readings) == [
+        ("disagree", "a counted no SMC client connection, but 3 client fallbacks: NOSMCDEV 3")
+    ]
+
+
+def test_tcp_without_one_decline_code_is_not_compared():
+    readings = {"s": {"smcr": result(stats("smcr", fallbacks={"server": {"NOSMCRDEV": 2}}))}}
+    (out,) = check.compare([row("c", "s", "TCP", None, "server")], readings)["rows"]
+    assert (out["verdict"], out["reason"]) == (
+        "not compared",
+        "the prediction names no decline code and side to look for",
+    )
+
+
 def test_tcp_nosmcddev_counted_on_the_predicted_side_agrees():
     rows = [row("a", "b", "TCP", "SMC_CLC_DECL_NOSMCDDEV", "server")]
     readings = {

@@ -192,3 +192,39 @@ def test_tcp_method_round_trip(buffer_size):
 )
 def test_tcp_triplet_basis_prefers_the_owned_file(file_value, live_value, expected):
     assert sz.tcp_triplet_basis(file_value, live_value, "net.ipv4.tcp_rmem") == expected
+
+
+RHEL94 = "5.14.0-427.13.1.el9_4.s390x"
+
+
+def test_rhel_9_4_allocates_the_1m_dmbs_of_its_smc_code():
+    # RHEL 9.4 carries the SMC code of Linux 6.4 (1 MiB DMBs) on a 5.14 kernel without net.smc.rmem
+    assert sz.buffer_cap(RHEL94, "smcd") == 1024 * 1024
+    plan = sz.plan_buffers(RHEL94, "1M", None)
+    assert plan["method"] == "tcp" and plan["effective_rmem"] == 1024 * 1024
+    assert not any("at most" in w for w in plan["warnings"])
+    assert sz.plan_buffers(RHEL94, "2M", None)["warnings"][-1] == (
+        "rmem: 2M requested, but SMCD buffers on this kernel (RHEL 9.4+, SMC of Linux 6.4) are at most 1M"
+    )
+    # RHEL 9.0-9.3 and SMC-R (512K before 6.11) stay as they were
+    assert sz.buffer_cap(RHEL9, "smcd") == 512 * 1024
+    assert sz.buffer_cap(RHEL94, "smcr") == 512 * 1024
+    assert sz.decide_method(RHEL94) == "tcp"
+
+
+@pytest.mark.parametrize(
+    "kernel, protocol, sizes, capped",
+    [
+        (RHEL88, "smcd", {"rmem": "1M", "wmem": "512K"}, ["rmem"]),
+        (RHEL94, "smcd", {"rmem": "1M", "wmem": "1M"}, []),
+        (RHEL94, "smcd", {"rmem": "2M", "wmem": "1m"}, ["rmem"]),
+        (RHEL94, "smcr", {"rmem": "1M"}, ["rmem"]),
+        (LINUX612, "smcr", {"rmem": "4M", "wmem": "8M"}, ["wmem"]),
+        (UBUNTU2304, "smcd", {}, []),
+    ],
+)
+def test_service_sizes_above_the_kernels_buffers_warn(kernel, protocol, sizes, capped):
+    services = ["plain", dict(sizes, name="db")]
+    warnings = sz.service_size_warnings(kernel, services, protocol)
+    assert [w.split(":")[0] for w in warnings] == ["smc_services[1] (db) %s" % key for key in capped]
+    assert all("%s buffers on this kernel" % protocol.upper() in w for w in warnings)

@@ -178,3 +178,26 @@ def test_holders_enabled_vfio_device_is_in_use(host_root):
     assert probe.holders(dict(record, driver='ism')) == []  # host drivers enable at probe
     _fake_proc(host_root, 42, '/dev/vfio/3')
     assert probe.holders(record) == ['vfio: /dev/vfio/3 is open by pid 42']
+
+
+def test_holders_of_some_kinds_run_only_their_tool(host_root):
+    _fake_proc(host_root, 999, '/dev/vfio/3')
+    commands = {
+        'device': (0, SMCD_OUT, ''),
+        '-c qemu:///system list --name --state-running': (0, 'g1\n', ''),
+        '-c qemu:///system dumpxml g1': (0, DOMAIN, ''),
+    }
+    probe, calls = make_probe(host_root, commands=commands)
+    assert probe.holders(RECORD, kinds=('smc-d',)) == [
+        'smc-d: the host uses it for SMC-D (smcd device InUse/link groups)'
+    ]
+    assert calls == [['/usr/bin/smcd', 'device']]
+    assert probe.holders(RECORD, kinds=()) == [] and len(calls) == 1
+    record = dict(RECORD, driver='vfio-pci', net_devices=['eno3'])
+    assert probe.holders(record, {'eno3'}, kinds=('vfio', 'management')) == [
+        'vfio: /dev/vfio/3 is open by pid 999',
+        'management connection: it carries eno3',
+    ]
+    assert len(calls) == 1  # no virsh
+    assert probe.holders(record, {'eno3'}, kinds=('libvirt',)) == ['libvirt: running guest g1 has it as hostdev']
+    assert ['/usr/bin/virsh', '-c', 'qemu:///system', 'list', '--name', '--state-running'] in calls

@@ -194,11 +194,9 @@ def test_a_new_profile_is_added_and_activated_then_nothing_changes(run_module, n
         "nmcli connection up id enc8200",
     ]
     assert out.result["interfaces"] == {"device 0.0.8200": "enc8200"}
-    assert {"object": "ip enc8200", "scope": "persistent", "difference": "profile enc8200 missing"} in out.result[
-        "drift"
-    ]
+    assert {"kind": "ip", "object": "enc8200", "scope": "persistent", "difference": "missing"} in out.result["drift"]
     assert nm.devices["enc8200"]["addresses"] == ["10.60.0.1/24"] and nm.devices["enc8200"]["mtu"] == 16384
-    assert "ipv4.addresses=10.60.0.1/24" in out.result["diff"]["after"]
+    assert "    ipv4.addresses: 10.60.0.1/24\n" in out.result["diff"]["after"]
     again = run(run_module, nm, WANT)
     assert again.result["changed"] is False and again.result["commands"] == [] and again.result["drift"] == []
 
@@ -213,9 +211,10 @@ def test_only_the_differing_properties_are_modified_and_an_address_changed_behin
         "nmcli connection up uuid %s" % uuid,
     ]
     assert {
-        "object": "ip enc8200",
+        "kind": "ip",
+        "object": "enc8200",
         "scope": "active",
-        "difference": "addresses: 10.60.0.9/24 -> 10.60.0.1/24",
+        "difference": "addresses 10.60.0.9/24 -> 10.60.0.1/24, mtu 16384 -> 8192",
     } in out.result["drift"]
     assert nm.devices["enc8200"]["addresses"] == ["10.60.0.1/24"]
 
@@ -296,7 +295,7 @@ def test_a_missing_guest_nic_is_a_warning_and_a_drift_row_with_if_missing_warn(r
     )
     assert not out.failed and out.result["changed"] is False
     assert out.result["drift"] == [
-        {"object": "ip mac 12:34:56:78:9a:bc", "scope": "active", "difference": "interface missing"}
+        {"kind": "ip", "object": "mac 12:34:56:78:9a:bc", "scope": "active", "difference": "missing"}
     ]
     assert out.result["missing"][0]["entry"] == "mac 12:34:56:78:9a:bc"
 

@@ -148,9 +148,7 @@ def test_the_file_is_written_0600_and_applied_then_nothing_changes(run_module, h
         "mtu": 16384,
         "max_mtu": 65535,
     }
-    assert {"object": "ip enc8200", "scope": "persistent", "difference": "netplan enc8200 missing"} in out.result[
-        "drift"
-    ]
+    assert {"kind": "ip", "object": "enc8200", "scope": "persistent", "difference": "missing"} in out.result["drift"]
     assert out.result["backend"] == "netplan" and out.result["interfaces"] == {"device 0.0.8200": "enc8200"}
     assert out.result["diff"]["before"] == "" and json.loads(out.result["diff"]["after"]) == WANT_FILE
     host.calls = []
@@ -181,7 +179,7 @@ def test_a_file_others_can_read_is_made_0600_without_applying(run_module, host):
     out = run(run_module, host, WANT)
     assert out.result["commands"] == ["chmod 0600 /etc/netplan/60-s390x-network.yaml"]
     assert out.result["drift"] == [
-        {"object": "file /etc/netplan/60-s390x-network.yaml", "scope": "persistent", "difference": "mode: 0644 -> 0600"}
+        {"kind": "ip", "object": "/" + FILE, "scope": "persistent", "difference": "mode 0644 -> 0600"}
     ]
     assert stat.S_IMODE(os.stat(str(host.root / FILE)).st_mode) == 0o600 and host.changing() == []
     os.chmod(str(host.root / FILE), 0o644)
@@ -195,9 +193,10 @@ def test_an_address_changed_behind_ansibles_back_is_applied_again_without_writin
     out = run(run_module, host, WANT)
     assert out.result["commands"] == ["netplan apply"]
     assert {
-        "object": "ip enc8200",
+        "kind": "ip",
+        "object": "enc8200",
         "scope": "active",
-        "difference": "addresses: 10.60.0.9/24 -> 10.60.0.1/24, fd00:60::1/64",
+        "difference": "addresses 10.60.0.9/24 -> 10.60.0.1/24,fd00:60::1/64",
     } in out.result["drift"]
     assert host.devices["enc8200"]["addresses"] == ["10.60.0.1/24", "fd00:60::1/64"]
 
@@ -206,7 +205,9 @@ def test_merged_keeps_what_the_entry_leaves_out_and_replaced_drops_it(run_module
     run(run_module, host, WANT)
     out = run(run_module, host, [{"device": "8200", "mtu": 8192}])
     assert out.result["commands"] == ["write /etc/netplan/60-s390x-network.yaml", "netplan apply"]
-    assert {"object": "ip enc8200", "scope": "persistent", "difference": "mtu: 16384 -> 8192"} in out.result["drift"]
+    assert {"kind": "ip", "object": "enc8200", "scope": "persistent", "difference": "mtu 16384 -> 8192"} in out.result[
+        "drift"
+    ]
     assert host.file()["network"]["ethernets"]["enc8200"]["addresses"] == ["10.60.0.1/24", "fd00:60::1/64"]
     run(run_module, host, [{"device": "8200", "mtu": 8192}], args={"state": "replaced"})
     assert host.file()["network"]["ethernets"]["enc8200"] == {"mtu": 8192}

@@ -399,7 +399,9 @@ def test_state_names_of_earlier_releases_are_aliases(env):
     assert env.run(dict(args, state='merged'))['changed'] is False
     result = env.run({'domain': 'g1', 'state': 'absent', 'hostdevs': [HOSTDEV]})
     assert result['changed'] is True and devices(dom, 'hostdev') == []
-    assert result['drift'] == [{'object': 'guest g1 hostdev fid 0x605', 'scope': 'persistent', 'difference': 'detach'}]
+    assert result['drift'] == [
+        {'kind': 'guest', 'object': 'g1 hostdev fid 0x00000605', 'scope': 'persistent', 'difference': 'to remove'}
+    ]
     assert env.run({'domain': 'g1', 'state': 'deleted', 'hostdevs': [HOSTDEV]})['changed'] is False
 
 

@@ -108,16 +108,15 @@ def test_merged_applies_in_order_and_a_second_run_changes_nothing(run_module, ho
         }
     ]
     assert result["after"][0]["channels"] == {"combined": 4} and result["after"][0]["rps_cpus"][3] == "0-1"
-    assert {"object": "eth0 channels.combined", "scope": "active", "difference": "1 -> 4"} in result["drift"]
-    assert {"object": "eth0 feature tcp-segmentation-offload", "scope": "active", "difference": "on -> off"} in result[
-        "drift"
-    ]
-    assert {"object": "eth0 IRQ virtio2-input.0 affinity", "scope": "active", "difference": "0-3 -> 1"} in result[
-        "drift"
-    ]
-    assert len(result["drift"]) == 12
-    assert "eth0 channels.combined = 1\n" in result["diff"]["before"]
-    assert "eth0 channels.combined = 4\n" in result["diff"]["after"]
+    assert [(r["kind"], r["object"], r["scope"]) for r in result["drift"]] == [("nic", "eth0", "active")]
+    differences = result["drift"][0]["difference"].split(", ")
+    assert "channels.combined 1 -> 4" in differences
+    assert "features.tcp-segmentation-offload on -> off" in differences
+    assert "irq_affinity.virtio2-input.0 0-3 -> 1" in differences
+    assert "rps_cpus.3 none -> 0-1" in differences
+    assert len(differences) == 12
+    assert "    channels.combined: 1\n" in result["diff"]["before"]
+    assert "    channels.combined: 4\n" in result["diff"]["after"]
     assert result["ethtool_version"] == "6.1" and result["json"] == {"-g": False, "-k": True, "-l": False}
     assert result["interfaces"] == {"eth0": {"driver": "virtio_net", "persist_method": None}}
     assert result["warnings"] == []
@@ -414,9 +413,10 @@ def test_irqbalance_ban(run_module, host_root, monkeypatch):
     assert result["irqbalance"]["restart_needed"] is True and result["irqbalance"]["banned"] == [38, 39]
     assert any("restart it so that it leaves IRQ 38, 39 alone" in w for w in result["warnings"])
     assert {
-        "object": "irqbalance /etc/sysconfig/irqbalance IRQBALANCE_ARGS",
+        "kind": "nic",
+        "object": "irqbalance",
         "scope": "persistent",
-        "difference": "--banirq none -> 38,39",
+        "difference": "banned none -> 38,39",
     } in result["drift"]
     again = run(run_module, host, args).result
     assert again["changed"] is False and again["irqbalance"]["restart_needed"] is False
@@ -460,11 +460,11 @@ def test_persistent_boot_unit(run_module, host_root, monkeypatch):
         ["/bin/sh", "/etc/s390x-network/nic-tuning/eth0.sh", "eth0", "rps", "all", "3", "irq", "virtio2-input.0", "1"],
     ]
     assert out.result["interfaces"]["eth0"]["persist_method"] == "unit"
-    assert {
-        "object": "eth0 boot unit s390x-network-nic-tuning-eth0.service",
-        "scope": "persistent",
-        "difference": "none -> channels combined=2; rps all=3; irqs virtio2-input.0=1",
-    } in out.result["drift"]
+    persistent = [r["difference"] for r in out.result["drift"] if r["scope"] == "persistent"]
+    assert persistent == [
+        "unit - -> /etc/systemd/system/s390x-network-nic-tuning-eth0.service, enabled 0 -> 1, "
+        "settings.channels.combined - -> 2, settings.rps.all - -> 3, settings.irqs.virtio2-input.0 - -> 1"
+    ]
     assert run(run_module, host, args).result["changed"] is False
     # merged keeps what the boot unit held; replaced keeps only what is given
     out = run(run_module, host, {"persistent": True, "config": [{"name": "eth0", "features": {"gro": False}}]})
@@ -608,11 +608,8 @@ def test_networkmanager_with_channel_properties_and_replaced(run_module, host_ro
         "feature-tso": "off",
         "ring-rx": "512",
     }
-    assert {
-        "object": "eth0 NetworkManager ethtool.feature-gro",
-        "scope": "persistent",
-        "difference": "on -> -",
-    } in out.result["drift"]
+    persistent = [r["difference"] for r in out.result["drift"] if r["scope"] == "persistent"]
+    assert len(persistent) == 1 and "networkmanager.feature-gro on -> -" in persistent[0].split(", ")
     assert host.read(persist.unit_path("eth0")) is None
 
 

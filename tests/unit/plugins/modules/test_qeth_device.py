@@ -236,8 +236,8 @@ def test_check_mode_predicts_and_changes_nothing(env):
     assert not env.kernel.qeth_exists("0.0.8200")
     assert result["after"][0]["layer2"] is True and result["after"][0]["online"] is True
     assert result["after"][0]["persistent"]["buffer_count"] == 128
-    assert "not configured" in result["diff"]["before"]
-    assert "layer2=1" in result["diff"]["after"]
+    assert result["diff"]["before"] == "0.0.8200:0.0.8201:0.0.8202\n  active:\n    exists: 0\n  persistent: (none)\n"
+    assert "    layer2: 1\n" in result["diff"]["after"]
     real = run(env, {"config": [{"id": "0.0.8200", "layer2": True, "buffer_count": 128}]})
     assert real["commands"] == result["commands"]
     keys = ("id", "online", "layer2", "buffer_count", "exists")
@@ -551,13 +551,10 @@ def test_isolation_none_is_ignored_on_hipersockets(env):
 def test_diff_shows_both_scopes(env):
     env.build(online_group_8200({"buffer_count": "64"}))
     result = run(env, {"config": [{"id": "0.0.8200", "buffer_count": 128}]}, diff=True)
-    assert result["diff"]["before"] == (
-        "qeth 0.0.8200:0.0.8201:0.0.8202\n" "  active:     online=1 buffer_count=64\n" "  persistent: (no udev rule)\n"
-    )
+    active = "0.0.8200:0.0.8201:0.0.8202\n  active:\n    exists: 1\n    online: 1\n    layer2: 0\n"
+    assert result["diff"]["before"] == active + "    buffer_count: 64\n    portno: 0\n  persistent: (none)\n"
     assert result["diff"]["after"] == (
-        "qeth 0.0.8200:0.0.8201:0.0.8202\n"
-        "  active:     online=1 buffer_count=128\n"
-        "  persistent: online=1 buffer_count=128\n"
+        active + "    buffer_count: 128\n    portno: 0\n  persistent:\n    online: 1\n    buffer_count: 128\n"
     )
 
 

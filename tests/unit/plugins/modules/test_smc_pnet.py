@@ -71,7 +71,7 @@ def test_merged_is_idempotent_and_reports_commands(run_module):
     assert out.result["changed"] is True
     assert out.result["commands"] == ["smc_pnet -a NETC -D mlx5_3 -P 1"]
     assert {"pnet_id": "NETC", "ib_device": "mlx5_3", "port": 1} in out.result["after"]
-    assert "ib_device=mlx5_3" in out.result["diff"]["after"]
+    assert "    NETC: ib_device mlx5_3 port 1\n" in out.result["diff"]["after"]
     again = run_module(smc_pnet.main, {"config": config}, fake)
     assert again.result["changed"] is False and again.result["commands"] == []
 
@@ -171,8 +171,13 @@ def test_drift_rows_name_the_pnet_id_and_the_entry(run_module):
     fake = FakeSmcPnet()
     out = run_module(smc_pnet.main, {"config": [{"pnet_id": "NETB", "interface": "enc8200"}]}, fake, check_mode=True)
     assert out.result["drift"] == [
-        {"object": "smc_pnet NETA", "scope": "active", "difference": "interface enc8200 to remove"},
-        {"object": "smc_pnet NETB", "scope": "active", "difference": "interface enc8200 missing"},
+        {
+            "kind": "pnet",
+            "object": "table",
+            "scope": "active",
+            "difference": "NETA ib_device mlx5_0 port 1,interface enc8200 -> ib_device mlx5_0 port 1, "
+            "NETB interface bond0 -> interface bond0,interface enc8200",
+        },
     ]
 
 

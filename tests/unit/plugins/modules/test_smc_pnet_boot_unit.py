@@ -129,7 +129,7 @@ def test_present_writes_and_enables_the_unit_and_a_second_run_changes_nothing(ru
         "enabled": True,
         "entries": [{"pnet_id": "NETA", "interface": "enc8200"}, {"pnet_id": "NETR", "ib_device": "mlx5_1", "port": 2}],
     }
-    assert {"object": UNIT_PATH, "scope": "persistent", "difference": "enabled no -> yes"} in out.result["drift"]
+    assert {"kind": "pnet", "object": UNIT_PATH, "scope": "persistent", "difference": "missing"} in out.result["drift"]
     diffs = out.result["diff"]
     assert [d["after_header"] for d in diffs] == ["PNET table (after)", UNIT_PATH, "/" + LINK]
     assert "ExecStart=-smc_pnet -a NETA -I enc8200" in diffs[1]["after"] and diffs[1]["before"] == ""
@@ -196,7 +196,12 @@ def test_the_entries_follow_the_state_as_the_tables_do(run_module, host_root):
     merged = run(run_module, {"config": [{"pnet_id": "NETB", "interface": "eth2"}]}, no_command)
     assert [c[1][2:] for c in unit_commands(host_root)[0]] == [["NETA", "-I", "eth1"], ["NETB", "-I", "eth2"]]
     assert merged.result["drift"] == [
-        {"object": UNIT_PATH, "scope": "persistent", "difference": "NETB interface eth2 missing"}
+        {
+            "kind": "pnet",
+            "object": UNIT_PATH,
+            "scope": "persistent",
+            "difference": "entries NETA interface eth1 -> NETA interface eth1,NETB interface eth2, file differs",
+        }
     ]
     moved = run(run_module, {"config": [{"pnet_id": "NETB", "interface": "eth1"}]}, no_command)
     assert moved.result["changed"]
@@ -209,9 +214,9 @@ def test_the_entries_follow_the_state_as_the_tables_do(run_module, host_root):
     assert [c[1][2:] for c in unit_commands(host_root)[0]] == [["NETC", "-I", "x"]]
     gone = run(run_module, {"state": "deleted", "config": [{"pnet_id": "NETC"}]}, no_command)
     assert gone.result["commands"] == ["rm /" + LINK, "rm " + UNIT_PATH]
-    assert {"object": UNIT_PATH, "scope": "persistent", "difference": "NETC interface x to remove, file to remove"} in (
-        gone.result["drift"]
-    )
+    assert {"kind": "pnet", "object": UNIT_PATH, "scope": "persistent", "difference": "to remove"} in gone.result[
+        "drift"
+    ]
     assert not os.path.lexists(str(host_root / UNIT)) and not os.path.lexists(str(host_root / LINK))
     again = run(run_module, {"state": "deleted", "config": []}, no_command)
     assert again.result["changed"] is False

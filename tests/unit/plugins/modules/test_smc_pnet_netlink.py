@@ -52,7 +52,7 @@ def test_merged_over_netlink_is_idempotent(run_module, kernel):
     assert out.result["backend"] == "netlink" and out.result["changed"] is True
     assert out.result["commands"] == ["SMC_PNETID_ADD NETC ibname=mlx5_3 ibport=1"]
     assert ["NETC", None, "mlx5_3", 1] in kernel.pnet
-    assert "ib_device=mlx5_3" in out.result["diff"]["after"]
+    assert "    NETC: ib_device mlx5_3 port 1\n" in out.result["diff"]["after"]
     again = run(run_module, {"config": config})
     assert again.result["changed"] is False and again.result["commands"] == []
 

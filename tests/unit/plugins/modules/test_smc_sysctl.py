@@ -151,8 +151,13 @@ def test_linux612_uses_net_smc_and_settings(new_host):
     assert host.live("net.smc.rmem") == "65536"  # check mode changed nothing
     assert "autocorking_size" in check["diff"][0]["before"] and "autocorking_size" not in check["diff"][0]["after"]
     assert check["drift"] == [  # the file and the live value are separate rows
-        {"object": "net.smc.autocorking_size", "scope": "persistent", "difference": "1 -> -"},
-        {"object": "net.smc.rmem", "scope": "active", "difference": "65536 -> 131072"},
+        {"kind": "sysctl", "object": "smc sysctls", "scope": "active", "difference": "net.smc.rmem 65536 -> 131072"},
+        {
+            "kind": "sysctl",
+            "object": "smc sysctls",
+            "scope": "persistent",
+            "difference": "net.smc.autocorking_size 1 -> -",
+        },
     ]
     assert check["commands"] == ["echo 131072 > %s" % sfile.proc_path("net.smc.rmem"), "write %s" % host.file]
     fixed = host.run(rmem="128K", wmem="256K", settings={"smcr_testlink_time": 10, "net.smc.limit_smc_hs": "1"}).result

@@ -34,7 +34,51 @@ def kernel(monkeypatch):
 
 
 def run(run_module, args, **kwargs):
-    return run_module(smc_ueid.main, args, **kwargs)
+    """The netlink backend (``auto`` would take the smcd that run_module's lookup finds)."""
+    return run_module(smc_ueid.main, dict(args, backend=args.get("backend", "netlink")), **kwargs)
+
+
+LAST_REMOVED = "Info: the System EID was activated because the last User EID was removed\n"
+
+
+def smcd(kernel, version=(1, 8, 5)):
+    """``smcd ueid``/``smcd seid`` as smc-tools ueid.c and seid.c print them, over the fake kernel."""
+    client = smc_netlink.SmcNetlink(kernel, sys.byteorder)
+    ran = []
+
+    def run_command(argv):
+        ran.append(argv[1:])
+        assert argv[0] == "/usr/sbin/smcd", argv
+        if version < (1, 7, 0):
+            return 1, "", 'Error: Object "%s" is unknown, try "smcd help".\n' % argv[1]
+        command = tuple(argv[1:3])
+        try:
+            if command == ("ueid", "show"):
+                return 0, "".join(u.ljust(32) + "\n" for u in client.ueids()), ""
+            if command == ("seid", "show"):
+                seid = client.seid()
+                if seid["seid"] is None:
+                    return 0, "n/a\n", ""
+                return 0, "%s [%s]\n" % (seid["seid"], "enabled" if seid["enabled"] else "disabled"), ""
+            if command == ("ueid", "add"):
+                client.add_ueid(argv[3])
+            elif command == ("ueid", "del"):
+                if client.remove_ueid(argv[3]):
+                    return 1, "", LAST_REMOVED  # smc-tools exits 1 on the kernel's EAGAIN
+            elif command == ("ueid", "flush"):
+                client.flush_ueids()
+            elif command == ("seid", "enable"):
+                client.enable_seid()
+            elif command == ("seid", "disable"):
+                client.disable_seid()
+            else:
+                raise AssertionError(argv)
+        except smc_netlink.NetlinkError as exc:
+            return 1, "", "Error: %s\n" % exc
+        return 0, "", ""
+
+    run_command.ran = ran
+    return run_command
 
 
 def test_merged_adds_and_a_second_run_changes_nothing(run_module, kernel):
@@ -46,9 +90,11 @@ def test_merged_adds_and_a_second_run_changes_nothing(run_module, kernel):
     assert (result["before"], result["after"]) == ([], ["PLEX1.PROD", "PLEX1.TEST"])
     assert result["seid"] == {"system_eid": SEID, "enabled": True}
     assert result["drift"] == [
-        {"object": "smc_ueid", "scope": "active", "difference": "UEID PLEX1.PROD missing, UEID PLEX1.TEST missing"}
+        {"kind": "ueid", "object": "ueid table", "scope": "active", "difference": "ueids none -> PLEX1.PROD,PLEX1.TEST"}
     ]
-    assert result["diff"]["after"] == "ueid PLEX1.PROD\nueid PLEX1.TEST\nseid %s enabled\n" % SEID
+    assert result["diff"]["after"] == (
+        "ueid table\n  active:\n    ueids: PLEX1.PROD,PLEX1.TEST\n    system_eid: %s\n    seid: enabled\n" % SEID
+    )
     assert kernel.ueids == padded("PLEX1.PROD", "PLEX1.TEST") and kernel.closed
     again = run(run_module, {"config": ["PLEX1.TEST"]}).result
     assert again["changed"] is False and again["commands"] == [] and again["drift"] == []
@@ -94,7 +140,7 @@ def test_deleting_the_last_ueid_offers_the_system_eid_again(run_module, kernel):
     out = run(run_module, {"state": "deleted", "config": ["U1", "U2"]}).result
     assert out["commands"] == ["SMC_NETLINK_REMOVE_UEID U1", "SMC_NETLINK_REMOVE_UEID U2"]  # the last one: EAGAIN
     assert out["after"] == [] and out["seid"]["enabled"] is True and kernel.seid_enabled == 1
-    assert out["drift"][0]["difference"] == "UEID U1 to remove, UEID U2 to remove, system EID disabled, wanted enabled"
+    assert out["drift"][0]["difference"] == "ueids U1,U2 -> none, seid disabled -> enabled"
 
 
 def test_deleted_without_config_flushes(run_module, kernel):
@@ -190,7 +236,8 @@ def test_a_failure_half_way_puts_the_old_table_back(run_module, kernel):
     assert "previous UEID table restored" in out.result["msg"]
 
 
-def test_smc_not_loaded(run_module, monkeypatch):
+def test_smc_not_loaded(run_module, monkeypatch, tmp_path):
+    monkeypatch.setattr(smc_netlink, "SYS_MODULE_SMC", str(tmp_path / "absent"))
     monkeypatch.setattr(smc_netlink, "NetlinkSocket", lambda: FakeSmcKernel(loaded=False))
     out = run(run_module, {"config": ["U1"]})
     assert out.failed and "smc kernel module is not loaded" in out.result["msg"]
@@ -216,3 +263,80 @@ def test_not_root(run_module, kernel):
 )
 def test_plan(state, config, current, enabled, want, operations, target, after):
     assert plan_operations(state, config, current, enabled, want) == (operations, target, after)
+
+
+# -- the smcd backend (smc-tools 1.7.0 and later) ----------------------------------------------------
+def test_auto_takes_smcd_and_reads_and_changes_through_it(run_module, kernel):
+    tool = smcd(kernel)
+    out = run_module(smc_ueid.main, {"config": ["PLEX1.PROD", "PLEX1.TEST"]}, tool).result
+    assert out["backend"] == "tool" and out["changed"] is True
+    assert out["commands"] == ["smcd ueid add PLEX1.PROD", "smcd ueid add PLEX1.TEST"]
+    assert out["drift"] == [
+        {"kind": "ueid", "object": "ueid table", "scope": "active", "difference": "ueids none -> PLEX1.PROD,PLEX1.TEST"}
+    ]
+    assert kernel.ueids == padded("PLEX1.PROD", "PLEX1.TEST") and out["seid"] == {"system_eid": SEID, "enabled": True}
+    again = run_module(smc_ueid.main, {"config": ["PLEX1.TEST"]}, tool).result
+    assert again["changed"] is False and again["commands"] == [] and again["backend"] == "tool"
+    gathered = run_module(smc_ueid.main, {"state": "gathered"}, tool).result
+    assert gathered["gathered"] == ["PLEX1.PROD", "PLEX1.TEST"] and gathered["backend"] == "tool"
+    assert ["ueid", "show"] in tool.ran and ["seid", "show"] in tool.ran
+
+
+def test_smcd_removing_the_last_ueid_exits_1_and_is_a_success(run_module, kernel):
+    kernel.ueids = padded("U1", "U2")
+    kernel.seid_enabled = 0
+    tool = smcd(kernel)
+    out = run_module(smc_ueid.main, {"state": "deleted", "config": ["U1", "U2"]}, tool)
+    assert not out.failed, out.result
+    assert out.result["commands"] == ["smcd ueid del U1", "smcd ueid del U2"]
+    assert kernel.ueids == [] and kernel.seid_enabled == 1 and out.result["seid"]["enabled"] is True
+
+
+def test_smcd_check_mode_and_seid(run_module, kernel):
+    kernel.ueids = padded("OLD")
+    tool = smcd(kernel)
+    args = {"state": "overridden", "config": ["NEW"], "seid": "disabled"}
+    out = run_module(smc_ueid.main, args, tool, check_mode=True).result
+    assert out["commands"] == ["smcd ueid add NEW", "smcd ueid del OLD", "smcd seid disable"]
+    assert kernel.changes() == [] and all(r[1] == "show" for r in tool.ran)
+    out = run_module(smc_ueid.main, args, tool).result
+    assert kernel.ueids == padded("NEW") and kernel.seid_enabled == 0 and out["seid"]["enabled"] is False
+
+
+def test_smcd_refusal_is_the_tool_message(run_module, kernel):
+    kernel.ueids = padded("U1", "U2", "U3")
+    kernel._do_smc_gen_netlink_10 = lambda attrs: errno.ERANGE
+    out = run_module(smc_ueid.main, {"config": ["U9"]}, smcd(kernel))
+    assert out.failed and out.result["msg"].startswith("smcd ueid add U9 failed")
+    assert "ERANGE" in out.result["msg"] and kernel.ueids == padded("U1", "U2", "U3")
+
+
+def test_smcd_before_1_7_falls_back_to_netlink_under_auto(run_module, kernel):
+    old = smcd(kernel, version=(1, 6, 0))
+    out = run_module(smc_ueid.main, {"config": ["U1"]}, old).result
+    assert (
+        out["backend"] == "netlink" and out["commands"] == ["SMC_NETLINK_ADD_UEID U1"] and kernel.ueids == padded("U1")
+    )
+    forced = run_module(smc_ueid.main, {"config": ["U1"], "backend": "tool"}, old)
+    assert forced.failed and "this smcd has no ueid object (smc-tools before 1.7.0)" in forced.result["msg"]
+
+
+def test_tool_backend_without_smcd_fails_and_auto_takes_netlink(run_module, kernel):
+    out = run_module(smc_ueid.main, {"config": ["U1"], "backend": "tool"}, bin_paths={"smcd": None})
+    assert out.failed and "smcd not found: install smc-tools" in out.result["msg"] and kernel.requests == []
+    auto = run_module(smc_ueid.main, {"config": ["U1"]}, bin_paths={"smcd": None}).result
+    assert auto["backend"] == "netlink" and kernel.ueids == padded("U1")
+
+
+def test_smcd_on_a_kernel_whose_loaded_smc_lacks_the_family(run_module, monkeypatch, tmp_path):
+    """smc-tools says "SMC module not loaded" when the family is missing; with /sys/module/smc
+    there, the module adds what is really wrong instead of leaving the advice to load it."""
+    (tmp_path / "smc").mkdir()
+    monkeypatch.setattr(smc_netlink, "SYS_MODULE_SMC", str(tmp_path / "smc"))
+
+    def tool(argv):
+        return 1, "", "Error: SMC module not loaded\n"
+
+    out = run_module(smc_ueid.main, {"config": ["U1"]}, tool)
+    assert out.failed and "the smc module is loaded" in out.result["msg"]
+    assert "lacks the generic netlink family SMC_GEN_NETLINK" in out.result["msg"]

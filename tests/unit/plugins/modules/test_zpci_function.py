@@ -19,6 +19,7 @@ from ansible_collections.s390x.network.tests.unit.fake_kernel import ISM, ROCE2
 RULES = '/etc/udev/rules.d/60-s390x-network-zpci.rules'
 TMPFILES = '/etc/tmpfiles.d/s390x-network-zpci.conf'
 MODLOAD = '/etc/modules-load.d/s390x-network-zpci.conf'
+EXTRA_MODLOAD = '/etc/modules-load.d/s390x-network-zpci-modules.conf'
 TOOLS = {'smcd': '/usr/bin/smcd', 'virsh': '/usr/bin/virsh', 'modprobe': '/sbin/modprobe'}
 
 
@@ -32,10 +33,12 @@ class Host(object):
         self.tools = {}
         self.mgmt = set()
         self.commands = None
+        self.ran = []  # every command the module ran
         monkeypatch.setattr(zpci_function, 'management_connection', lambda module: (set(self.mgmt), {}))
         self.tools['-c qemu:///system list --name --state-running'] = (0, '', '')
 
     def run_command(self, argv):
+        self.ran.append([os.path.basename(argv[0])] + list(argv[1:]))
         if os.path.basename(argv[0]) in ('smcd', 'virsh'):
             return self.tools.get(' '.join(argv[1:]), (1, '', 'no such command'))
         if self.commands is None:
@@ -119,11 +122,15 @@ def test_check_mode_predicts_and_changes_nothing(new_host):
     assert 'driver=ism' in result['diff'][0]['before'] and 'driver=vfio-pci' in result['diff'][0]['after']
     assert result['diff'][1]['after_header'] == RULES
     assert result['drift'] == [
-        {'object': RULES, 'scope': 'persistent', 'difference': 'file differs'},
-        {'object': TMPFILES, 'scope': 'persistent', 'difference': 'file differs'},
-        {'object': MODLOAD, 'scope': 'persistent', 'difference': 'file differs'},
         {
-            'object': 'zpci fid 0x605',
+            'kind': 'zpci',
+            'object': 'boot files',
+            'scope': 'persistent',
+            'difference': '%s missing, %s missing, %s missing' % (RULES, TMPFILES, MODLOAD),
+        },
+        {
+            'kind': 'zpci',
+            'object': '0x605',
             'scope': 'active',
             'difference': 'driver_override - -> vfio-pci, driver ism -> vfio-pci',
         },
@@ -198,7 +205,7 @@ def test_refuses_to_unbind_from_running_guest(new_host):
         '',
     )
     writes = len(host.kernel.writes)
-    same = host.run(config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
+    same = host.run(config=[{'fid': 0x605, 'driver': 'vfio-pci'}], report_holders=['libvirt'])
     assert same['changed'] is False
     assert same['functions'][0]['holders'] == ['libvirt: running guest g1 has it as hostdev']
     for config in ([{'fid': 0x605, 'driver': 'ism'}], [{'fid': 0x605, 'power': 'off'}]):
@@ -229,7 +236,8 @@ def test_check_mode_on_standby_predicts_the_binding_by_fid(new_host):
     ]
     assert result['drift'] == [
         {
-            'object': 'zpci fid 0x606',
+            'kind': 'zpci',
+            'object': '0x606',
             'scope': 'active',
             'difference': 'power off -> on, driver_override - -> ism, driver - -> ism',
         }
@@ -391,7 +399,10 @@ def test_the_management_connection_is_read_from_the_host(fake_kernel, run_module
         return 1, '', 'no such command'
 
     same = run_module(
-        zpci_function.main, {'persistent': False, 'config': [{'fid': 0x20E}]}, run_command, bin_paths={'smcd': None}
+        zpci_function.main,
+        {'persistent': False, 'config': [{'fid': 0x20E}], 'report_holders': ['management']},
+        run_command,
+        bin_paths={'smcd': None},
     ).result
     assert same['changed'] is False and same['functions'][0]['holders'] == ['management connection: it carries eno2']
     refused = run_module(
@@ -399,3 +410,74 @@ def test_the_management_connection_is_read_from_the_host(fake_kernel, run_module
     ).result
     assert refused['failed'] and 'FID 0x20e: management connection: it carries eno2' in refused['msg']
     assert ['/usr/sbin/ip', 'route', 'get', '10.0.0.1'] in calls
+
+
+def test_a_no_op_runs_neither_smcd_nor_virsh_and_a_change_still_refuses(new_host):
+    """Holders are looked up for functions the run unbinds or powers off: a run that changes nothing
+    asks neither smcd nor virsh; the same function is refused as soon as a change would unbind it."""
+    host = new_host([ism(0x605, power=True), ism(0x606, power=True)])
+    host.run(config=[{'fid': 0x605, 'driver': 'ism'}, {'fid': 0x606, 'driver': 'ism'}])
+    host.smc_in_use(0x605, '0605:00:00.0')
+    host.ran = []
+    writes = len(host.kernel.writes)
+    same = host.run(config=[{'fid': 0x605, 'driver': 'ism'}, {'fid': 0x606, 'driver': 'ism'}])
+    assert same['changed'] is False and host.ran == []
+    assert [f['holders'] for f in same['functions']] == [None, None]
+    checked = host.run(check_mode=True, config=[{'fid': 0x605, 'driver': 'ism'}])
+    assert checked['changed'] is False and host.ran == []
+    # asked for: smcd runs (virsh does not), the holder is reported
+    asked = host.run(config=[{'fid': 0x605, 'driver': 'ism'}], report_holders=['smc-d'])
+    assert host.ran == [['smcd', 'device']]
+    assert asked['functions'][0]['holders'] == ['smc-d: the host uses it for SMC-D (smcd device InUse/link groups)']
+    # a change that unbinds the function: the guard asks both tools and refuses, in check mode too
+    for check_mode in (True, False):
+        host.ran = []
+        refused = host.run(check_mode=check_mode, config=[{'fid': 0x605, 'driver': 'vfio-pci'}])
+        assert refused['failed'] and 'FID 0x605: smc-d' in refused['msg'], refused
+        assert ['smcd', 'device'] in host.ran and [
+            'virsh',
+            '-c',
+            'qemu:///system',
+            'list',
+            '--name',
+            '--state-running',
+        ] in host.ran
+    # power off is a change the guard checks as well
+    refused = host.run(config=[{'fid': 0x605, 'power': 'off'}])
+    assert refused['failed'] and refused['refused'][0]['fid'] == 0x605
+    assert len(host.kernel.writes) == writes and host.kernel.bound(0x605) == 'ism'
+    # a function the run does change, without holders, reports every kind it checked (none found)
+    host.ran = []
+    moved = host.run(config=[{'fid': 0x606, 'driver': 'vfio-pci'}])
+    assert moved['changed'] and moved['functions'][0]['holders'] == [] and ['smcd', 'device'] in host.ran
+
+
+def test_boot_modules_file(new_host):
+    host = new_host([ism(0x605, power=True)])
+    config = [{'fid': 0x605, 'expected_type': 'ism'}]
+    result = host.run(config=config, boot_modules=['vfio-pci'])
+    assert result['changed'] and 'write %s' % EXTRA_MODLOAD in result['commands']
+    assert (
+        host.file(EXTRA_MODLOAD) == '# Generated by s390x.network.zpci_function. Changes are overwritten.\nvfio-pci\n'
+    )
+    assert os.stat(host_files.path(EXTRA_MODLOAD)).st_mode & 0o777 == 0o644
+    assert host.file(MODLOAD) is None  # no binding needs a module
+    assert host.run(config=config, boot_modules=['vfio-pci'])['changed'] is False
+    # a call without the option (another role's) leaves the file alone
+    assert host.run(config=config)['changed'] is False and host.file(EXTRA_MODLOAD) is not None
+    drifted = host.run(check_mode=True, config=config, boot_modules=['vfio-pci', 'ism_vfio_pci'])
+    assert drifted['changed'] and [d['difference'] for d in drifted['drift']] == [EXTRA_MODLOAD + ' differs']
+    assert host.file(EXTRA_MODLOAD).splitlines()[1:] == ['vfio-pci']
+    removed = host.run(config=config, boot_modules=[])
+    assert removed['commands'] == ['rm %s' % EXTRA_MODLOAD] and host.file(EXTRA_MODLOAD) is None
+    rendered = host.run(state='rendered', config=config, boot_modules=['vfio-pci'])['rendered']['files']
+    assert rendered[EXTRA_MODLOAD].endswith('\nvfio-pci\n')
+    assert EXTRA_MODLOAD not in host.run(state='rendered', config=config)['rendered']['files']
+
+
+@pytest.mark.parametrize('modules', [['vfio-pci'], []])
+def test_boot_modules_needs_persistent(new_host, modules):
+    host = new_host([ism(0x605, power=True)])
+    result = host.run(config=[{'fid': 0x605}], persistent=False, boot_modules=modules)
+    assert result['failed'] and 'boot_modules: writes a boot file, which needs persistent: true' in result['msg']
+    assert host.kernel.writes == []

@@ -1,0 +1,114 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""playbooks/drift.yml runs the list playbooks/vars/plays.yml as site.yml's plays would.
+
+The real drift.yml, drift_check.yml, plays.yml and filters run with the real ansible-playbook on
+local hosts, in a private collection tree whose roles are stand-ins that record who ran them and
+report no drift. Each host runs the roles of the entries whose groups it is in, every host is done
+with an entry before the next one starts, and a host that is unreachable owes the report of the
+entry it did not finish (an error row) while the others go on to the summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import yaml
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+STAND_IN = textwrap.dedent("""\
+    - name: A command, which check mode skips
+      ansible.builtin.command: "true"
+      changed_when: false
+      register: stand_in_probe
+
+    - name: Record the run
+      ansible.builtin.shell: 'echo "{{{{ inventory_hostname }}}} {role} {{{{ stand_in_probe is skipped }}}}" >> "{{{{ record }}}}"'
+      check_mode: false
+      changed_when: false
+
+    - name: Report no drift
+      ansible.builtin.set_fact:
+        {role}_drift: []
+    """)
+
+INVENTORY = {
+    "all": {
+        "vars": {"ansible_connection": "local", "ansible_python_interpreter": sys.executable},
+        "children": {
+            "lpars": {"hosts": {"lpar-a": None, "lpar-b": None}},
+            "kvm_hosts": {
+                "hosts": {
+                    "lpar-a": None,
+                    "kvm-gone": {"ansible_connection": "ssh", "ansible_host": "127.0.0.1", "ansible_port": 1},
+                }
+            },
+            "kvm_guests": {"hosts": {"g1": None}},
+            "smc_hosts": {"hosts": {"lpar-b": None, "g1": None}},
+        },
+    }
+}
+
+
+def _plays():
+    with open(os.path.join(ROOT, "playbooks", "vars", "plays.yml")) as handle:
+        return yaml.safe_load(handle)["s390x_network_plays"]
+
+
+def run_drift(root):
+    coll = root / "ansible_collections" / "s390x" / "network"
+    coll.mkdir(parents=True)
+    (coll / "galaxy.yml").write_text("namespace: s390x\nname: network\nversion: 0.0.1\n")
+    os.symlink(os.path.join(ROOT, "playbooks"), str(coll / "playbooks"))
+    os.symlink(os.path.join(ROOT, "plugins"), str(coll / "plugins"))
+    for role in [r for play in _plays() for r in play["roles"]]:
+        (coll / "roles" / role / "tasks").mkdir(parents=True)
+        (coll / "roles" / role / "tasks" / "main.yml").write_text(STAND_IN.format(role=role))
+    (root / "ansible.cfg").write_text("[defaults]\nforks = 10\n")
+    (root / "hosts.yml").write_text(yaml.safe_dump(INVENTORY))
+    env = dict(
+        os.environ,
+        ANSIBLE_COLLECTIONS_PATH=str(root),
+        ANSIBLE_CONFIG=str(root / "ansible.cfg"),
+        ANSIBLE_LOCALHOST_WARNING="false",
+        ANSIBLE_SSH_ARGS="-o ConnectTimeout=2",
+    )
+    playbook = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
+    argv = [playbook, "-i", str(root / "hosts.yml"), str(coll / "playbooks" / "drift.yml")]
+    argv += ["-e", "record=%s" % (root / "record"), "-e", "drift_report=%s" % (root / "report.json")]
+    return subprocess.run(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False
+    )
+
+
+@pytest.mark.slow
+def test_drift_yml_runs_each_entry_on_its_groups_in_order(tmp_path):
+    proc = run_drift(tmp_path)
+    assert (tmp_path / "report.json").exists(), proc.stdout
+    records = [line.split() for line in (tmp_path / "record").read_text().splitlines()]
+    assert set(skipped for dummy, dummy2, skipped in records) == {"True"}  # check mode without correct=true
+    order = [r for play in _plays() for r in play["roles"]]
+    # every host done with a role before the next role starts: the roles in the list's order
+    ran = [role for dummy, role, dummy2 in records]
+    assert ran == sorted(ran, key=order.index), proc.stdout
+    by_host = {}
+    for host, role, dummy in records:
+        by_host.setdefault(host, []).append(role)
+    assert by_host == {
+        "lpar-a": ["qeth", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning"],
+        "lpar-b": ["qeth", "interfaces", "nic_tuning", "smc"],
+        "g1": ["interfaces", "nic_tuning", "smc"],
+    }
+    # the host that could not be reached owes its first entry's report; the others reported no drift
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["correct"] is False
+    assert [(r["host"], r["scope"]) for r in report["drift"]] == [("kvm-gone", "error")]
+    assert "qeth" in report["drift"][0]["object"]
+    assert proc.returncode == 4, proc.stdout  # an unreachable host
