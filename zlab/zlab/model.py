@@ -214,7 +214,7 @@ def _merge_vars(groups, hostvars):
 # ----------------------------------------------------------------------------- the model
 
 # zlab reads ``cpc`` with the collection's normaliser (docs/cpc-model.md), imported by its
-# collection name: cpc_model.py imports iocp_validate that way. The checkout zlab runs from is that
+# collection name: iocp/cpc_model.py imports iocp/validate that way. The checkout zlab runs from is that
 # collection through the link `make collection-link` creates (the path pytest.ini gives the tests).
 CHECKOUT_COLLECTIONS = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".cache", "collections"

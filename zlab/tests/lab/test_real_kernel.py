@@ -198,7 +198,7 @@ def test_the_netlink_client_reads_and_writes_the_real_kernels_smc_state(real):
     import base64  # pylint: disable=import-outside-toplevel
 
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    with open(os.path.join(repo, "plugins", "module_utils", "smc_netlink.py"), "rb") as handle:
+    with open(os.path.join(repo, "plugins", "module_utils", "smc", "netlink.py"), "rb") as handle:
         source = base64.b64encode(handle.read()).decode()
     start = time.monotonic()
     run("modprobe smc")

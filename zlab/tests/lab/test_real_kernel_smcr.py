@@ -70,7 +70,7 @@ print(json.dumps(out, default=str))
 
 def test_smc_r_over_soft_roce_is_read_back_through_netlink(smcr_host):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    with open(os.path.join(repo, "plugins", "module_utils", "smc_netlink.py"), "rb") as handle:
+    with open(os.path.join(repo, "plugins", "module_utils", "smc", "netlink.py"), "rb") as handle:
         source = base64.b64encode(handle.read()).decode()
     zlab("exec", "solo", "--", "modprobe", "smc", lab=SMCR_NAME, timeout=600)
     res = zlab("exec", "solo", "--", "python3", "-c", SMCR_PROBE, source, lab=SMCR_NAME, timeout=600)
