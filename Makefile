@@ -108,7 +108,7 @@ MOLECULE_SCENARIOS ?= $(sort $(filter-out resources enterprise,$(notdir $(patsub
 test-molecule: setup zlab-image
 	scripts/molecule-tier.sh $(MOLECULE_SCENARIOS)
 
-# Every tier that exists, cheapest first; two long ones overlap with others (scripts/test-tiers.sh).
+# Every tier that exists, cheapest first, with each tier's wall time (scripts/test-tiers.sh).
 test: setup
 	scripts/test-tiers.sh
 
