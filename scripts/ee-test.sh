@@ -226,7 +226,10 @@ site() {  # site N: runs site.yml inside the EE; the log is $run/site-N.log
   note "5.$n site.yml inside the EE (run $n)"
   start=$(date +%s)
   set +e
-  (cd "$project" && "${navigator[@]}" run playbooks/site.yml -i inventory.yml "${nav_opts[@]}" --pae false) \
+  # the IOCDS deck in the project directory (mounted at the same path): the default, the container's
+  # home, is gone after each run, so every run would write it anew
+  (cd "$project" && "${navigator[@]}" run playbooks/site.yml -i inventory.yml "${nav_opts[@]}" --pae false \
+    -e "iocds_output_dir=$project/iocds-output") \
     >"$run/site-$n.raw" 2>&1
   rc=$?
   set -e
