@@ -11,7 +11,6 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth.attributes impo
     MANAGED,
     RULES,
     normalize_read,
-    order_settings,
 )
 from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import (
     QethIdError,
@@ -229,21 +228,6 @@ def gathered_entry(dev, scope="both"):
     if view["attributes"]:
         entry["attributes"] = view["attributes"]
     return entry
-
-
-def settings_text(values, names=None):
-    """``name=value`` words in chzdev order, for --diff output."""
-    if values is None:
-        return "(none)"
-    keys = [k for k in values if names is None or k in names or k == "online"]
-    ordered = (["online"] if "online" in keys else []) + order_settings([k for k in keys if k != "online"])
-    words = []
-    for key in ordered:
-        value = values[key]
-        if isinstance(value, list):
-            value = ",".join(value)
-        words.append("%s=%s" % (key, value))
-    return " ".join(words) if words else "(no settings)"
 
 
 def resolve_id(text, devices, reader, cio=None, missing_ok=False):

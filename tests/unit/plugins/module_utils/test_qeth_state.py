@@ -17,7 +17,6 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth.state import (
     device_view,
     read_state,
     resolve_id,
-    settings_text,
 )
 from ansible_collections.s390x.network.plugins.module_utils.qeth.sysfs import SysfsReader
 
@@ -95,8 +94,6 @@ def test_read_state_merges_active_and_rules(host):
         "attributes": {"vnicc/learning": "1"},
     }
     assert device_view(dev, scope="persistent").get("buffer_count") is None
-    assert settings_text(dev.persistent) == "online=1 layer2=1 buffer_count=128 vnicc/learning=1"
-    assert settings_text(None) == "(none)"
 
 
 def test_resolve_id(host):
