@@ -28,6 +28,7 @@ import socket
 import struct
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.engine.resource import ResourceError
 
 
 def parse_ssh_connection(value):
@@ -277,3 +278,21 @@ def interface_refusal(mgmt, target, commands, action):
             action,
         )
     )
+
+
+class InterfaceGuard(object):
+    """Refuses a change of an interface that carries the management connection unless the module's
+    ``allow_disruptive`` is set; reads the connection once, at the first change that needs it."""
+
+    def __init__(self, module):
+        self.module = module
+        self._mgmt = None
+
+    def check(self, target, commands, action):
+        """Raise ResourceError when the change of ``target`` (``commands``, doing ``action`` to it)
+        must not run."""
+        if self._mgmt is None:
+            self._mgmt = management_connection(self.module)
+        refusal = interface_refusal(self._mgmt, target, commands, action)
+        if refusal and not self.module.params["allow_disruptive"]:
+            raise ResourceError(refusal, commands=[], management_interfaces=sorted(self._mgmt[0]))

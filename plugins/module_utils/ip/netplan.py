@@ -46,8 +46,7 @@ except ImportError:  # the file is JSON; yaml only reads a file edited by hand
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.ip import config as cfg
 from ansible_collections.s390x.network.plugins.module_utils.engine.mgmt_connection import (
-    interface_refusal,
-    management_connection,
+    InterfaceGuard,
 )
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
 
@@ -243,7 +242,7 @@ class NetplanInterfaces(Resource):
         self.nm = nm
         self.netplan = netplan
         self.ip = None
-        self._mgmt = None
+        self._interface_guard = InterfaceGuard(module)
 
     # -- host ----------------------------------------------------------------------------------
     def prepare(self):
@@ -463,10 +462,7 @@ class NetplanInterfaces(Resource):
             if not change.want["differs"]:
                 continue
             target = change.want["target"]
-            if self._mgmt is None:
-                self._mgmt = management_connection(self.module)
-            refusal = interface_refusal(
-                self._mgmt,
+            self._interface_guard.check(
                 target,
                 [s.command for s in file_change.steps],
                 (
@@ -475,8 +471,6 @@ class NetplanInterfaces(Resource):
                     else "re-apply it with the netplan file's addresses"
                 ),
             )
-            if refusal and not self.params["allow_disruptive"]:
-                raise ResourceError(refusal, commands=[], management_interfaces=sorted(self._mgmt[0]))
 
     # -- prediction, views, drift --------------------------------------------------------------
     def predict(self, current, changes):

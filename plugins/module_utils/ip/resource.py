@@ -25,8 +25,7 @@ from ansible_collections.s390x.network.plugins.module_utils.ip import config as 
 from ansible_collections.s390x.network.plugins.module_utils.ip import netplan as ip_netplan
 from ansible_collections.s390x.network.plugins.module_utils.ip import nm_cli
 from ansible_collections.s390x.network.plugins.module_utils.engine.mgmt_connection import (
-    interface_refusal,
-    management_connection,
+    InterfaceGuard,
 )
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
 
@@ -158,7 +157,7 @@ class IpInterfaces(Resource):
         self.nmcli = None
         self.netplan = None
         self.ip = None
-        self._mgmt = None
+        self._interface_guard = InterfaceGuard(module)
         self.missing = []
         self._warned = set()
 
@@ -486,10 +485,7 @@ class IpInterfaces(Resource):
             if not any(s.disruptive or s.kind == "delete" for s in change.steps):
                 continue
             target = change.want["target"]
-            if self._mgmt is None:
-                self._mgmt = management_connection(self.module)
-            refusal = interface_refusal(
-                self._mgmt,
+            self._interface_guard.check(
                 target,
                 [s.command for s in change.steps],
                 (
@@ -498,8 +494,6 @@ class IpInterfaces(Resource):
                     else "re-activate it with the profile's addresses"
                 ),
             )
-            if refusal and not self.params["allow_disruptive"]:
-                raise ResourceError(refusal, commands=[], management_interfaces=sorted(self._mgmt[0]))
 
     # -- prediction, views, drift --------------------------------------------------------------
     def predict(self, current, changes):

@@ -269,7 +269,7 @@ def test_the_interface_of_the_ssh_connection_is_refused_before_anything_runs(run
     run(run_module, host, WANT)
     monkeypatch.setenv("SSH_CONNECTION", "10.60.0.2 51000 10.60.0.1 22")
     monkeypatch.setattr(
-        "ansible_collections.s390x.network.plugins.module_utils.ip.netplan.management_connection",
+        "ansible_collections.s390x.network.plugins.module_utils.engine.mgmt_connection.management_connection",
         lambda module: (
             set(["enc8200"]),
             {"ssh_connection": {"client": "10.60.0.2", "server": "10.60.0.1"}},
