@@ -12,9 +12,8 @@ version_added: 0.1.0
 short_description: The drift rows of one registered s390x.network module result
 description:
   - Returns one row (C(kind), C(object), C(scope), C(difference)) per object that differs, from a
-    result a role registered - the module's own C(drift) rows, which carry their C(kind), or for the
-    template and file loops of the smc role's drop-ins (O(kind=dropin), O(kind=dropin_removed)) rows
-    read from the loop's results. A failed result gives V(error) rows.
+    result a role registered - the module's own C(drift) rows, which carry their C(kind). A failed
+    result gives V(error) rows.
   - A result that is not there (pass C(result | default(none))) gives an V(error) row, so that a
     renamed register cannot make a drift report silent.
 options:
@@ -25,8 +24,7 @@ options:
   kind:
     description:
       - The kind of the role's module (for example V(qeth), V(zpci), V(sysctl)), the C(kind) of the
-        error rows and of rows that carry none. V(dropin) and V(dropin_removed) read a template or
-        file loop of drop-ins.
+        error rows and of rows that carry none.
     type: str
     required: true
   buffer_size:

@@ -47,7 +47,7 @@ _value:
   type: dict
 """
 
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_services import smc_services_plan as _plan
+from ansible_collections.s390x.network.plugins.module_utils.smc.services import smc_services_plan as _plan
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 

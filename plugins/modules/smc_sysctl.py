@@ -118,6 +118,12 @@ options:
     description:
       - Also set C(net.core.wmem_max), the same for C(SO_SNDBUF) (C(smc_run -t), C(SMC_SNDBUF)).
     type: raw
+  core_mem_max_at_least:
+    description:
+      - Take O(core_rmem_max) and O(core_wmem_max) as lower bounds - a host whose value is larger keeps it (live and in
+        O(file)), so that raising the limit for SMC never lowers what an administrator set.
+    type: bool
+    default: false
   file:
     description:
       - Name of the file in C(/etc/sysctl.d) this module owns, C([A-Za-z0-9_][A-Za-z0-9_.-]*.conf) (C(systemd-sysctl)
@@ -308,6 +314,7 @@ def main():
             tcp_wmem_max=dict(type="raw"),
             core_rmem_max=dict(type="raw"),
             core_wmem_max=dict(type="raw"),
+            core_mem_max_at_least=dict(type="bool", default=False),
             file=dict(type="str", default="90-smc.conf"),
             load_module=dict(type="bool", default=True),
             modules_load_file=dict(type="str", default="smc.conf"),

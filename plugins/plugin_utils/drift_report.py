@@ -4,10 +4,7 @@
 """Drift rows (kind, object, scope, difference) from the roles' module results, and the fleet summary.
 
 Every changing module of the collection runs on the resource engine and returns its own ``drift``
-rows, each with its ``kind``; the only rows made here are those of the smc role's drop-in files (``ansible.builtin.template``
-and ``file`` loops: the object is the file's path in check mode and when correcting alike, and a
-drop-in that is not there is ``drop-in missing`` as the diff that drift.yml asks for shows) and the
-error rows. Each role reports its rows in the host variable ``<role>_drift``; the summary concatenates the
+rows, each with its ``kind``; the only rows made here are the error rows and the SMC buffer rule. Each role reports its rows in the host variable ``<role>_drift``; the summary concatenates the
 reports of the roles a host ran (``drift_expected``) and turns every missing one into an error row.
 """
 
@@ -23,48 +20,6 @@ from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
     parse_tcp_triplet,
     requested_from_tcp,
 )
-
-
-def _file_object(item):
-    """The path of a file loop item: the same plain name in check mode (whose template result has
-    no ``dest``) and when the file was written, never the loop item's dict."""
-    loop_item = item.get("item")
-    if isinstance(loop_item, dict) and loop_item.get("path"):
-        return str(loop_item["path"])
-    for key in ("dest", "path"):
-        if item.get(key):
-            return str(item[key])
-    if isinstance(loop_item, dict):
-        return str(loop_item.get("name") or "file")
-    return str(loop_item)
-
-
-def _file_absent(item):
-    """Whether the diff of a template result shows that the file was not there (Ansible sets a
-    ``before_header`` only for a file it could read); None when the result carries no diff."""
-    diffs = item.get("diff")
-    if isinstance(diffs, dict):
-        diffs = [diffs]
-    if not isinstance(diffs, list) or not diffs or not all(isinstance(d, dict) for d in diffs):
-        return None
-    return all(d.get("before_header") is None and not d.get("before") for d in diffs)
-
-
-def _file_loop_rows(res, action, absent_action=None):
-    rows = []
-    for item in res.get("results") or []:
-        if isinstance(item, dict) and item.get("changed"):
-            difference = absent_action if absent_action and _file_absent(item) else action
-            rows.append((_file_object(item), difference, "persistent"))
-    return rows
-
-
-# how to read the result of a template or file loop, by the kind the role names (its rows are of
-# kind dropin); a module's result has its own rows
-_READERS = {
-    "dropin": lambda r: _file_loop_rows(r, "drop-in differs", "drop-in missing"),
-    "dropin_removed": lambda r: _file_loop_rows(r, "drop-in to remove"),
-}
 
 
 def _failure_rows(kind, res):
@@ -141,9 +96,8 @@ def buffer_rows(result, buffer_size, rmem=None, wmem=None):
 def result_drift(result, kind, buffer_size=None, rmem=None, wmem=None):
     """Drift rows of one registered module result (``kind``, ``object``, ``scope``, ``difference``).
 
-    ``kind``: the kind of the role's module (the ``kind`` of its rows and of the error rows), or
-    ``dropin``/``dropin_removed`` for a template or file loop, whose rows are made here. A module's
-    rows keep the kind they carry. A result that is not there (``None``: the role's register was not
+    ``kind``: the kind of the role's module (the ``kind`` of its error rows). A module's rows keep
+    the kind they carry. A result that is not there (``None``: the role's register was not
     found) is an error row.
     For ``sysctl`` with ``buffer_size`` (and ``rmem``/``wmem``, the role's variables): also the
     rows of ``buffer_rows``.
@@ -171,7 +125,7 @@ def _result_rows(result, kind):
             for r in result["drift"]
             if isinstance(r, dict)
         ]
-    if kind not in _READERS and isinstance(result.get("results"), list):  # a loop: one result per item
+    if isinstance(result.get("results"), list):  # a loop: one result per item
         rows = []
         for item in result["results"]:
             if isinstance(item, dict) and not item.get("skipped"):
@@ -179,9 +133,7 @@ def _result_rows(result, kind):
         return rows
     if not result.get("changed"):
         return []
-    if kind not in _READERS:
-        return [_row(kind, "the result has no drift rows (module older than the role?)", "error")]
-    return [_row(o, d, s, "dropin") for o, d, s in _READERS[kind](result)]
+    return [_row(kind, "the result has no drift rows (module older than the role?)", "error")]
 
 
 def drift_rows(hostvars, hosts=None):

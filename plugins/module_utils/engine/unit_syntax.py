@@ -281,3 +281,19 @@ def parse_exec_line(line, key="ExecStart", field="line"):
     if not words or not _PROGRAM.fullmatch(words[0]):
         raise UnitSyntaxError("%s: %r does not start with a program exec_line writes" % (field, line))
     return [words[0]] + [_unescape(w, field, dollars=True) for w in words[1:]], ignore
+
+
+def parse_environment_line(line, field="line"):
+    """``[(name, value)]`` of an ``Environment=`` line as ``environment_line`` writes it (its
+    inverse); UnitSyntaxError for a line it would not write."""
+    check_text(line, field)
+    head = "Environment="
+    if not line.startswith(head):
+        raise UnitSyntaxError("%s: %r is not an %s line" % (field, line, head))
+    pairs = []
+    for word in _unquote_words(line[len(head) :].strip(), field):
+        name, sep, value = _unescape(word, field, dollars=False).partition("=")
+        if not sep or not _ENV_NAME.fullmatch(name):
+            raise UnitSyntaxError("%s: %r is not NAME=VALUE" % (field, word))
+        pairs.append((name, value))
+    return pairs

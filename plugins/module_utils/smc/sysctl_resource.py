@@ -296,6 +296,12 @@ class SmcSysctls(Resource):
             self.module.warn(warning)
         self.desired = dict(self.settings)
         self.desired.update(self.buffers["sysctls"])
+        if params["core_mem_max_at_least"]:
+            # lower bounds: a larger value of the host stays (and is what the file keeps)
+            for key in CORE_KEYS.values():
+                now = str(live.get(key) or "").strip()
+                if key in self.desired and now.isdigit() and int(now) > int(self.desired[key]):
+                    self.desired[key] = now
         self.managed = sorted(set(self.desired) | set(old_file))
 
         steps, want_live = [], dict(live)

@@ -98,8 +98,7 @@ def test_the_report_of_a_clean_run_is_empty_and_complete():
             "smc_sysctl_result": {"changed": False},
             "smc_pnet_result": {"changed": False, "commands": []},
             "smc_ueid_result": {"skipped": True},
-            "smc_dropins": {"changed": False, "results": []},
-            "smc_dropins_removed": {"skipped": True},
+            "smc_services_result": {"changed": False, "drift": []},
         },
     )
     assert report == []

@@ -81,5 +81,6 @@ def test_the_module_call_passes_every_setting():
             "persist_method": "{{ nic_tuning_persist_method }}",
             "allow_disruptive": "{{ nic_tuning_allow_disruptive | bool }}",
         }
-    restart = [t for t in _tasks("nic_tuning") if "ansible.builtin.service" in t]
+    restart = [t for t in _tasks("nic_tuning") if t.get("ansible.builtin.include_tasks") == "irqbalance.yml"]
     assert restart and "not ansible_check_mode" in restart[0]["when"]
+    assert [t for t in _tasks("nic_tuning") if "ansible.builtin.service" in t]

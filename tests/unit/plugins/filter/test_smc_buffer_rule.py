@@ -66,8 +66,7 @@ def judged(sysctl_result, inventory):
             smc_ism_result={"skipped": True},
             smc_pnet_result=others,
             smc_ueid_result={"skipped": True},
-            smc_dropins={"changed": False, "results": []},
-            smc_dropins_removed={"skipped": True},
+            smc_services_result={"changed": False, "drift": []},
         ),
     )
     verify = render(verify_expression(), dict(inventory, smc_sysctl_result=sysctl_result))

@@ -13,7 +13,7 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_services import smc_services_plan, stale_dropins
+from ansible_collections.s390x.network.plugins.module_utils.smc.services import smc_services_plan, stale_dropins
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.test_unit_syntax import (
     environment_of,
     read_unit,

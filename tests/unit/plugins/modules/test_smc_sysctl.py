@@ -239,6 +239,19 @@ def test_core_mem_max_for_per_application_buffers(new_host):
     assert bad.failed and "core_rmem_max" in bad.result["msg"]
 
 
+def test_core_mem_max_as_lower_bounds_keeps_a_larger_value(new_host):
+    host = new_host("linux6.12")
+    host.run(rmem="128K", core_rmem_max="4M", core_wmem_max="256K")
+    res = host.run(rmem="128K", core_rmem_max="1M", core_wmem_max="1M", core_mem_max_at_least=True).result
+    assert host.live("net.core.rmem_max") == "4194304" and host.live("net.core.wmem_max") == "1048576"
+    assert res["sysctls"]["net.core.rmem_max"] == "4194304"
+    again = host.run(rmem="128K", core_rmem_max="1M", core_wmem_max="1M", core_mem_max_at_least=True).result
+    assert again["changed"] is False
+    # as exact values the same options lower the larger one
+    exact = host.run(rmem="128K", core_rmem_max="1M", core_wmem_max="1M").result
+    assert exact["changed"] and host.live("net.core.rmem_max") == "1048576"
+
+
 def test_kernel_refusing_a_value_is_reported(new_host, monkeypatch):
     host = new_host("linux6.12")
     host.load()

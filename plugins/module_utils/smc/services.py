@@ -94,24 +94,25 @@ def stale_dropins(found, dropin_name, names):
     return sorted(stale, key=lambda item: item["path"])
 
 
-def smc_services_plan(services, dropin_name=NOT_GIVEN, found=None):
+def smc_services_plan(services, dropin_name=NOT_GIVEN, found=None, field="smc_services", name_field="smc_dropin_name"):
     """The ``smc_services`` list normalised: names as unit names, buffer sizes in bytes.
 
     With ``dropin_name`` (the role's ``smc_dropin_name``, checked as a ``*.conf`` name) each service
     also gets ``dir``, ``path`` and ``dropin`` (the drop-in's text) and the plan ``dropin_name``;
     with ``found`` too (paths of files named ``dropin_name`` below ``/etc/systemd/system``) the
-    plan has ``stale``: the drop-ins of services no longer listed (``stale_dropins``)."""
+    plan has ``stale``: the drop-ins of services no longer listed (``stale_dropins``). Errors name
+    ``field[INDEX]`` and ``name_field`` (the role's variables; the module's options)."""
     result, errors = [], []
     planned = dropin_name is not NOT_GIVEN
     if planned:
         try:
-            unit_syntax.check_conf_name(dropin_name, "smc_dropin_name")
+            unit_syntax.check_conf_name(dropin_name, name_field)
         except unit_syntax.UnitSyntaxError as exc:
             errors.append(str(exc))
             dropin_name = False
     for index, item in enumerate(services or []):
         entry = item if isinstance(item, dict) else {"name": item}
-        where = "smc_services[%d]" % index
+        where = "%s[%d]" % (field, index)
         name, error = _unit_name(entry.get("name"), where)
         if error:
             errors.append(error)
