@@ -4,8 +4,10 @@
 """Drift rows (kind, object, scope, difference) from the roles' module results, and the fleet summary.
 
 Every changing module of the collection runs on the resource engine and returns its own ``drift``
-rows, each with its ``kind``; the only rows made here are the error rows and the SMC buffer rule. Each role reports its rows in the host variable ``<role>_drift``; the summary concatenates the
-reports of the roles a host ran (``drift_expected``) and turns every missing one into an error row.
+rows, each with its ``kind``; the only rows made here are the error rows and those of the SMC
+buffer rule. Each role reports its rows in the host variable ``<role>_drift``; the summary
+concatenates the reports of the roles a host ran (``drift_expected``) and turns every missing one
+into an error row.
 """
 
 from __future__ import annotations
