@@ -40,17 +40,55 @@ def ism_passthrough_config(plan, mode):
     return config
 
 
+def unusable(function, want, mode):
+    """Why the host's ``function`` (a zpci_function result) cannot go to its guest, or None: not
+    ISM, not powered on, no IOMMU group, another driver override, held by the host's SMC-D, another
+    UID than the inventory's (``want``), or not bound to vfio-pci in static mode."""
+    holders = [h for h in function.get("holders") or [] if isinstance(h, str) and h.startswith("smc-d")]
+    ok = (
+        function.get("type") in (None, "ism")
+        and function.get("power") == "on"
+        and (function.get("pci_address") is None or function.get("iommu_group") is not None)
+        and function.get("driver_override") in (None, "vfio-pci", "ism_vfio_pci")
+        and not holders
+        and (want.get("uid") is None or function.get("uid") is None or function.get("uid") == want.get("uid"))
+        and (mode == "managed" or function.get("driver") == "vfio-pci")
+    )
+    if ok:
+        return None
+    return (
+        "FID 0x%x (guest %s) cannot be passed through: type=%s power=%s iommu_group=%s driver=%s "
+        "driver_override=%s uid=%s (inventory uid %s)%s"
+        % (
+            function["fid"],
+            want.get("guest"),
+            function.get("type"),
+            function.get("power"),
+            function.get("iommu_group"),
+            function.get("driver"),
+            function.get("driver_override"),
+            function.get("uid"),
+            want.get("uid"),
+            "; " + "; ".join(holders) if holders else "",
+        )
+    )
+
+
 def ism_passthrough_report(plan, result, mode):
-    """Per function the inventory's guest, UID, VCHID with what the host reported."""
+    """Per function the inventory's guest, UID, VCHID with what the host reported; fails naming each
+    function the host reported that cannot be passed through (``unusable``)."""
     mode = _mode(mode)
     found = {}
     for function in plain((result or {}).get("functions") or []):
         if isinstance(function, dict) and "fid" in function:
             found.setdefault(function["fid"], function)
-    report = []
+    report, problems = [], []
     for index, entry in enumerate(plain((plan or {}).get("passthrough") or [])):
         fid = _fid(entry, index)
         got = found.get(fid, {})
+        problem = unusable(got, entry, mode) if got else None
+        if problem:
+            problems.append(problem)
         uid = got.get("uid")
         report.append(
             {
@@ -65,4 +103,19 @@ def ism_passthrough_report(plan, result, mode):
                 "managed": mode == "managed",
             }
         )
+    if problems:
+        raise AnsibleFilterError("; ".join(problems))
     return report
+
+
+def ism_passthrough_plan(view, hostname):
+    """The host's view (``cpc_host``) when the inventory lets the role use it; raises naming what is
+    wrong: no ``cpc``, the view's errors, no partition for the host."""
+    view = plain(view or {})
+    if not view.get("defined"):
+        raise AnsibleFilterError("cpc: not defined; the role reads cpc.partitions and cpc.ism (inventory data model)")
+    if view.get("errors"):
+        raise AnsibleFilterError("; ".join(view["errors"]))
+    if view.get("partition") is None:
+        raise AnsibleFilterError("ism_passthrough_partition: empty and no cpc.partitions entry has host: %s" % hostname)
+    return view

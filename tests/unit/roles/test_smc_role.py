@@ -16,19 +16,7 @@ __metaclass__ = type
 
 import os
 
-import pytest
 import yaml
-
-from ansible.parsing.dataloader import DataLoader
-from ansible.template import Templar
-
-try:
-    from ansible.template import trust_as_template
-except ImportError:  # ansible-core before 2.19 templates every string it is given
-
-    def trust_as_template(value):
-        return value
-
 
 from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift
 from ansible_collections.s390x.network.tests.unit.roles.test_drift_reports import _render, _report
@@ -54,10 +42,6 @@ def _tasks(name):
     return out
 
 
-def _template(source, variables):
-    return Templar(loader=DataLoader(), variables=variables).template(trust_as_template(source))
-
-
 # -- the drop-ins: the smc_services module's ---------------------------------------------------------
 def test_the_drop_ins_are_the_modules_and_the_checks_come_first():
     assert not os.path.exists(os.path.join(ROLE, "templates"))
@@ -73,14 +57,13 @@ def test_the_drop_ins_are_the_modules_and_the_checks_come_first():
     # no other task builds a path from smc_dropin_name or smc_services
     others = yaml.safe_dump([t for t in main if t is not calls[0]])
     assert "smc_dropin_name" not in others.replace("dropin_name=smc_dropin_name", "")
-    # the check runs before the first task that changes the host, with every error of the inventory
+    # the plan, which fails on every wrong value, comes before the first task that changes the host
     names = [t.get("name") for t in main]
-    check = [i for i, t in enumerate(main) if "ansible.builtin.assert" in t][0]
+    plan = [i for i, t in enumerate(main) if "smc_role_plan(" in str(t.get("vars", {}).get("smc__plan"))][0]
     changing = [i for i, t in enumerate(main) if any(k.startswith("s390x.network.") for k in t)]
-    assert check < min(changing), names
-    errors = main[check]["vars"]["smc__errors"]
-    for part in ("smc_ism_plan.errors", "smc_service_plan.errors", "smc_pnet_errors(", "smc_roce_plan.errors"):
-        assert part in errors
+    assert plan == 0 and plan < min(changing), names
+    for option in ("services=smc_services", "dropin_name=smc_dropin_name", "pnet_config=smc_pnet_config"):
+        assert option in main[plan]["vars"]["smc__plan"]
 
 
 # -- the PNET boot unit ---------------------------------------------------------------------------------
@@ -121,30 +104,3 @@ def test_the_boot_unit_rows_reach_the_roles_drift_report():
         },
     )
     assert report == rows
-
-
-# -- SMC-R: the rendezvous interface and PNET ID before they reach a path or an entry ---------------
-@pytest.mark.parametrize(
-    "interface,ok",
-    [
-        ("encE000", True),
-        ("", True),
-        ("v$(id>x)", True),
-        ("x;y", True),
-        ("../../../etc", False),
-        ("a/b", False),
-        (".", False),
-        ("..", False),
-        ("eth0\n", False),
-        ("a b", False),
-        ("a:b", False),
-        ("x" * 16, False),
-    ],
-)
-@pytest.mark.parametrize("pnet_id,pnet_ok", [("NETA", True), ("", True), ("NETA\n", False), ("NET_A", False)])
-def test_smcr_checks_interface_and_pnet_id_whole(interface, ok, pnet_id, pnet_ok):
-    task = [t for t in _tasks("main.yml") if "ansible.builtin.assert" in t][0]
-    variables = {"smc_smcr_interface": interface, "smc_smcr_pnet_id": pnet_id}
-    assert _template(task["vars"]["smc__interface_ok"], variables) is ok
-    assert _template(task["vars"]["smc__pnet_id_ok"], variables) is pnet_ok
-    assert "smc__pnet_id_ok" in task["vars"]["smc__errors"] and "smc__interface_ok" in task["vars"]["smc__errors"]

@@ -17,8 +17,8 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.s390x.network.plugins.filter.cpc_host import cpc_host
 from ansible_collections.s390x.network.plugins.filter.guest_device_args import guest_device_args
-from ansible_collections.s390x.network.plugins.filter.smc_ism_config import smc_ism_config
-from ansible_collections.s390x.network.plugins.filter.smc_services_plan import smc_services_plan
+from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import smc_ism_config
+from ansible_collections.s390x.network.plugins.module_utils.smc.services import smc_services_plan
 
 PARTITIONS = [{'name': 'LPARA', 'mif_id': 1, 'host': 'lpar-a'}, {'name': 'lparb', 'mif_id': 2, 'host': 'lpar-b'}]
 

@@ -14,10 +14,12 @@ import pytest
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.s390x.network.plugins.filter.ism_passthrough_config import FilterModule as ConfigFilters
+from ansible_collections.s390x.network.plugins.filter.ism_passthrough_plan import FilterModule as PlanFilters
 from ansible_collections.s390x.network.plugins.filter.ism_passthrough_report import FilterModule as ReportFilters
 
 config = ConfigFilters().filters()["ism_passthrough_config"]
 report = ReportFilters().filters()["ism_passthrough_report"]
+plan_filter = PlanFilters().filters()["ism_passthrough_plan"]
 
 HOSTILE_GUEST = 'g1", "fid": 1, "x": "</hostdev>\n$(id)'
 PLAN = {
@@ -43,6 +45,8 @@ def test_report_keeps_inventory_strings_as_data():
         "functions": [
             {
                 "fid": 0x605,
+                "type": "ism",
+                "power": "on",
                 "uid": 0x605,
                 "pci_address": "0605:00:00.0",
                 "iommu_group": "3",
@@ -71,8 +75,56 @@ def test_report_keeps_inventory_strings_as_data():
 
 
 def test_report_prefers_the_host_uid():
-    got = report({"passthrough": [{"fid": 7, "guest": "g", "uid": 1}]}, {"functions": [{"fid": 7, "uid": 9}]}, "static")
+    host = {"fid": 7, "uid": 9, "power": "on", "driver": "vfio-pci"}
+    got = report({"passthrough": [{"fid": 7, "guest": "g", "uid": None}]}, {"functions": [host]}, "static")
     assert got[0]["uid"] == 9 and got[0]["managed"] is False
+
+
+USABLE = {"fid": 7, "type": "ism", "power": "on", "pci_address": "0007:00:00.0", "iommu_group": "1", "uid": 7}
+
+
+@pytest.mark.parametrize(
+    "change,mode,why",
+    [
+        ({"type": "roce"}, "managed", "type=roce"),
+        ({"power": "off"}, "managed", "power=off"),
+        ({"iommu_group": None}, "managed", "iommu_group=None"),
+        ({"driver_override": "ism"}, "managed", "driver_override=ism"),
+        ({"holders": ["smc-d: smcd device lists ISM 0007:00:00.0"]}, "managed", "; smc-d: smcd device"),
+        ({"uid": 8}, "managed", "uid=8 (inventory uid 7)"),
+        ({"driver": "ism"}, "static", "driver=ism"),
+    ],
+)
+def test_a_function_the_host_cannot_pass_through_fails_naming_it(change, mode, why):
+    plan = {"passthrough": [{"fid": 7, "guest": "g1", "uid": 7}]}
+    good = dict(USABLE, driver="vfio-pci")
+    assert report(plan, {"functions": [good]}, mode)[0]["pci_address"] == "0007:00:00.0"
+    with pytest.raises(AnsibleFilterError) as err:
+        report(plan, {"functions": [dict(good, **change)]}, mode)
+    assert str(err.value).startswith("FID 0x7 (guest g1) cannot be passed through: ") and why in str(err.value)
+
+
+def test_in_check_mode_a_predicted_function_without_an_address_passes():
+    predicted = {"fid": 7, "type": "ism", "power": "on", "pci_address": None, "iommu_group": None}
+    assert report({"passthrough": [{"fid": 7, "guest": "g1"}]}, {"functions": [predicted]}, "managed")
+
+
+@pytest.mark.parametrize(
+    "view,message",
+    [
+        ({"defined": False}, "cpc: not defined"),
+        ({"defined": True, "errors": ["FID 0x605 is given to g1 and g2"], "partition": "LP1"}, "FID 0x605 is given"),
+        (
+            {"defined": True, "errors": [], "partition": None},
+            "ism_passthrough_partition: empty and no cpc.partitions entry has host: kvm1",
+        ),
+    ],
+)
+def test_the_plan_fails_naming_what_the_inventory_lacks(view, message):
+    with pytest.raises(AnsibleFilterError, match=message):
+        plan_filter(view, "kvm1")
+    ok = {"defined": True, "errors": [], "partition": "LP1", "passthrough": []}
+    assert plan_filter(ok, "kvm1") == ok
 
 
 @pytest.mark.parametrize("fid", ["0x605", "1, \"x\": 2", None, True, -1, 1 << 32, 1.5])

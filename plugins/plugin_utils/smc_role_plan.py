@@ -1,0 +1,82 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The smc role's plan for one host, and every check of its input, before its first change.
+
+``role_plan`` returns the host's RoCE functions (``smc_smcr.roce_plan``), ISM functions
+(``cpc_host.smc_ism_config``) and services (``services.smc_services_plan``) and raises one
+``RolePlanError`` naming every wrong field: the services and ``smc_dropin_name``, the PNET entries
+as smc_pnet would refuse them (``pnet_errors``), and with SMC-R the rendezvous interface and the
+PNET ID the role writes into software PNET entries. So the role needs one task for both.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ansible_collections.s390x.network.plugins.module_utils.engine.unit_syntax import UnitSyntaxError
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PnetError, normalize_entry
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_unit import exec_line_of
+from ansible_collections.s390x.network.plugins.module_utils.smc.services import smc_services_plan
+from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import smc_ism_config
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import roce_plan
+
+# a PNET ID as the kernel takes it (1-16 of A-Z, a-z, 0-9; empty: none); an interface name as
+# dev_valid_name() takes it (1-15 bytes, no '/', ':' or blank, not '.' or '..'; empty: none)
+_PNET_ID = re.compile(r"[A-Za-z0-9]{0,16}")
+_IFNAME = re.compile(r"[^/:\s]{0,15}")
+
+
+class RolePlanError(ValueError):
+    """Every error of the role's input, joined with '; '."""
+
+
+def pnet_errors(entries, state="merged", boot_unit=True, name="smc_pnet_config"):
+    """What smc_pnet would refuse in ``entries`` (and, with ``boot_unit``, in its boot unit's lines);
+    each message names the entry and field."""
+    if not isinstance(entries, list):
+        return ["%s: expected a list of entries, got %r" % (name, entries)]
+    errors = []
+    for index, item in enumerate(entries):
+        try:
+            entry = normalize_entry(item, index, allow_bare=(state == "deleted"))
+            if boot_unit and state != "deleted" and (entry["interface"] or entry["ib_device"]):
+                exec_line_of(entry, "config[%d]" % index)
+        except (PnetError, UnitSyntaxError) as exc:
+            text = str(exc)
+            errors.append("%s%s" % (name, text[len("config") :] if text.startswith("config") else ": " + text))
+    return errors
+
+
+def smcr_errors(interface, pnet_id):
+    """The rendezvous interface and PNET ID of SMC-R, checked whole before they reach a path or an entry."""
+    errors = []
+    pnet_id = "" if pnet_id is None else str(pnet_id)
+    interface = "" if interface is None else str(interface)
+    if not _PNET_ID.fullmatch(pnet_id):
+        errors.append("smc_smcr_pnet_id: %r is not a PNET ID (1-16 characters A-Z, a-z, 0-9, or empty)" % pnet_id)
+    if not _IFNAME.fullmatch(interface) or interface in (".", ".."):
+        errors.append(
+            "smc_smcr_interface: %r is not a network interface name (1-15 characters, no blanks, '/' or ':', "
+            "not '.' or '..'; or empty)" % interface
+        )
+    return errors
+
+
+def role_plan(view, options):
+    """``{"roce", "ism", "services"}`` for the host ``view`` (from ``cpc_host``) and the role's
+    variables ``options`` (``roce_fids``, ``smcr``, ``ism_fids``, ``protocol``, ``services``,
+    ``dropin_name``, ``pnet_config``, ``pnet_state``, ``pnet_boot_unit``, ``smcr_interface``,
+    ``smcr_pnet_id``); raises RolePlanError with every error."""
+    roce = roce_plan(view, options.get("roce_fids"), options.get("smcr"))
+    ism = smc_ism_config(view, options.get("ism_fids"), options.get("protocol", "smcd"))
+    services = smc_services_plan(options.get("services") or [], dropin_name=options.get("dropin_name"))
+    errors = list(ism["errors"]) + list(services["errors"])
+    errors += pnet_errors(
+        options.get("pnet_config") or [], options.get("pnet_state", "merged"), options.get("pnet_boot_unit", True)
+    )
+    if roce["enabled"]:
+        errors += list(roce["errors"]) + smcr_errors(options.get("smcr_interface"), options.get("smcr_pnet_id"))
+    if errors:
+        raise RolePlanError("; ".join(errors))
+    return {"roce": roce, "ism": ism, "services": services}
