@@ -17,9 +17,11 @@ description:
     counters and then resets them, for example before a workload whose SMC use a later
     M(s390x.network.smcd_info) checks.
   - Returns the counters before the reset with the fields of M(s390x.network.smcd_info).
-  - smc-tools keeps the values of the last reset in a cache file per user and shows later counts
-    relative to them; the kernel's counters are not changed, and C(-a) still counts since the
-    C(smc) module was loaded. Reset as the user that later reads the statistics.
+  - smc-tools keeps the values of the last reset in a cache file per user (C(/tmp/.smcstats.u<UID>)) and shows later
+    counts relative to them; the kernel's counters are not changed, and C(-a) still counts since the C(smc) module
+    was loaded. Reset as the user that later reads the statistics.
+  - The cache file holds the SMC-D and the SMC-R counters together, so a reset with either protocol resets the
+    baseline of both (after C(smcd stats reset), C(smcr stats) shows zeros too, as seen with smc-tools 1.8.5).
 author:
   - s390x.network contributors (@s390x-network)
 attributes:
@@ -35,7 +37,8 @@ attributes:
 options:
   protocol:
     description:
-      - V(smcd) resets the SMC-D counters with C(smcd), V(smcr) the SMC-R counters with C(smcr).
+      - V(smcd) runs C(smcd) and returns the SMC-D counters before the reset, V(smcr) C(smcr) and the SMC-R
+        counters; either resets the baseline of both.
     type: str
     choices: [smcd, smcr]
     default: smcd

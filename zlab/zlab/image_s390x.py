@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from . import image
+from . import image, smc_lo_module
 
 KIND = "debian13-s390x"
 # The `stable` alias, not the codename: a mirror can serve a codename's index files from
@@ -62,7 +62,7 @@ PACKAGES = [
     "ibverbs-providers",
 ]
 # Bump when the steps of :func:`_customize` change: part of the cache key.
-RECIPE_VERSION = "2"
+RECIPE_VERSION = "3"
 DISK_SIZE = "4G"
 LABEL = "zlabroot"
 
@@ -154,6 +154,7 @@ def image_key():
         + [SSHD_CONFIG, FSTAB, JOURNALD, UPDATED]
         + sorted(PACKAGES)
         + MASKED
+        + [smc_lo_module.recipe_key()]
     ):
         h.update(item.encode() + b"\0")
     return "%s-%s" % (KIND, h.hexdigest()[:12])
@@ -275,6 +276,17 @@ def _versions(root):
     return out
 
 
+def _kernel_package_version(root, release):
+    """The Debian version of the package linux-image-<release> in the tree."""
+    with open(os.path.join(root, "var/lib/dpkg/status"), encoding="utf-8") as f:
+        for stanza in f.read().split("\n\n"):
+            if re.search(r"^Package: linux-image-%s$" % re.escape(release), stanza, re.M):
+                ver = re.search(r"^Version: (\S+)$", stanza, re.M)
+                if ver:
+                    return ver.group(1)
+    raise RuntimeError("the image has no package linux-image-%s" % release)
+
+
 def build(cache_dir=None, force=False, log=sys.stderr):
     """Build the image if it is not cached; returns its directory."""
     cache_dir = cache_dir or image.CACHE_DIR
@@ -324,6 +336,10 @@ def build(cache_dir=None, force=False, log=sys.stderr):
             raise RuntimeError("the image has no initramfs for %s" % release)
         shutil.copy(kernels[-1], os.path.join(tmp, "vmlinuz"))
         shutil.copy(initrd, os.path.join(tmp, "initrd.img"))
+        # smc.ko with loopback-ism (SMC-D without ISM hardware), built from the same kernel's source
+        kernel_version = _kernel_package_version(root, release)
+        smc_built = smc_lo_module.build(release, kernel_version, mirror, SUITE, cache_dir, log)
+        smc_lo_module.install(root, release, smc_built, log)
         _customize(root)
         used = _du(root)
         raw = os.path.join(tmp, "disk.raw")
@@ -341,6 +357,7 @@ def build(cache_dir=None, force=False, log=sys.stderr):
             "suite": SUITE,
             "kernel_release": release,
             "packages": versions,
+            "smc_ko": smc_lo_module.info(release, kernel_version, cache_dir),
             "build_seconds": round(seconds, 1),
             "root_bytes": used,
             "disk_bytes": os.path.getsize(os.path.join(tmp, "disk.qcow2")),

@@ -143,9 +143,13 @@ def _text(raw):
 
 
 def _addresses(family, src, dst):
-    """The addresses of the id. ``smc_diag_msg_common_fill`` puts 4 bytes for an IPv4 socket and 16
-    for IPv6; an AF_SMC socket does not say which (SMCPROTO_SMC or SMC6), so 12 zero bytes after the
+    """The addresses of the id, or None where the kernel left them out. ``smc_diag_msg_common_fill``
+    puts 4 bytes for an IPv4 socket and 16 for IPv6 only for the AF_SMC protocols (SMCPROTO_SMC,
+    SMCPROTO_SMC6); an IPPROTO_SMC socket (family AF_INET or AF_INET6) gets zeros there on 6.12 (its
+    ports are filled), so both-zero addresses are no address. For AF_SMC, 12 zero bytes after the
     first four of both addresses are read as IPv4."""
+    if not (src + dst).strip(b"\0"):
+        return None, None
     if family == socket.AF_INET or (family != socket.AF_INET6 and not (src[4:] + dst[4:]).strip(b"\0")):
         return socket.inet_ntop(socket.AF_INET, src[:4]), socket.inet_ntop(socket.AF_INET, dst[:4])
     return socket.inet_ntop(socket.AF_INET6, src), socket.inet_ntop(socket.AF_INET6, dst)

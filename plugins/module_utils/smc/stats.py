@@ -422,12 +422,33 @@ def parse_devices_smcd(text):
 _PORT_STATES = ("ACTIVE", "INACTIVE")
 
 
+def _smcr_pci_columns(tail):
+    """``(fid, pci_id, pchid, rest)`` of the ``-d`` columns FID, PCI-ID, PCHID at the start of
+    ``tail``. A device without a PCI function (soft-RoCE) prints an empty PCI-ID and zeros: its FID
+    and PCHID are no function's, so all three are None then."""
+    if len(tail) >= 4 and ":" in tail[1]:
+        fid, pci_id, pchid, rest = tail[0], tail[1], tail[2], tail[3:]
+    elif len(tail) >= 3:
+        return None, None, None, tail[2:]
+    else:
+        return None, None, None, []
+    if not re.fullmatch(r"[0-9a-fA-F]{1,8}", fid):
+        return None, pci_id, None, rest
+    return int(fid, 16), pci_id, int(pchid, 16) if re.fullmatch(r"[0-9a-fA-F]+", pchid) else pchid, rest
+
+
 def parse_devices_smcr(text):
-    """Devices (one per port) from ``smcr [-d] device``."""
+    """Devices (one per port) from ``smcr [-d] device``; with ``-d`` (a header with ``PCI-ID``) also
+    the FID, PCI-ID and PCHID columns, where an empty PCI-ID (a device without a PCI function, such
+    as soft-RoCE) leaves one word fewer."""
     devices = []
+    details = None  # no header: a PCI address in the second column after Crit says -d
     for line in (text or "").splitlines():
         words = line.split()
-        if not words or words[0] == "Net-Dev":
+        if not words:
+            continue
+        if words[0] == "Net-Dev":
+            details = "PCI-ID" in words
             continue
         # The port number is followed by the port state: anchor on that pair.
         idx = None
@@ -451,13 +472,8 @@ def parse_devices_smcr(text):
             "pchid": None,
         }
         tail = rest[2:]
-        if len(tail) >= 4 and re.fullmatch(r"[0-9a-fA-F]{1,8}", tail[0]) and ":" in tail[1]:
-            device.update(
-                fid=int(tail[0], 16),
-                pci_id=tail[1],
-                pchid=int(tail[2], 16) if re.fullmatch(r"[0-9a-fA-F]+", tail[2]) else tail[2],
-            )
-            tail = tail[3:]
+        if details or (details is None and len(tail) >= 4 and ":" in tail[1]):
+            device["fid"], device["pci_id"], device["pchid"], tail = _smcr_pci_columns(tail)
         if not tail or not tail[0].isdigit():
             continue
         device["links"] = int(tail[0])

@@ -13,6 +13,7 @@ are printed, not asserted: they depend on the machine's load (TCG, two cores).
 import json
 import os
 import re
+import sys
 import time
 
 import pytest
@@ -241,6 +242,230 @@ def test_the_netlink_client_reads_and_writes_the_real_kernels_smc_state(real):
     assert out["ueids_flushed"] == []
 
 
+# SMC-D for real: the image's smc.ko is built with CONFIG_SMC_LO=y (zlab.smc_lo_module), so the
+# kernel has loopback-ism, an SMC-Dv2 device for connections within the host. Linux 6.12 does not
+# list it in the SMC-D device dump; it shows as ISMv2 capability and a system EID (on s390 the
+# SEID is enabled by default, so no UEID is needed) and as link groups on CHID 0xffff. The socket
+# states are read with SMC_DIAG (sock_diag of AF_SMC), the counters with the netlink client.
+SMCD_PROBE = r"""
+import base64, json, socket, struct, subprocess, sys, types
+mod = types.ModuleType("smc_netlink")
+exec(compile(base64.b64decode(sys.argv[1]).decode(), "smc_netlink.py", "exec"), mod.__dict__)
+subprocess.run(["modprobe", "smc"], check=True)
+nl = mod.SmcNetlink()
+IPPROTO_SMC = 256
+MODES = {0: "SMCR", 1: "TCP", 2: "SMCD"}
+def diag():
+    # SOCK_DIAG_BY_FAMILY dump of AF_SMC (43): conninfo (1), DMB info (4); fallback comes always
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4)
+    req = struct.pack("=BBBB", 43, 0, 0, (1 << 0) | (1 << 3)) + bytes(48)
+    s.sendto(struct.pack("=IHHII", 16 + len(req), 20, 0x301, 1, 0) + req, (0, 0))
+    socks, done = [], False
+    while not done:
+        data = s.recv(65536); off = 0
+        while off < len(data):
+            ln, typ = struct.unpack_from("=IH", data, off)
+            if typ in (2, 3):
+                done = True; break
+            body = data[off + 16:off + ln]
+            fam, state, mode, shut = struct.unpack_from("=BBBB", body, 0)
+            sport, dport = struct.unpack_from(">HH", body, 4)
+            e = {"state": state, "mode": MODES.get(mode, mode), "sport": sport, "dport": dport}
+            a = 64
+            while a + 4 <= len(body):
+                alen, atype = struct.unpack_from("=HH", body, a)
+                pl = body[a + 4:a + alen]
+                if atype == 1:
+                    e["token"], e["sndbuf"], e["rmbe"], e["peer_rmbe"] = struct.unpack_from("=IIII", pl, 0)
+                elif atype == 4:
+                    e["dmb"] = dict(zip(("linkid", "peer_gid", "my_gid", "token", "peer_token", "peer_gid_ext",
+                                         "my_gid_ext"), struct.unpack_from("=I4xQQQQQQ", pl, 0)))
+                elif atype == 5:
+                    e["fallback"], e["peer_diagnosis"] = struct.unpack_from("=II", pl, 0)
+                a += (alen + 3) & ~3
+            socks.append(e)
+            off += (ln + 3) & ~3
+    s.close()
+    return socks
+def counters():
+    t = (nl.stats() or {}).get("smcd_tech") or {}
+    fb = nl.fallback_stats()
+    return {"smcd": {k: t.get(k) or 0 for k in ("clnt_v1_succ", "clnt_v2_succ", "srv_v1_succ", "srv_v2_succ")},
+            "fb_client": {"0x%08x" % k: v for k, v in fb["client"].items()}, "fb_client_total": fb["client_total"],
+            "fb_server": {"0x%08x" % k: v for k, v in fb["server"].items()}, "fb_server_total": fb["server_total"]}
+def ports(socks, *nums):
+    return [e for e in socks if e["sport"] in nums]
+out = {"module": subprocess.run(["modinfo", "-n", "smc"], stdout=subprocess.PIPE, text=True).stdout.strip(),
+       "sys_info": nl.sys_info(), "devices_smcd": nl.devices_smcd(), "seid": nl.seid(), "ueids": nl.ueids(),
+       "before": counters()}
+# SMC-D over loopback-ism: SMC sockets on both ends
+srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+srv.bind(("127.0.0.1", 0)); srv.listen(1)
+cli = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+cli.connect(srv.getsockname()); conn, _ = srv.accept()
+cli.sendall(b"d" * 8192); got = 0  # within the peer's DMB: loopback-ism sends into it (no copy)
+while got < 8192:
+    got += len(conn.recv(65536))
+lport, cport = srv.getsockname()[1], cli.getsockname()[1]
+socks = diag()
+out["smcd_client"] = ports(socks, cport)
+out["smcd_server"] = [e for e in ports(socks, lport) if e["dport"] == cport]
+out["lgr_smcd"] = nl.linkgroups_smcd()
+for s in (cli, conn, srv):
+    s.close()
+out["after_smcd"] = counters()
+# a real fallback: an SMC client to a plain TCP listener (no SMC option in its SYN-ACK), and a plain
+# TCP client to an SMC listener
+tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+tcp.bind(("127.0.0.1", 0)); tcp.listen(1)
+cli = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+cli.connect(tcp.getsockname()); conn, _ = tcp.accept()
+cli.sendall(b"t"); conn.recv(1)
+out["fallback_client"] = ports(diag(), cli.getsockname()[1])
+for s in (cli, conn, tcp):
+    s.close()
+srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SMC)
+srv.bind(("127.0.0.1", 0)); srv.listen(1)
+cli = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+cli.connect(srv.getsockname()); conn, _ = srv.accept()
+cli.sendall(b"t"); conn.recv(1)
+out["fallback_server"] = [e for e in ports(diag(), srv.getsockname()[1]) if e["dport"] == cli.getsockname()[1]]
+for s in (cli, conn, srv):
+    s.close()
+out["after_fallback"] = counters()
+print(json.dumps(out, default=str))
+"""
+SMCD_SEEN = {}
+PEERNOSMC = 0x03010000  # SMC_CLC_DECL_PEERNOSMC: the peer's SYN did not carry the SMC option
+
+
+def test_loopback_ism_carries_smc_d_v2_and_a_plain_tcp_peer_makes_smc_fall_back(real):
+    # pylint: disable=unused-argument
+    import base64  # pylint: disable=import-outside-toplevel
+
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    with open(os.path.join(repo, "plugins", "module_utils", "smc", "netlink.py"), "rb") as handle:
+        source = base64.b64encode(handle.read()).decode()
+    start = time.monotonic()
+    res = zlab("exec", "solo", "--", "python3", "-c", SMCD_PROBE, source, lab=NAME, timeout=600)
+    FIGURES["SMC-D/fallback probe"] = "%.1f s" % (time.monotonic() - start)
+    out = json.loads(res.stdout)
+    sys.stdout.write("\nSMC-D over loopback-ism: %s\n" % json.dumps(out, sort_keys=True))
+    # the rebuilt module is the one loaded
+    assert out["module"] == "/lib/modules/%s/updates/smc.ko" % real["meta"]["kernel_release"], out["module"]
+    assert out["sys_info"]["is_ism_v2"] == 1, out["sys_info"]
+    assert out["seid"]["enabled"] is True and out["seid"]["seid"].startswith("IBM-SYSZ-ISMSEID"), out["seid"]
+    assert out["devices_smcd"] == [], out["devices_smcd"]  # 6.12 leaves loopback-ism out of the dump
+    before, after = out["before"]["smcd"], out["after_smcd"]["smcd"]
+    assert dict((k, after[k] - before[k]) for k in after) == {
+        "clnt_v1_succ": 0,
+        "clnt_v2_succ": 1,
+        "srv_v1_succ": 0,
+        "srv_v2_succ": 1,
+    }, out
+    (client,), (server,) = out["smcd_client"], out["smcd_server"]
+    for end in (client, server):
+        assert end["mode"] == "SMCD" and end["fallback"] == 0, end
+        assert end["sndbuf"] > 0 and end["rmbe"] > 0 and end["peer_rmbe"] > 0, end
+        assert end["dmb"]["my_gid"] == end["dmb"]["peer_gid"], end  # both ends on the one device
+    assert (client["rmbe"], client["sndbuf"]) == (server["peer_rmbe"], server["sndbuf"]), out
+    groups = [g for g in out["lgr_smcd"] if g["chid"] == 0xFFFF]  # SMC_LO_RESERVED_CHID
+    assert groups and all(g["v2_common"]["ver"] == 2 for g in groups), out["lgr_smcd"]
+    SMCD_SEEN["sizes"] = (client["sndbuf"], client["rmbe"], client["peer_rmbe"])
+    FIGURES["SMC-D over loopback-ism"] = "v2, sndbuf %d, RMB %d, peer RMB %d" % (
+        client["sndbuf"],
+        client["rmbe"],
+        client["peer_rmbe"],
+    )
+    # the fallbacks: the kernel's own reason in SMC_DIAG and in the fallback counters
+    (fb_client,), (fb_server,) = out["fallback_client"], out["fallback_server"]
+    assert (fb_client["mode"], fb_client["fallback"]) == ("TCP", PEERNOSMC), fb_client
+    assert (fb_server["mode"], fb_server["fallback"]) == ("TCP", PEERNOSMC), fb_server
+    fb0, fb1 = out["after_smcd"], out["after_fallback"]
+    code = "0x%08x" % PEERNOSMC
+    assert fb1["fb_client"].get(code, 0) - fb0["fb_client"].get(code, 0) == 1, out
+    assert fb1["fb_server"].get(code, 0) - fb0["fb_server"].get(code, 0) == 1, out
+    assert (fb1["fb_client_total"] - fb0["fb_client_total"], fb1["fb_server_total"] - fb0["fb_server_total"]) == (1, 1)
+    assert fb1["smcd"] == fb0["smcd"], out  # no SMC-D success counted for them
+
+
+# A plain TCP echo server for smc_check's client (started in the background in the guest).
+TCP_ECHO = r"""
+import socket, sys
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", int(sys.argv[1]))); srv.listen(1); srv.settimeout(300)
+conn, _ = srv.accept(); conn.settimeout(120)
+while True:
+    data = conn.recv(65536)
+    if not data:
+        break
+    conn.sendall(data)
+"""
+SMCD_PORT, TCP_PORT = 50161, 50162
+
+
+def _adhoc(inventory, *args):
+    """One ad-hoc ansible run on solo (its extra arguments, such as async); the host's result."""
+    res = ansible(
+        inventory,
+        "solo",
+        *args,
+        timeout=600,
+        env={"ANSIBLE_LOAD_CALLBACK_PLUGINS": "1", "ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json"},
+    )
+    try:
+        return json.loads(res.stdout)["plays"][0]["tasks"][0]["hosts"]["solo"]
+    except (ValueError, KeyError, IndexError):
+        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout, res.stderr))
+
+
+def test_smc_check_reports_the_real_kernels_smc_d_and_fallback(real):
+    inv = real["inventory"]
+    start = time.monotonic()
+    # SMC-D: the listener in the background (async, poll 0), the client, then the listener's result
+    args = {"mode": "listen", "address": "127.0.0.1", "port": SMCD_PORT, "timeout": 120}
+    job = _adhoc(inv, "-m", "s390x.network.smc_check", "-a", json.dumps(args), "-B", "300", "-P", "0")
+    assert job.get("ansible_job_id"), job
+    client = run_module(inv, "solo", "s390x.network.smc_check", dict(args, mode="connect", timeout=90), timeout=600)
+    listener = {}
+    for _ in range(30):
+        listener = run_module(inv, "solo", "ansible.builtin.async_status", {"jid": job["ansible_job_id"]}, timeout=600)
+        if listener.get("finished"):
+            break
+        time.sleep(2)
+    assert client.get("smc_available") and not client.get("failed"), client
+    assert listener.get("finished") and not listener.get("failed"), listener
+    sys.stdout.write("\nsmc_check SMC-D client diag: %s\n" % json.dumps(client["diag"], sort_keys=True))
+    assert (client["protocol"], client["data_ok"], listener["accepted"]) == ("ipproto_smc", True, 1), client
+    mine, theirs = client["diag"], listener["connections"][0]["diag"]
+    for end in (mine, theirs):
+        assert (end["mode"], end["version"], end["fallback"]["reason"]) == ("SMC-D", 2, "0x00000000"), end
+        assert end["sndbuf_size"] > 0 and end["rmbe_size"] > 0 and end["peer_rmbe_size"] > 0, end
+        assert end["gid"] == end["peer_gid"] and end["link_group"], end  # one loopback-ism device
+    assert (mine["rmbe_size"], mine["peer_rmbe_size"]) == (theirs["peer_rmbe_size"], theirs["rmbe_size"]), client
+    assert (mine["local"], mine["peer"]) == (theirs["peer"], theirs["local"]), (mine, theirs)
+    # 6.12 leaves the addresses of IPPROTO_SMC sockets out of SMC_DIAG (zeros): unknown, not 0.0.0.0
+    assert mine["local"]["address"] is None and mine["peer"]["address"] is None, mine
+    if SMCD_SEEN:  # what the probe read through SMC_DIAG for its own connection
+        assert (mine["sndbuf_size"], mine["rmbe_size"], mine["peer_rmbe_size"]) == SMCD_SEEN["sizes"], SMCD_SEEN
+    # a fallback: smc_check's client to a plain TCP echo server
+    run("setsid python3 -c '%s' %d </dev/null >/dev/null 2>&1 &" % (TCP_ECHO.replace("'", "'\\''"), TCP_PORT))
+    fb = run_module(
+        inv,
+        "solo",
+        "s390x.network.smc_check",
+        {"mode": "connect", "address": "127.0.0.1", "port": TCP_PORT, "timeout": 90},
+        timeout=600,
+    )
+    sys.stdout.write("smc_check fallback diag: %s\n" % json.dumps(fb.get("diag"), sort_keys=True))
+    assert fb.get("smc_available") and not fb.get("failed") and fb["data_ok"], fb
+    assert fb["diag"]["mode"] == "TCP" and fb["diag"]["version"] is None, fb["diag"]
+    assert fb["diag"]["fallback"]["reason"] == "0x%08x" % PEERNOSMC, fb["diag"]
+    assert fb["diag"]["fallback"]["reason_name"] == "SMC_CLC_DECL_PEERNOSMC", fb["diag"]
+    FIGURES["smc_check (SMC-D, fallback)"] = "%.0f s" % (time.monotonic() - start)
+
+
 def test_reboot_is_a_real_reboot_and_udev_applies_the_persistent_binding(real):
     # the collection's zpci_function binds the function to vfio-pci now and at boot (a udev rule
     # by FID): the real udev of the next boot applies it
@@ -346,6 +571,30 @@ def test_qemu_command_line(tmp_path):
     netdevs = [argv[i + 1].split(",")[0] for i, a in enumerate(argv) if a == "-netdev"]
     assert netdevs == ["tap", "hubport", "hubport"]
     assert "-nic" not in argv and "-net" not in argv
+
+
+def test_smc_lo_module_build_inputs(tmp_path):
+    # no QEMU, no build: the names and checks around the cached smc.ko
+    from zlab import smc_lo_module  # pylint: disable=import-outside-toplevel
+
+    assert smc_lo_module.source_package("6.12.107+deb13-s390x") == "linux-source-6.12"
+    path = smc_lo_module.cache_path("6.12.107-1", str(tmp_path))
+    assert path == str(tmp_path / "smc-lo" / ("6.12.107-1-" + smc_lo_module.recipe_key()))
+    for bad in ("../x", "6.12 x", ""):
+        with pytest.raises(ValueError):
+            smc_lo_module.cache_path(bad, str(tmp_path))
+    with pytest.raises(ValueError):
+        smc_lo_module.build("6.12/../x", "6.12.107-1", "http://mirror", "stable", str(tmp_path))
+    ko = tmp_path / "m.ko"
+    ko.write_bytes(b"\x7fELF...\0license=GPL\0vermagic=6.12.107+deb13-s390x SMP mod_unload modversions \0name=smc\0")
+    assert smc_lo_module.vermagic(str(ko)) == "6.12.107+deb13-s390x SMP mod_unload modversions "
+    assert "CONFIG_SMC_LO=y" in smc_lo_module.CONFIG
+    assert smc_lo_module.info("6.12.107+deb13-s390x", "6.12.107-1", str(tmp_path)) is None
+    # autoconf.h: toolchain facts may differ, a configuration that shapes the kernel's code may not
+    debian = {"CONFIG_GCC_VERSION": "140200", "CONFIG_DEBUG_INFO_BTF_MODULES": "1", "CONFIG_SMC": "1"}
+    rebuild = {"CONFIG_GCC_VERSION": "120200", "CONFIG_SMC": "1", "CONFIG_SMC_LO": "1"}
+    assert smc_lo_module.autoconf_differences(debian, rebuild) == ["CONFIG_DEBUG_INFO_BTF_MODULES"]
+    assert smc_lo_module.autoconf_differences(debian, dict(rebuild, CONFIG_DEBUG_INFO_BTF_MODULES="1")) == []
 
 
 def test_print_figures(real, capsys):

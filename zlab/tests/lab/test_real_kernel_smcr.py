@@ -72,7 +72,10 @@ def test_smc_r_over_soft_roce_is_read_back_through_netlink(smcr_host):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     with open(os.path.join(repo, "plugins", "module_utils", "smc", "netlink.py"), "rb") as handle:
         source = base64.b64encode(handle.read()).decode()
-    zlab("exec", "solo", "--", "modprobe", "smc", lab=SMCR_NAME, timeout=600)
+    # Debian's own smc.ko, not the image's rebuild with loopback-ism (zlab.smc_lo_module): with an
+    # SMC-D device the server would choose SMC-D, which it tries before SMC-R
+    load = "modprobe -a ib_core pnet && insmod /lib/modules/$(uname -r)/kernel/net/smc/smc.ko*"
+    zlab("exec", "solo", "--", "sh", "-c", load, lab=SMCR_NAME, timeout=600)
     res = zlab("exec", "solo", "--", "python3", "-c", SMCR_PROBE, source, lab=SMCR_NAME, timeout=600)
     out = json.loads(res.stdout)
     sys.stdout.write(

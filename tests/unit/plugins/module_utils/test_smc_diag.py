@@ -345,3 +345,13 @@ def test_the_real_kernel_without_smc_answers_the_request_with_enoent():
     finally:
         reader.close()
     assert info.value.errno == errno.ENOENT and "no SMC_DIAG handler" in str(info.value)
+
+
+@pytest.mark.parametrize("byteorder", ORDERS)
+def test_an_ipproto_smc_socket_whose_addresses_the_kernel_left_out(byteorder):
+    # 6.12 fills the addresses only for AF_SMC sockets: an IPPROTO_SMC one has its ports and zeros
+    # (seen as 0.0.0.0:35182 -> 0.0.0.0:50172 in smcss -a on the real-kernel tier)
+    payload = diag_msg(byteorder, diag.SMC_DIAG_MODE_SMCD, 2961, src="0.0.0.0", dst="0.0.0.0", sport=35182, dport=50172)
+    record = diag.decode_record(payload, byteorder)
+    assert record["local"] == {"address": None, "port": 35182}
+    assert record["peer"] == {"address": None, "port": 50172}
