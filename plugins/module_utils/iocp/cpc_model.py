@@ -593,6 +593,18 @@ def normalize_cpc(cpc):
     return model, ctx.errors + errors, ctx.warnings + warnings
 
 
+def channel_devnos(chp):
+    """Yield ``(devno, control unit)`` for every device number of a normalised channel path's
+    control units (``devices``: ``first`` in hex and ``count``)."""
+    for cu in chp["control_units"]:
+        devices = cu.get("devices")
+        if not devices:
+            continue
+        first = int(devices["first"], 16)
+        for offset in range(devices["count"]):
+            yield first + offset, cu
+
+
 def iqd_devices(model):
     """Yield one dict per HiperSockets device number of a normalised model.
 
@@ -600,21 +612,16 @@ def iqd_devices(model):
     "control_unit": "F000", "partitions": [...]}``
     """
     for chp in model.get("hipersockets") or []:
-        for cu in chp["control_units"]:
-            devices = cu.get("devices")
-            if not devices:
-                continue
-            first = int(devices["first"], 16)
-            for offset in range(devices["count"]):
-                devno = "%04X" % (first + offset)
-                yield {
-                    "devno": devno,
-                    "busid": "0.0.%s" % devno.lower(),
-                    "chpid": chp["chpid"],
-                    "frame_size": chp["frame_size"],
-                    "control_unit": cu["number"],
-                    "partitions": list(chp["partitions"]),
-                }
+        for number, cu in channel_devnos(chp):
+            devno = "%04X" % number
+            yield {
+                "devno": devno,
+                "busid": "0.0.%s" % devno.lower(),
+                "chpid": chp["chpid"],
+                "frame_size": chp["frame_size"],
+                "control_unit": cu["number"],
+                "partitions": list(chp["partitions"]),
+            }
 
 
 def partition_functions(model, partition):

@@ -11,7 +11,11 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import iqd_devices, normalize_cpc
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import (
+    channel_devnos,
+    iqd_devices,
+    normalize_cpc,
+)
 from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import QethIdError, parse_ccw_id
 from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import host_view
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common import MACHINES_ISMV2
@@ -34,15 +38,9 @@ def _qeth_devnos(qeth_devices):
 
 def _osa_devices(model, partition):
     for chp in model.get("osa") or []:
-        if partition not in chp["partitions"]:
-            continue
-        for cu in chp["control_units"]:
-            devices = cu.get("devices")
-            if not devices:
-                continue
-            first = int(devices["first"], 16)
-            for offset in range(devices["count"]):
-                yield first + offset, chp
+        if partition in chp["partitions"]:
+            for devno, dummy in channel_devnos(chp):
+                yield devno, chp
 
 
 def qeth_ifname(cssid, ssid, devno):
