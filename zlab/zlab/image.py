@@ -88,6 +88,17 @@ CUSTOMIZE_HOOKS = [
 ]
 
 
+def run_step(cmd, what, log, **kw):
+    """Run one build step (its output captured), raise RuntimeError with the output's tail when it
+    fails, log ``zlab: WHAT: N s``; returns the output."""
+    start = time.monotonic()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False, **kw)
+    if proc.returncode != 0:
+        raise RuntimeError("%s failed (%d):\n%s" % (what, proc.returncode, proc.stdout[-4000:]))
+    print("zlab: %s: %.0f s" % (what, time.monotonic() - start), file=log, flush=True)
+    return proc.stdout
+
+
 def packages(variant):
     return VARIANTS[variant]
 

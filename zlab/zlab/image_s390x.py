@@ -244,15 +244,6 @@ def _customize(root):
         os.utime(os.path.join(root, rel), ns=(usr, usr))
 
 
-def _run(cmd, what, log, **kw):
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False, **kw)
-    if proc.returncode != 0:
-        raise RuntimeError("%s failed (%d):\n%s" % (what, proc.returncode, proc.stdout[-4000:]))
-    print("zlab: %s: %.0f s" % (what, time.monotonic() - start), file=log, flush=True)
-    return proc.stdout
-
-
 def _du(path):
     total = 0
     for dirpath, _dirs, names in os.walk(path):
@@ -308,7 +299,7 @@ def build(cache_dir=None, force=False, log=sys.stderr):
     start = time.monotonic()
     print("zlab: building image %s (Debian %s %s) from %s" % (os.path.basename(path), SUITE, ARCH, mirror), file=log)
     try:
-        _run(
+        image.run_step(
             [
                 "mmdebstrap",
                 "--mode=root",
@@ -343,10 +334,12 @@ def build(cache_dir=None, force=False, log=sys.stderr):
         _customize(root)
         used = _du(root)
         raw = os.path.join(tmp, "disk.raw")
-        _run(
+        image.run_step(
             ["mkfs.ext4", "-q", "-F", "-L", LABEL, "-d", root, "-E", "root_owner=0:0", raw, DISK_SIZE], "mkfs.ext4", log
         )
-        _run(["qemu-img", "convert", "-O", "qcow2", raw, os.path.join(tmp, "disk.qcow2")], "qemu-img convert", log)
+        image.run_step(
+            ["qemu-img", "convert", "-O", "qcow2", raw, os.path.join(tmp, "disk.qcow2")], "qemu-img convert", log
+        )
         os.unlink(raw)
         versions = _versions(root)
         shutil.rmtree(root)

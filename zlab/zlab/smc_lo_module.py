@@ -115,12 +115,7 @@ def vermagic(ko):
 
 
 def _run(cmd, what, log, **kw):
-    start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False, **kw)
-    if proc.returncode != 0:
-        raise RuntimeError("%s failed (%d):\n%s" % (what, proc.returncode, proc.stdout[-4000:]))
-    print("zlab: smc.ko: %s: %.0f s" % (what, time.monotonic() - start), file=log, flush=True)
-    return proc.stdout
+    return image.run_step(cmd, "smc.ko: " + what, log, **kw)
 
 
 def _autoconf(path):
