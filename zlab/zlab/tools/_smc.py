@@ -113,6 +113,34 @@ def smc_loaded():
     return "smc" in names
 
 
+# Upstream versions of what ``smcd info`` shows (net/smc): the SMC_GEN_NETLINK family with
+# SMC_NETLINK_GET_SYS_INFO and the device dumps (5.11), SMC_NLA_SYS_IS_SMCR_V2 (SMC-Rv2, 5.16),
+# SMC_RELEASE 1, shown as 2.1 (6.6).
+SYS_INFO_SINCE = (5, 11)
+SMCR_V2_SINCE = (5, 16)
+RELEASE_1_SINCE = (6, 6)
+# RHEL 8.6/9.0 and SLES 15 SP4 carry SMC-Rv2 (the z16 support); a profile with the SMC-R v2.1
+# sysctls (upstream 6.8) carries the v2.1 code.
+_SMCR_V2_BACKPORT = ("RedHat", "Suse")
+
+
+def smc_level():
+    """The upstream version whose net/smc the host's kernel profile carries: its own version,
+    raised for the enterprise kernels by what they backport."""
+    prof = _paths.kcall("profile")
+    level = tuple(prof["version"])
+    if prof.get("family") in _SMCR_V2_BACKPORT:
+        level = max(level, SMCR_V2_SINCE)
+    if "smcr_max_links_per_lgr" in (prof.get("smc_sysctls") or {}):
+        level = max(level, (6, 8))
+    return level
+
+
+def host_name():
+    """The nodename ``smc_clc_init`` copies when smc loads: the host's name (the lab sets it)."""
+    return str(_paths.kcall("state")["spec"]["name"])
+
+
 TECH_KEYS = smc_counters.TECH_COUNTERS + smc_counters.RMB_USAGE_COUNTERS
 OLD_TECH_KEYS = smc_counters.TECH_COUNTERS  # before smc-tools 1.8.4 (no RMB usage)
 MAX_FBACK = 30

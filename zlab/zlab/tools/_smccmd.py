@@ -155,20 +155,54 @@ class Tool:
 
     # ---- info / ueid / seid -------------------------------------------------------------------
 
+    # info.c: ``[show]``; the ISM and RoCE device dumps first (for the ISM/RoCE lines), then the
+    # one SMC_NETLINK_GET_SYS_INFO reply (smc_nl_get_sys_info); -d changes nothing. A kernel
+    # without these dumps answers EOPNOTSUPP to the first.
+
     def info(self, args):
-        sys.stderr.write("Error: Operation not supported by kernel\n")
-        return 1
+        if args:
+            if not _smc.contains(args[0], "show") or len(args) > 1:
+                sys.stderr.write("Usage: %s info [show]\n" % self.myname)
+                raise Usage()
+        level = _smc.smc_level()
+        if level < _smc.SYS_INFO_SINCE:
+            sys.stderr.write("Error: Operation not supported by kernel\n")
+            sys.stderr.write("Error: Failed to retrieve ISM device count\n")
+            return 255
+        ism_count = len(_paths.kcall("smcd_devices") or [])
+        roce = [int(d.get("device", 0)) for d in (_paths.kcall("smcr_devices") or [])]
+        seid, _enabled = _paths.kcall("seid_show")
+        w = sys.stdout.write
+        w("Kernel Capabilities\n")
+        w("SMC Version:      2.%d\n" % (1 if level >= _smc.RELEASE_1_SINCE else 0))
+        # the kernel's 32 bytes: the nodename, blank padded (smc_clc_init)
+        w("SMC Hostname:     %s\n" % _smc.host_name()[:32].ljust(32))
+        w("SMC-D Features:   v1 v2\n")
+        w("SMC-R Features:   %s\n" % ("v1 v2" if level >= _smc.SMCR_V2_SINCE else "v1"))
+        w("\n")
+        w("Hardware Capabilities\n")
+        # SMC_NLA_SYS_SEID only when ISMv2 capable, which is also SMC_NLA_SYS_IS_ISM_V2
+        w("SEID:             %s\n" % (seid or "n/a"))
+        w("ISM:              %s\n" % (("v1 v2" if seid else "v1") if ism_count else "n/a"))
+        text = ""
+        if any(d in (0x1004, 0x1016, 0x101E) for d in roce):
+            text = "v1 "
+            if any(d in (0x1016, 0x101E) for d in roce):
+                text += "v2"
+        w("RoCE:             %s\n" % (text or "n/a"))
+        return 0
 
     # ueid.c: ``[show]``, ``add EID``, ``del EID``, ``flush``; the EID checked and padded to 32
     # characters here, then one SMC_GEN_NETLINK request; exit 1 on any kernel error, the EAGAIN of
     # removing the last UEID included (its "Info:" line).
 
     def _ueid_usage(self):
+        # ueid.c names smcd in both tools
         sys.stderr.write(
-            "Usage: %s ueid [show]\n"
-            "       %s ueid add <eid>\n"
-            "       %s ueid del <eid>\n"
-            "       %s ueid flush\n" % ((self.myname,) * 4)
+            "Usage: smcd ueid [show]\n"
+            "       smcd ueid add <eid>\n"
+            "       smcd ueid del <eid>\n"
+            "       smcd ueid flush\n"
         )
         raise Usage()
 

@@ -69,9 +69,12 @@ def _pnet_from_util(util, port_index):
 def _softset_pnet(int_name, addr, iport):
     """get_softset_pnet_id: match ``smc_pnet`` entries by interface or PCI address."""
     entries = []
+    if not _smc.smc_loaded():
+        # the script runs ``$(smc_pnet)``: its message reaches smc_rnics' stderr, once per row
+        sys.stderr.write("smc_pnet: SMC module not loaded\n")
+        return "n/a"
     try:
-        if _smc.smc_loaded():
-            entries = _paths.kcall("pnet_list") or []
+        entries = _paths.kcall("pnet_list") or []
     except (OSError, RuntimeError, AttributeError):
         entries = []
     res = "n/a"

@@ -5,7 +5,8 @@
 Header ``State          UID   Inode   Local Address           Peer Address            Intf Mode ``;
 rows ``%-14s %05d %07llu %-23s %-23s %04x `` + mode: ``SMCD``/``SMCR`` or ``TCP 0x%08x[/0x%08x]``
 (fallback reason / peer diagnosis).  Without ``-a`` LISTEN and INIT sockets are hidden; ``-l``
-shows only LISTEN; ``-D``/``-R`` only SMC-D/SMC-R sockets.
+shows only LISTEN; ``-D``/``-R`` only SMC-D/SMC-R sockets.  Without the smc module: the header,
+then ``RTNETLINK answers: Success`` on stderr and exit 1.
 
 Sockets come from ``zlab.kernel.smc_sockets(state_dir)``: a list of dicts with ``state`` (name such
 as ``ACTIVE`` or the kernel number), ``uid``, ``inode``, ``local``/``peer`` (``"ip:port"`` or
@@ -120,12 +121,15 @@ def _main(argv):
     if f["D"]:
         head += "GID              Token            Peer-GID         Peer-Token       Linkid"
     w(head + "\n")
-    socks = []
-    if _smc.kernel_available():
-        try:
-            socks = _paths.kcall("smc_sockets") or []
-        except (OSError, AttributeError):
-            socks = []
+    if not _smc.smc_loaded():
+        # no SMC_DIAG handler: the dump request (sent before the header) is answered with an
+        # NLMSG_ERROR, which rtnl_dump reports with perror() while errno is still 0
+        sys.stderr.write("RTNETLINK answers: Success\n")
+        return 1
+    try:
+        socks = _paths.kcall("smc_sockets") or []
+    except (OSError, AttributeError):
+        socks = []
     for s in socks:
         state = _state_num(s)
         mode = str(s.get("mode", "SMCD")).upper()
