@@ -33,8 +33,12 @@ description:
     at boot, before C(systemd-sysctl) applies O(file), so C(net.smc.*) keys exist by then.
   - C(net.smc.*) settings are per network namespace; O(file) and O(apply) act on the namespace the
     module runs in (the host's initial namespace at boot).
-  - Keys that the running kernel does not have are written to O(file) but not applied live.
-    The module never fails because the kernel has no SMC unless O(require_smc=true).
+  - Whether the kernel has a C(net.smc) key is read from C(/proc/sys/net/smc), never from the kernel
+    release (distributions backport keys, and C(hs_ctrl) depends on a build option). With C(smc)
+    loaded, a key of O(settings) the kernel does not have is neither applied nor written to O(file);
+    a warning names the key and the kernel release. When C(smc) is not loaded (check mode before the
+    load, O(load_module=false)) nothing can be probed and every key is written to O(file) only.
+  - The module never fails because the kernel has no SMC unless O(require_smc=true).
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -76,6 +80,9 @@ options:
         (V(autocorking_size) 0..4294967295, V(smcr_buf_type) 0..2, V(smcr_testlink_time)
         0..21474836 seconds, V(smcr_max_links_per_lgr) 1..2, V(smcr_max_conns_per_lgr) 16..255,
         V(limit_smc_hs) 0..1, V(smcr_max_send_wr) 2..2048, V(smcr_max_recv_wr) 2..2048).
+      - V(hs_ctrl) is a string, the name of a BPF C(smc_hs_ctrl) the host registered (at most 15
+        letters, digits, C(_) or C(.)), or an empty string for none; the kernel refuses a name no
+        BPF program registered.
       - Use O(rmem) and O(wmem) for the buffer sizes.
     type: dict
     default: {}
@@ -242,7 +249,10 @@ applied:
   type: list
   elements: str
 not_present:
-  description: Managed keys the running kernel does not have (kept in O(file), not applied).
+  description:
+    - Keys the running kernel does not have. A key of O(settings) absent while C(smc) is loaded is neither
+      applied nor written to O(file); the others (C(smc) not loaded, or a forced O(method)) are kept in O(file)
+      and not applied.
   returned: always
   type: list
   elements: str

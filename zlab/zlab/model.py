@@ -42,6 +42,7 @@ KERNEL_PROFILES = (
     "sles15sp6",
     "sles16.0",
     "ubuntu24.04",
+    "linux6.19",
 )
 # zlab_kind: a namespace host over the emulated kernel (default), or a real s390x kernel under
 # qemu-system-s390x (zlab.qemu_s390x), for LPARs only

@@ -24,7 +24,8 @@ SMC_BUF_MIN = 16384
 SMCD_MAX_BUF = 1 << 20
 SMCR_MAX_BUF = 512 << 10
 
-# One entry per net.smc key: (kind, min, max, default). kind: "uint", "int", "jiffies", "bool".
+# One entry per net.smc key: (kind, min, max, default). kind: "uint", "int", "jiffies", "bool", or
+# "string" (max: the longest value).
 # default "tcp_wmem1"/"tcp_rmem1" means: taken from net.ipv4.tcp_{w,r}mem[1] when smc loads.
 _SMC_61 = {
     "autocorking_size": ("uint", 0, UINT_MAX, 65536),
@@ -53,6 +54,18 @@ _SMC_612.update(
 # 6.8 (upstream v6.8, Ubuntu 24.04's 6.8.0): the 6.5 set plus smcr_max_links_per_lgr and
 # smcr_max_conns_per_lgr ("Networking for v6.8"); limit_smc_hs is a sysctl only from 6.12.
 _SMC_68 = {k: v for k, v in _SMC_612.items() if k != "limit_smc_hs"}
+# 6.19 (net/smc/smc_sysctl.c, Documentation/networking/smc-sysctl.rst): smcr_max_send_wr and
+# smcr_max_recv_wr (proc_dointvec_minmax 2..2048, defaults SMCR_MAX_SEND_WR_DEF 16 and
+# SMCR_MAX_RECV_WR_DEF 48) and, with CONFIG_SMC_HS_CTRL_BPF (default y), hs_ctrl: a string
+# (proc_dostring, SMC_HS_CTRL_NAME_MAX 16) naming a registered BPF smc_hs_ctrl, empty for none.
+_SMC_619 = dict(_SMC_612)
+_SMC_619.update(
+    {
+        "smcr_max_send_wr": ("int", 2, 2048, 16),
+        "smcr_max_recv_wr": ("int", 2, 2048, 48),
+        "hs_ctrl": ("string", 0, 15, ""),
+    }
+)
 # RHEL 9 (5.14.0-*.el9): no net.smc.rmem/wmem; the other keys of the 6.8 set (the RHEL 9
 # kernel-doc smc-sysctl.rst and a RHEL 9-derived net/smc/smc_sysctl.c list exactly these).
 _SMC_RHEL9 = {k: v for k, v in _SMC_68.items() if k not in ("rmem", "wmem")}
@@ -90,7 +103,9 @@ def _mod(
     }
 
 
-def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_core=True):
+def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_core=True, dibs=False):
+    """``dibs``: the DIBS layer of 6.18+ (drivers/dibs): ism and smc both depend on the dibs
+    module (built in, as the s390 defconfig has CONFIG_DIBS=y), smc no longer on ism."""
     cat = {
         "qdio": _mod(description="QDIO base support"),
         "ccwgroup": _mod(description="ccwgroup bus driver"),
@@ -121,6 +136,10 @@ def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_cor
         ),
         "kvm": _mod(description="Kernel-based Virtual Machine"),
     }
+    if dibs:
+        cat["dibs"] = _mod(builtin=True, description="Direct Internal Buffer Sharing class")
+        cat["ism"]["deps"] = ["dibs"]
+        cat["smc"]["deps"] = ["ib_core", "dibs"]
     if vfio_core:
         cat["vfio_pci_core"] = _mod(
             builtin=vfio_builtin, deps=["vfio"], description="core driver for VFIO based PCI devices"
@@ -135,6 +154,7 @@ MODULE_PATHS = {
     "qeth_l2": "kernel/drivers/s390/net/qeth_l2",
     "qeth_l3": "kernel/drivers/s390/net/qeth_l3",
     "ism": "kernel/drivers/s390/net/ism",
+    "dibs": "kernel/drivers/dibs/dibs",
     "ib_core": "kernel/drivers/infiniband/core/ib_core",
     "smc": "kernel/net/smc/smc",
     "smc_diag": "kernel/net/smc/smc_diag",
@@ -183,6 +203,7 @@ def _profile(
     s390_tools="debian13",
     sysctls=None,
     network="NetworkManager",
+    dibs=False,
 ):
     """One PROFILES entry; ``packages`` overrides names of :data:`_PACKAGES_DEBIAN`,
     ``sysctls`` values of :data:`SYSCTL_DEFAULTS`."""
@@ -204,6 +225,8 @@ def _profile(
         # how the distribution configures its interfaces out of the box (a server installation):
         # the lab starts a real NetworkManager in the hosts of the profiles that use it
         "network": network,
+        # /sys/class/dibs (6.18+): ISM functions as dibs devices ism<uid>, and the loopback "lo"
+        "dibs": dibs,
     }
 
 
@@ -337,6 +360,22 @@ PROFILES = {
         family="Debian",
         network="netplan",
         smc_sysctls=_SMC_68,
+    ),
+    # Upstream 6.19 (s390 defconfig: CONFIG_DIBS=y, CONFIG_DIBS_LO=y, CONFIG_ISM=m): the DIBS layer
+    # (drivers/dibs, 6.18) shows ISM functions and the loopback under /sys/class/dibs, and the 6.19
+    # net.smc set. tcp_rmem[2] is 32 MiB since 6.16 ("tcp: increase tcp_rmem[2] to 32 MB").
+    "linux6.19": _profile(
+        ".ko.xz",
+        "6.19.0",
+        (6, 19),
+        modules=_catalog(dibs=True),
+        os_release='PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\n'
+        'VERSION_ID="13"\nVERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n',
+        family="Debian",
+        network="ifupdown",
+        smc_sysctls=_SMC_619,
+        sysctls={"net.ipv4.tcp_rmem": "4096 131072 33554432"},
+        dibs=True,
     ),
 }
 

@@ -62,9 +62,11 @@ SMCR_RMBE_SIZES = 15  # 512 MiB
 LEGACY_SG_LIMIT = 512 * KIB  # SG_MAX_SINGLE_ALLOC pages before 5.16 (128 x 4 KiB on s390x)
 PHYS_CONT_LIMIT = 4 * MIB  # PAGE_SIZE << MAX_PAGE_ORDER on s390x (4 KiB pages, order 10)
 
-# The net.smc.* sysctls this collection knows, their accepted ranges (what the kernel's
-# proc handler accepts; out of range -> EINVAL) and the first upstream release that has them.
-# Ranges are the strictest over the kernels that have the key.
+# The net.smc.* sysctls this collection knows and their accepted ranges (what the kernel's proc
+# handler accepts; out of range -> EINVAL; the strictest over the kernels that have the key), from
+# net/smc/smc_sysctl.c and Documentation/networking/smc-sysctl.rst. Whether a host has a key is read
+# from /proc/sys/net/smc, never from its release (distributions backport); ``since`` (the first
+# upstream release) is documentation only.
 SMC_SYSCTLS = {
     "autocorking_size": {
         "min": 0,
@@ -145,6 +147,18 @@ SMC_SYSCTLS = {
         "default": 48,
         "size": False,
         "doc": "SMC-R work requests per receive queue",
+    },
+    # A string (proc_dostring, SMC_HS_CTRL_NAME_MAX 16 with the NUL): the name of a registered BPF
+    # struct_ops smc_hs_ctrl, or empty for none. Names pass bpf_obj_name_cpy (alphanumerics, "_",
+    # "."); an unregistered name is EINVAL. Only with CONFIG_SMC_HS_CTRL_BPF (net/smc/smc_sysctl.c).
+    "hs_ctrl": {
+        "min": 0,
+        "max": 15,
+        "since": (6, 19),
+        "default": "",
+        "size": False,
+        "string": r"[A-Za-z0-9_.]{0,15}",
+        "doc": "name of the BPF smc_hs_ctrl that decides SMC per connection, empty for none",
     },
 }
 SMC_SYSCTL_PREFIX = "net.smc."
@@ -351,12 +365,21 @@ def format_tcp_triplet(values):
 
 
 def validate_setting(key, value):
-    """Validate one ``net.smc.*`` setting (short key or with prefix) -> (short_key, int value)."""
+    """Validate one ``net.smc.*`` setting (short key or with prefix) -> (short_key, value): an int,
+    or the text of a string key (``hs_ctrl``)."""
     short = key[len(SMC_SYSCTL_PREFIX) :] if str(key).startswith(SMC_SYSCTL_PREFIX) else str(key)
     spec = SMC_SYSCTLS.get(short)
     if spec is None:
         raise SizingError("settings: unknown key %r; known net.smc keys: %s" % (key, ", ".join(sorted(SMC_SYSCTLS))))
     field = "settings.%s" % short
+    if spec.get("string"):
+        text = "" if value is None else value
+        if not isinstance(text, str) or not re.fullmatch(spec["string"], text):
+            raise SizingError(
+                "%s: expected a name of at most %d letters, digits, '_' or '.' (empty for none), got %r"
+                % (field, spec["max"], value)
+            )
+        return short, text
     if spec["size"]:
         number = parse_size(value, field)
     else:

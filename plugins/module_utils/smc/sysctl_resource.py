@@ -90,6 +90,7 @@ class SmcSysctls(Resource):
         self.managed = []
         self.applied = []
         self.missing = []
+        self.absent = []  # settings keys the loaded smc does not have: neither applied nor written
         self.restored = []
         self.not_restored = []
         self.files = host_files.FileChanges(module)
@@ -116,7 +117,7 @@ class SmcSysctls(Resource):
                 )
             else:
                 spelled[full] = key
-                self.settings[full] = str(number)
+                self.settings[full] = number if isinstance(number, str) else str(number)
         for option, key in sorted(CORE_KEYS.items()):
             if params[option] is not None:
                 try:
@@ -294,7 +295,7 @@ class SmcSysctls(Resource):
             raise ResourceError(str(exc))
         for warning in self.buffers["warnings"]:
             self.module.warn(warning)
-        self.desired = dict(self.settings)
+        self.desired = self._present_settings(current)
         self.desired.update(self.buffers["sysctls"])
         if params["core_mem_max_at_least"]:
             # lower bounds: a larger value of the host stays (and is what the file keeps)
@@ -324,19 +325,35 @@ class SmcSysctls(Resource):
         self._warn_missing(current)
         return [Change(SYSCTLS, steps, want=want)]
 
+    def _present_settings(self, current):
+        """The ``settings`` the host has. With ``smc`` loaded, /proc/sys/net/smc lists the keys this
+        kernel has (a release says nothing: distributions backport, and ``hs_ctrl`` depends on a
+        build option); a key it lacks is reported, not applied and not written to the boot file.
+        Without ``smc`` loaded nothing can be probed and every key goes to the file."""
+        present = {}
+        for key, value in sorted(self.settings.items()):
+            if current["loaded"] and key.startswith(SMC_SYSCTL_PREFIX) and current["live"].get(key) is None:
+                self.absent.append(key)
+            else:
+                present[key] = value
+        if self.absent:
+            self.module.warn(
+                "not on this host (kernel %s has no %s in /proc/sys/net/smc), neither applied nor written to %s: %s"
+                % (
+                    self.release,
+                    "key" if len(self.absent) == 1 else "keys",
+                    self.paths["file"],
+                    ", ".join(self.absent),
+                )
+            )
+        return present
+
     def _warn_missing(self, current):
         if self.missing and (current["loaded"] or self.method == METHOD_TCP):
             self.module.warn(
                 "not present on this kernel (%s), written to %s only: %s"
                 % (self.release, self.paths["file"], ", ".join(self.missing))
             )
-        for key in self.settings:
-            short = key[len(SMC_SYSCTL_PREFIX) :]
-            if key in self.missing and short in SMC_SYSCTLS and self.kernel[:2] < SMC_SYSCTLS[short]["since"]:
-                self.module.warn(
-                    "%s first appeared in upstream %d.%d; kernel %s may not know it"
-                    % (key, SMC_SYSCTLS[short]["since"][0], SMC_SYSCTLS[short]["since"][1], self.release)
-                )
 
     # -- steps ---------------------------------------------------------------------------------
     def _live_step(self, key, value, kind="change"):
@@ -464,7 +481,7 @@ class SmcSysctls(Resource):
             effective_rmem=eff_rmem,
             effective_wmem=eff_wmem,
             applied=[] if failed else list(self.applied),
-            not_present=list(self.missing),
+            not_present=sorted(self.missing + self.absent),
         )
         if failed:
             result.update(restored=list(self.restored), not_restored=list(self.not_restored))

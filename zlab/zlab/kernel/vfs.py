@@ -17,6 +17,7 @@ functions run inside a store.transaction on the fresh state and raise OSError(er
 """
 
 import errno
+import hashlib
 import os
 import stat
 
@@ -342,7 +343,7 @@ class Builder:
                 "devices": Dir(self.devices(), real=self.R("devices"), hide=lambda n: n.startswith("pci")),
                 "module": Dir(self.modules(), real=self.R("module"), hide=lambda n: n in catalog),
                 "kernel": Dir({"iommu_groups": self.iommu_groups()}, real=self.R("kernel")),
-                "class": Dir({"net": self.class_net(), "infiniband": self.class_infiniband()}, real=self.R("class")),
+                "class": Dir(self.classes(), real=self.R("class")),
             },
             real=self.R(""),
         )
@@ -438,7 +439,49 @@ class Builder:
         for ent in st["pci"].values():
             if ent["configured"] and not ent["removed"]:
                 out[_root_bus(ent)] = Dir({ent["addr"]: self.pci_device(ent), "uevent": const("", 0o644)})
+        if dibs_loopback(st):
+            out["virtual"] = Dir(
+                {"dibs": Dir({DIBS_LO_NAME: self.dibs_device(DIBS_LO_NAME, None)})}, real=self.R("devices/virtual")
+            )
         return out
+
+    def classes(self):
+        out = {"net": self.class_net(), "infiniband": self.class_infiniband()}
+        if dibs_present(self.st):
+            out["dibs"] = self.class_dibs()
+        return out
+
+    # ---- DIBS (drivers/dibs/dibs_main.c, dibs_loopback.c; drivers/s390/net/ism_drv.c) ------------
+    def class_dibs(self):
+        """/sys/class/dibs: ``ism<uid>`` -> the dibs child of the ISM PCI function, ``lo`` -> the
+        virtual loopback device."""
+        out = {}
+        for ent in dibs_ism_functions(self.st):
+            name = dibs_ism_name(ent)
+            out[name] = Link("../../devices/%s/%s/dibs/%s" % (_root_bus(ent), ent["addr"], name))
+        if dibs_loopback(self.st):
+            out[DIBS_LO_NAME] = Link("../../devices/virtual/dibs/" + DIBS_LO_NAME)
+        return Dir(out)
+
+    def dibs_device(self, name, ent):
+        """A dibs device: ``gid`` (%pUb of the 16-byte GID) and ``fabric_id`` (0x%04x) from
+        dibs_main.c, ``device`` for an ISM function (its parent), ``subsystem`` the class."""
+        if ent is None:
+            out = {
+                "gid": const(_uuid_text(dibs_lo_gid(self.st)) + "\n"),
+                "fabric_id": const("0x%04x\n" % DIBS_LOOPBACK_FABRIC),
+                "subsystem": Link("../../../../class/dibs"),
+            }
+        else:
+            out = {
+                "gid": const(_uuid_text(dibs_ism_gid(ent)) + "\n"),
+                # ism_get_chid: the function's PCHID (the VCHID of the ISM network)
+                "fabric_id": const("0x%04x\n" % ent["spec"]["pchid"]),
+                "device": Link("../../../" + ent["addr"]),
+                "subsystem": Link("../../../../../class/dibs"),
+            }
+        out["uevent"] = const("", 0o644)
+        return Dir(out)
 
     def css0(self):
         st = self.st
@@ -776,6 +819,8 @@ class Builder:
             out["index"] = const("%d\n" % s["uid"])
         if ent["driver"]:
             out["driver"] = Link("../../../bus/pci/drivers/" + ent["driver"])
+        if ent["driver"] == "ism" and dibs_present(self.st):
+            out["dibs"] = Dir({dibs_ism_name(ent): self.dibs_device(dibs_ism_name(ent), ent)})
         if ent["driver"] in core.RDMA_DRIVERS and ent.get("ibdev"):
             out["net"] = Dir(
                 {ifn: self.roce_netdev_dir(ent, ifn, port) for ifn, port in core.roce_netdevs(self.st, ent)}
@@ -872,6 +917,56 @@ def _root_bus(ent):
     return "pci%04x:00" % ent["domain"]
 
 
+# DIBS (Linux 6.18+): include/linux/dibs.h DIBS_LOOPBACK_FABRIC; dibs_loopback.c names its device "lo";
+# ism_drv.c names an ISM function's dibs device "ism%x" of the zPCI UID, or of the FID when the UID is 0.
+DIBS_LOOPBACK_FABRIC = 0xFFFF
+DIBS_LO_NAME = "lo"
+
+
+def dibs_present(st):
+    return bool(core.profile_of(st).get("dibs")) and core.module_present(st, "dibs")
+
+
+def dibs_loopback(st):
+    """CONFIG_DIBS_LO: dibs_init creates the loopback device (the profiles with DIBS have it)."""
+    return dibs_present(st)
+
+
+def dibs_ism_functions(st):
+    """ISM functions the ism driver has bound: each is a dibs device (ism_probe -> dibs_dev_add)."""
+    return [
+        st["pci"][k]
+        for k in sorted(st["pci"], key=int)
+        if st["pci"][k]["configured"] and not st["pci"][k]["removed"] and st["pci"][k]["driver"] == "ism"
+    ]
+
+
+def dibs_ism_name(ent):
+    s = ent["spec"]
+    return "ism%x" % (s["uid"] or s["fid"])
+
+
+def dibs_ism_gid(ent):
+    """ism_read_local_gid copies the 8-byte ISM GID into the zeroed 16-byte dibs GID. The lab's
+    ISM GID: a stable value of the function's PCHID (its ISM network) and FID."""
+    s = ent["spec"]
+    return ((0x4000 | (s["pchid"] & 0xFFF)) << 48 | (s["fid"] & 0xFFFFFFFF)).to_bytes(8, "big") + bytes(8)
+
+
+def dibs_lo_gid(st):
+    """uuid_gen at dibs_init: random per boot; the lab's is stable per host (a version 4 UUID)."""
+    raw = bytearray(hashlib.sha256(("dibs-lo:" + str(st["spec"].get("name", ""))).encode()).digest()[:16])
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return bytes(raw)
+
+
+def _uuid_text(raw):
+    """%pUb: the 16 bytes in order, 8-4-4-4-12 lowercase hex."""
+    h = raw.hex()
+    return "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
+
+
 def _roce_mac(s, dev_port):
     """A locally administered MAC per RoCE port: 02:<PCHID>:<FID low 16 bits>:<port>."""
     return "02:%02x:%02x:%02x:%02x:%02x" % (
@@ -951,7 +1046,10 @@ def _ccw_online_store(st, busid, data):
 def _sysctl_show(st, key):
     if st.get("smc_sysctl") is None or key not in st["smc_sysctl"]:
         raise core.oserr(errno.ENOENT)
-    return "%d\n" % int(st["smc_sysctl"][key])
+    value = st["smc_sysctl"][key]
+    if isinstance(value, str):
+        return value + "\n"
+    return "%d\n" % int(value)
 
 
 def _parse_long(text):
@@ -1001,6 +1099,15 @@ def smc_sysctl_store(st, key, data):
         raise core.oserr(errno.ENOENT)
     kind, lo, hi, _default = core.profile_of(st)["smc_sysctls"][key]
     text = data.decode("latin-1") if isinstance(data, bytes) else str(data)
+    if kind == "string":
+        # proc_dostring keeps what precedes the first newline (at most maxlen - 1 bytes); then
+        # proc_smc_hs_ctrl: empty clears, a name no BPF smc_hs_ctrl registered is EINVAL (the lab
+        # has no BPF programs registered)
+        name = text.split("\n", 1)[0].split("\0", 1)[0][:hi]
+        if name:
+            raise core.oserr(errno.EINVAL)
+        st["smc_sysctl"][key] = ""
+        return
     if not text.strip(" \t\n"):
         return
     val, rest = _parse_long(text)

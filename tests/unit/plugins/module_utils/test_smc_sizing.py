@@ -146,6 +146,23 @@ def test_settings_ranges():
         sz.validate_setting("smcr_buf_type", "two")
 
 
+def test_settings_work_request_ranges_and_hs_ctrl():
+    # net/smc/smc_sysctl.c (6.19): smcr_max_{send,recv}_wr 2..2048 (smcr_max_wr_min/_max), hs_ctrl a
+    # proc_dostring of SMC_HS_CTRL_NAME_MAX 16 holding a bpf_obj_name_cpy name
+    assert sz.validate_setting("smcr_max_send_wr", 2) == ("smcr_max_send_wr", 2)
+    assert sz.validate_setting("net.smc.smcr_max_recv_wr", "2048") == ("smcr_max_recv_wr", 2048)
+    with pytest.raises(sz.SizingError) as exc:
+        sz.validate_setting("smcr_max_recv_wr", 2049)
+    assert "range 2..2048" in str(exc.value)
+    assert sz.validate_setting("net.smc.hs_ctrl", "smc_ctl.v2") == ("hs_ctrl", "smc_ctl.v2")
+    assert sz.validate_setting("hs_ctrl", "") == ("hs_ctrl", "")
+    assert sz.validate_setting("hs_ctrl", "a" * 15) == ("hs_ctrl", "a" * 15)
+    for bad in ("a" * 16, "bad name", "x/y", "ctl\n", 1, True):
+        with pytest.raises(sz.SizingError) as exc:
+            sz.validate_setting("hs_ctrl", bad)
+        assert "settings.hs_ctrl" in str(exc.value) and "at most 15" in str(exc.value)
+
+
 def test_current_effective_from_live_values():
     live = {"net.ipv4.tcp_rmem": "4096\t131072\t6291456", "net.ipv4.tcp_wmem": "4096\t16384\t4194304"}
     assert sz.current_effective(RHEL88, "tcp", live) == (65536, 16384)

@@ -9,6 +9,7 @@ __metaclass__ = type
 
 import errno
 import os
+import shutil
 
 import pytest
 
@@ -145,3 +146,42 @@ def test_enabled_reads_the_enable_count(fake_kernel, set_host_root, tmp_path):
         assert kernel.read_function(0x605)['enabled'] is expected
     set_host_root(tmp_path)  # another host, with the function in standby
     assert fake_kernel([dict(ISM, fid=0x605)]).read_function(0x605)['enabled'] is None
+
+
+def _add_dibs_layout(kernel, address, name, pchid):
+    """What a Linux 6.18+ kernel adds for a bound ISM function and the loopback (drivers/dibs/dibs_main.c:
+    class "dibs", attributes gid and fabric_id; drivers/s390/net/ism_drv.c: the dibs device "ism%x" of
+    the UID as a child of the PCI function; drivers/dibs/dibs_loopback.c: "lo" without a parent)."""
+    child = kernel.path(kernel.device_dir(address) + '/dibs/' + name)
+    os.makedirs(child)
+    for attr, value in (
+        ('fabric_id', '0x%04x' % pchid),
+        ('gid', '00000605-0000-4000-0000-000000000000'),
+        ('uevent', ''),
+    ):
+        with open(os.path.join(child, attr), 'w') as handle:
+            handle.write(value + '\n')
+    os.symlink(kernel.path(kernel.device_dir(address)), os.path.join(child, 'device'))
+    lo = kernel.path('/sys/devices/virtual/dibs/lo')
+    os.makedirs(lo)
+    with open(os.path.join(lo, 'fabric_id'), 'w') as handle:
+        handle.write('0xffff\n')
+    os.makedirs(kernel.path('/sys/class/dibs'))
+    os.symlink(child, kernel.path('/sys/class/dibs/' + name))
+    os.symlink(lo, kernel.path('/sys/class/dibs/lo'))
+
+
+def test_a_dibs_kernel_reads_the_same_ism_function(fake_kernel, host_root):
+    # DIBS moved the ISM device below /sys/class/dibs, but the zPCI function is still a PCI device
+    # bound to the PCI driver ism: every field reads as before, the dibs child is no net device.
+    spec = dict(ISM, fid=0x605, power=True, pchid=0x7C8, vfn=1, iommu_group=3)
+    before = fake_kernel([spec]).read_function(0x605)
+    for sub in ('sys', 'proc', 'etc'):
+        shutil.rmtree(str(host_root / sub))
+    kernel = fake_kernel([spec])
+    _add_dibs_layout(kernel, '0605:00:00.0', 'ism605', 0x7C8)
+    after = kernel.read_function(0x605)
+    assert after == before
+    assert after['driver'] == 'ism' and after['net_devices'] == [] and after['type'] == 'ism'
+    assert kernel.find_address(0x605) == '0605:00:00.0'
+    assert kernel.listdir('/sys/bus/pci/devices') == ['0605:00:00.0']

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""smc_sysctl against a fake /proc/sys of two kernel profiles (RHEL 8.8 4.18 and 6.12)."""
+"""smc_sysctl against a fake /proc/sys of three kernel profiles (RHEL 8.8 4.18, 6.12 and 6.19)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -35,7 +35,13 @@ PROFILES = {
             "limit_smc_hs": "0",
         },
     },
+    # net/smc/smc_sysctl.c of 6.19 with CONFIG_SMC_HS_CTRL_BPF: hs_ctrl reads empty until a BPF
+    # smc_hs_ctrl is chosen
+    "linux6.19": {"release": "6.19.0-zlab"},
 }
+PROFILES["linux6.19"]["smc_keys"] = dict(
+    PROFILES["linux6.12"]["smc_keys"], smcr_max_send_wr="16", smcr_max_recv_wr="48", hs_ctrl=""
+)
 
 
 class FakeHost(object):
@@ -378,3 +384,52 @@ def test_a_path_as_file_name_writes_nothing(new_host, host_root):
         out = host.run(rmem="128K", **{option: "../../ld.so.conf.d/x.conf"})
         assert out.failed and out.result["msg"].startswith(option + ": '../../ld.so.conf.d/x.conf' is not a file name")
     assert not (host_root / "etc").exists() and host.commands == []
+
+
+WR_SETTINGS = {"smcr_max_send_wr": 64, "net.smc.smcr_max_recv_wr": "128", "hs_ctrl": ""}
+
+
+def test_linux619_applies_the_work_request_keys_and_hs_ctrl(new_host):
+    host = new_host("linux6.19")
+    res = host.run(settings=WR_SETTINGS).result
+    assert not res.get("failed"), res
+    assert res["sysctls"] == {
+        "net.smc.smcr_max_send_wr": "64",
+        "net.smc.smcr_max_recv_wr": "128",
+        "net.smc.hs_ctrl": "",
+    }
+    assert host.live("net.smc.smcr_max_send_wr") == "64" and host.live("net.smc.smcr_max_recv_wr") == "128"
+    assert sorted(res["applied"]) == ["net.smc.smcr_max_recv_wr", "net.smc.smcr_max_send_wr"]  # hs_ctrl was empty
+    assert sfile.parse(host.read(host.file)) == res["sysctls"]
+    assert res["not_present"] == [] and res["warnings"] == []
+    assert host.run(settings=WR_SETTINGS).result["changed"] is False
+
+
+def test_a_key_the_loaded_smc_lacks_is_reported_not_written(new_host):
+    # 6.12 has no smcr_max_send_wr and no hs_ctrl: existence is read from /proc/sys/net/smc
+    host = new_host("linux6.12")
+    res = host.run(rmem="128K", settings=dict(WR_SETTINGS, smcr_testlink_time=10)).result
+    assert not res.get("failed"), res
+    assert res["not_present"] == ["net.smc.hs_ctrl", "net.smc.smcr_max_recv_wr", "net.smc.smcr_max_send_wr"]
+    assert res["sysctls"] == {"net.smc.rmem": "131072", "net.smc.smcr_testlink_time": "10"}
+    assert sfile.parse(host.read(host.file)) == res["sysctls"]
+    assert not host.exists(sfile.proc_path("net.smc.smcr_max_send_wr"))
+    assert host.live("net.smc.smcr_testlink_time") == "10"
+    [warning] = [w for w in res["warnings"] if "not on this host" in w]
+    assert "6.12.0-zlab" in warning and "net.smc.smcr_max_send_wr" in warning and host.file in warning
+
+
+def test_a_key_the_kernel_gained_is_kept_when_it_appears(new_host):
+    # the same 6.12 release with the key backported: presence decides, not the release
+    host = new_host("linux6.12")
+    host.profile = dict(host.profile, smc_keys=dict(host.profile["smc_keys"], smcr_max_send_wr="16"))
+    res = host.run(settings={"smcr_max_send_wr": 32}).result
+    assert res["not_present"] == [] and host.live("net.smc.smcr_max_send_wr") == "32"
+    assert sfile.parse(host.read(host.file)) == {"net.smc.smcr_max_send_wr": "32"}
+
+
+def test_without_smc_loaded_the_keys_go_to_the_file_only(new_host):
+    host = new_host("linux6.12")
+    res = host.run(load_module=False, settings={"smcr_max_send_wr": 32}).result
+    assert res["smc_loaded"] is False and res["not_present"] == ["net.smc.smcr_max_send_wr"]
+    assert sfile.parse(host.read(host.file)) == {"net.smc.smcr_max_send_wr": "32"}
