@@ -30,8 +30,9 @@ description:
     devices without a hardware PNET ID, such as virtual NICs of KVM or z/VM guests.
   - The table lives in the kernel (per network namespace) and is empty after a reboot or after
     C(smc) is unloaded. O(boot_unit=present) makes the module also write and enable a systemd unit,
-    C(/etc/systemd/system/s390x-network-smc-pnet.service), that adds the entries again at every boot
-    (one C(ExecStart=-smc_pnet -a ...) line per entry, so the boot unit needs smc-tools).
+    C(/etc/systemd/system/s390x-network-smc-pnet.service), that adds the entries again at every boot -
+    with smc-tools installed one C(ExecStart=-smc_pnet -a ...) line per entry; without them (Debian has
+    none) the collection's own netlink client, as a restore program with the entries in a data file.
   - Every entry is checked before anything is read or changed (PNET ID, interface and device names as
     the kernel accepts them), and the unit's lines are written with systemd's quoting (specifiers, C($),
     quotes and backslashes escaped; names with control characters, which a unit line cannot hold, are
@@ -101,7 +102,26 @@ options:
       - The boot unit is planned from O(config) and the unit file alone, so it is written also when the
         C(smc) kernel module is not loaded (no C(/sys/module/smc)); the module then leaves the table alone
         with a warning and returns RV(table_skipped).
-      - V(absent) disables and removes the boot unit. V(unchanged) leaves it as it is.
+      - Where C(smc_pnet) is found (the lookup of O(backend=auto), whatever O(backend)) the unit runs it, one
+        C(ExecStart=-smc_pnet -a ...) line per entry. Where it is not, the unit runs
+        C(PYTHON /usr/local/libexec/s390x-network/smc-pnet-restore /etc/s390x-network/smc-pnet.json) - a
+        restore program that is the collection's netlink client (standard library only, the same on
+        every host) and the entries as JSON data. PYTHON is the interpreter the module runs in
+        (C(/usr/bin/python3) when that is the same file), which must be a plain absolute path. The program
+        checks each entry again as the module does, adds it with C(SMC_PNETID_ADD) (asking for the family by
+        name, which loads C(smc)), counts an entry already there as added, and names on stderr every entry
+        it could not add while adding the others; the unit then fails, so C(systemctl status) shows it.
+        Installing or removing smc-tools switches the form at the next run.
+      - The module refuses (before changing anything) a unit that could not work. Without C(smc_pnet) that is an
+        interpreter path a unit line cannot hold, a name that is not printable ASCII (the program sends ASCII
+        names only), or a kernel without SMC (C(smc) not loaded and no C(net/smc/smc.ko) in the module
+        tree of the running kernel). It only warns when the module tree cannot be read (a container, an
+        image being built). The kernel is checked only when the boot unit changes.
+      - The program, the data and the unit are each a RV(drift) row of their path (a program or data file
+        changed on the host is rewritten), each a C(--diff) of its own; they are written program and data
+        first, the unit last, and removed in the reverse order; a failure puts every file of the run and
+        the link back.
+      - V(absent) disables and removes the boot unit (and the program and data). V(unchanged) leaves it as it is.
     type: str
     choices: [unchanged, present, absent]
     default: unchanged
@@ -109,9 +129,9 @@ notes:
   - Needs the C(smc) kernel module loaded (for example by M(s390x.network.smc_sysctl)). With the netlink backend
     the module never loads it itself.
   - Changing the table needs root (CAP_NET_ADMIN), whichever backend.
-  - The boot unit runs C(smc_pnet) by name (systemd 239 and later look it up), after
-    C(systemd-modules-load.service); a missing C(smc_pnet) or an entry the kernel refuses does not fail
-    the unit.
+  - The boot unit runs after C(systemd-modules-load.service). In the C(smc_pnet) form it runs the tool by name
+    (systemd 239 and later look it up) and a missing C(smc_pnet) or an entry the kernel refuses does not fail
+    the unit. In the restore program form an entry not added fails the unit, naming the entry.
 seealso:
   - module: s390x.network.smc_sysctl
   - module: s390x.network.smcd_info
@@ -207,8 +227,10 @@ rollback:
 boot_unit:
   description:
     - The boot unit after the run (in check mode, as it would be) - C(path), C(present), C(enabled) and the
-      C(entries) it adds at boot, as O(config) items. Its changes are RV(drift) rows with C(object) the unit
-      path and C(scope) V(persistent), and with C(--diff) the unit file and the link.
+      C(entries) it adds at boot, as O(config) items; in the restore program form also C(restore)
+      (C(interpreter), C(program), C(data), the paths the unit runs). Its changes are RV(drift) rows with
+      C(object) the unit path (and the program's and the data's) and C(scope) V(persistent), and with
+      C(--diff) the unit file, the link, the program and the data.
   returned: when O(boot_unit) is not V(unchanged)
   type: dict
   sample: {"path": "/etc/systemd/system/s390x-network-smc-pnet.service", "present": true, "enabled": true,

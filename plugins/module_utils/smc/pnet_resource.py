@@ -15,13 +15,22 @@ table's do (merged adds to the entries of earlier runs, overridden replaces them
 them; the unit goes when no entry remains); ``absent`` removes it. The unit is planned from the
 checked ``config`` and the unit file alone, so it is written also when ``smc`` is not loaded; the
 table is then left alone (the kernel has none) with a warning.
+
+Where ``smc_pnet`` is not found (the lookup of ``backend: auto``) the unit runs the collection's
+restore program instead (``smc_pnet_unit``): three files - the program, its data and the unit -
+each its own change and drift row, written program first and unit last (removed in the reverse
+order), so that the unit never names a file that is not there yet; a failure puts every file of
+the run and the link back. A unit that could not work is refused before anything changes: no
+usable interpreter path, a name the program cannot send, or a kernel without SMC.
 """
 
 import functools
 import os
+import sys
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_restore
 from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_unit as smc_pnet_unit
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
 from ansible_collections.s390x.network.plugins.module_utils.engine.drift_text import Content
@@ -44,6 +53,10 @@ from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import 
 
 TABLE = "table"
 UNIT = "boot unit"
+PROGRAM = "restore program"
+DATA = "restore data"
+#: the files of the boot unit besides the unit file: subject -> (path, key in the unit dict)
+BOOT_FILES = {PROGRAM: (smc_pnet_unit.PROGRAM_PATH, "program"), DATA: (smc_pnet_unit.DATA_PATH, "data")}
 BACKENDS = ("auto", "tool", "netlink")
 BOOT_UNIT = ("unchanged", "present", "absent")
 SYSTEMD_RUNNING = "/run/systemd/system"
@@ -134,6 +147,7 @@ class PnetTable(Resource):
         self.systemctl = None
         self.files = host_files.FileChanges(module)
         self.old_link = None
+        self.unit_tool = False  # not looked up yet
 
     @property
     def manages_unit(self):
@@ -252,9 +266,7 @@ class PnetTable(Resource):
                     "%s exists and is not a symbolic link; remove it to let the module enable the boot unit"
                     % smc_pnet_unit.WANTS_LINK
                 )
-            changes.append(
-                Change(UNIT, self._unit_steps(current["unit"], want), want=want, label=smc_pnet_unit.UNIT_PATH)
-            )
+            changes.extend(self._unit_changes(current, want))
         return changes
 
     def _steps(self, commands, kind="change"):
@@ -276,36 +288,113 @@ class PnetTable(Resource):
         ]
 
     # -- the boot unit -------------------------------------------------------------------------
+    def _unit_form(self):
+        """``tool`` where smc_pnet is found (the lookup of ``backend: auto``), else ``netlink``: the
+        restore program. ``backend: tool`` without smc_pnet is refused as for the table."""
+        if self.unit_tool is False:
+            self.unit_tool = self.tool or self.module.get_bin_path(TOOL, opt_dirs=["/usr/sbin", "/sbin"])
+        if self.unit_tool is not None:
+            return "tool"
+        if (self.params.get("backend") or "auto") == "tool":
+            raise ResourceError("smc_pnet not found: install smc-tools, or use backend netlink")
+        return "netlink"
+
     def _unit_want(self, unit):
         """The boot unit this run leaves: its entries (``state`` applied to the unit's entries, as
-        to the table), its text and whether it is enabled."""
+        to the table), its form, its files and whether it is enabled."""
         entries = []
         if self.boot_unit == "present":
             try:
                 dummy, entries = plan(self.state, self.config, unit["entries"])
             except PnetError as exc:
                 raise ResourceError("%s: %s" % (smc_pnet_unit.UNIT_PATH, exc))
-        text = smc_pnet_unit.render(entries)
+        form = self._unit_form() if entries else None
+        program = data = python = None
+        if form == "netlink":
+            python = smc_pnet_unit.interpreter()
+            if python is None:
+                raise ResourceError(
+                    "boot unit: smc_pnet (smc-tools) is not installed, and the restore program needs a Python "
+                    "interpreter at a plain absolute path (A-Z, a-z, 0-9, '_', '.', '+', '-' components); the "
+                    "module runs in %r. Install smc-tools or set ansible_python_interpreter" % (sys.executable,)
+                )
+            for index, entry in enumerate(entries):
+                try:
+                    pnet_restore.restore_check(entry, index)
+                except PnetError as exc:
+                    raise ResourceError(
+                        "boot unit: smc_pnet (smc-tools) is not installed, and the restore program cannot add "
+                        "%s: %s" % (pnet_restore.restore_describe(entry), exc)
+                    )
+            program, data = smc_pnet_unit.program_text(), pnet_restore.restore_data_text(entries)
+        text = smc_pnet_unit.render(entries, python)
         return {
             "text": text,
             "entries": entries,
             "foreign": False,
             "enabled": text is not None,
             "link": smc_pnet_unit.UNIT_PATH if text is not None else None,
+            "program": program,
+            "data": data,
+            "form": form,
         }
+
+    def _check_kernel(self, current):
+        """Refuse a program-form unit on a kernel that has no SMC: the program could never add an
+        entry. Warn when the module tree cannot be read (a container, an image being built)."""
+        if current["table"] is not None and self.backend == "netlink":
+            return  # the table was just read through SMC_PNETID
+        release = smc_pnet_unit.kernel_release()
+        installed = smc_pnet_unit.smc_installed(release)
+        tree = "%s/%s" % (smc_pnet_unit.MODULES_DIR, release)
+        if installed is None:
+            self.module.warn(
+                "boot unit: smc_pnet (smc-tools) is not installed and %s/modules.dep cannot be read: whether "
+                "kernel %s has SMC, which the restore program needs at boot, is not known" % (tree, release)
+            )
+        elif not installed:
+            raise ResourceError(
+                "boot unit: smc_pnet (smc-tools) is not installed, and kernel %s has no SMC for the restore "
+                "program (smc is not loaded, so the SMC_PNETID generic netlink family is not registered, and "
+                "%s/modules.dep and modules.builtin list no net/smc/smc.ko): the unit could not add the "
+                "entries. Install smc-tools or boot a kernel with SMC" % (release, tree)
+            )
+
+    def _unit_changes(self, current, want):
+        """The changes of the boot unit's files: program and data before the unit that names them;
+        the unit first when it stops naming them."""
+        unit = current["unit"]
+        changes = [
+            Change(subject, self._subject_steps(subject, unit, want), want=want, label=BOOT_FILES[subject][0])
+            for subject in (PROGRAM, DATA)
+        ]
+        unit_change = Change(UNIT, self._subject_steps(UNIT, unit, want), want=want, label=smc_pnet_unit.UNIT_PATH)
+        if want["form"] == "netlink" and any(c.steps for c in changes + [unit_change]):
+            self._check_kernel(current)
+        if want["form"] == "netlink":
+            return changes + [unit_change]
+        return [unit_change] + changes[::-1]
+
+    def _subject_steps(self, subject, unit, want, kind="change"):
+        if subject in BOOT_FILES:
+            path, key = BOOT_FILES[subject]
+            if unit[key] == want[key]:
+                return []
+            return [self._file_step(path, want[key], kind)]
+        return self._unit_steps(unit, want, kind)
 
     def _unit_steps(self, unit, want, kind="change"):
         steps = []
         if want["text"] is not None:
             if unit["text"] != want["text"]:
-                steps.append(self._file_step(want["text"], kind))
+                steps.append(self._file_step(smc_pnet_unit.UNIT_PATH, want["text"], kind))
             if not unit["enabled"]:
                 steps.append(self._link_step(smc_pnet_unit.UNIT_PATH, kind))
         else:
             if unit["enabled"]:
                 steps.append(self._link_step(None, kind))
             if unit["text"] is not None:
-                steps.append(self._file_step(None, kind))
+                steps.append(self._file_step(smc_pnet_unit.UNIT_PATH, None, kind))
         if steps and os.path.isdir(host_files.path(SYSTEMD_RUNNING)):
             if self.systemctl is None:
                 self.systemctl = self.module.get_bin_path("systemctl")
@@ -313,21 +402,27 @@ class PnetTable(Resource):
                 steps.append(Step(argv=[self.systemctl, "daemon-reload"], scope="persistent", kind=kind))
         return steps
 
-    def _file_step(self, text, kind):
-        path = smc_pnet_unit.UNIT_PATH
+    def _file_step(self, path, text, kind):
         if kind == "rollback":
+
+            def restore():
+                self.files.restore(path)
+                if self.files.old[path] is None and path != smc_pnet_unit.UNIT_PATH:
+                    _remove_empty_dir(os.path.dirname(path))
+
             return Step(
-                action=lambda: self.files.restore(path),
+                action=restore,
                 text=self.files.restore_text(path),
                 scope="persistent",
                 kind=kind,
             )
-        return Step(
-            action=lambda: self.files.write(path, text),
-            text=host_files.change_text(path, text),
-            scope="persistent",
-            kind=kind,
-        )
+
+        def apply():
+            self.files.write(path, text)
+            if text is None and path != smc_pnet_unit.UNIT_PATH:
+                _remove_empty_dir(os.path.dirname(path))
+
+        return Step(action=apply, text=host_files.change_text(path, text), scope="persistent", kind=kind)
 
     def _link_step(self, target, kind):
         link = smc_pnet_unit.WANTS_LINK
@@ -347,13 +442,16 @@ class PnetTable(Resource):
         for change in changes:
             if change.subject == TABLE and change.steps:
                 state["table"] = change.want
-            elif change.subject == UNIT:
+            elif change.subject == UNIT or change.subject in BOOT_FILES:
                 state["unit"] = change.want
         return state
 
     def view(self, state, change):
         if change.subject == UNIT:
             return {"persistent": unit_view(state["unit"])}
+        if change.subject in BOOT_FILES:
+            text = state["unit"][BOOT_FILES[change.subject][1]]
+            return {"persistent": {"file": Content(text)} if text is not None else None}
         return {"active": table_view(to_config(state["table"] or []))}
 
     def views(self, state, changes):
@@ -377,16 +475,24 @@ class PnetTable(Resource):
                 after="%s\n" % after_state["unit"]["link"] if after_state["unit"]["link"] else "",
             ),
         ]
+        for path, key in (BOOT_FILES[PROGRAM], BOOT_FILES[DATA]):
+            if before_state["unit"][key] is not None or after_state["unit"][key] is not None:
+                unit.append(
+                    dict(
+                        before_header=path,
+                        before=before_state["unit"][key] or "",
+                        after_header=path,
+                        after=after_state["unit"][key] or "",
+                    )
+                )
         return ([table] if before_state["table"] is not None else []) + unit
 
     def rollback(self, before, now, change, ran):
         """Back to the table as it was: the table has no single-entry delete, so a run that stopped
         between deleting a PNET ID and adding its entries back would leave them out. The boot unit:
-        its file and its link as they were."""
-        if change.subject == UNIT:
-            steps = []
-            if smc_pnet_unit.UNIT_PATH in self.files.changed:
-                steps.append(self._file_step(None, "rollback"))
+        its files (unit, program, data: all of this run, whichever failed) and its link as they were."""
+        if change.subject == UNIT or change.subject in BOOT_FILES:
+            steps = [self._file_step(path, None, "rollback") for path in reversed(self.files.changed)]
             if self.old_link is not None:
                 steps.append(self._link_step(self.old_link or None, "rollback"))
             return steps
@@ -395,8 +501,8 @@ class PnetTable(Resource):
         return self._steps(commands, kind="rollback")
 
     def remaining(self, after, change):
-        if change.subject == UNIT:
-            return [s for s in self._unit_steps(after["unit"], change.want) if s.argv is None]
+        if change.subject == UNIT or change.subject in BOOT_FILES:
+            return [s for s in self._subject_steps(change.subject, after["unit"], change.want) if s.argv is None]
         commands, _target = plan(self.state, self.config, after["table"])
         return self._steps(commands)
 
@@ -410,6 +516,12 @@ class PnetTable(Resource):
                 "enabled": unit["enabled"],
                 "entries": to_config(unit["entries"]),
             }
+            if unit.get("form") == "netlink":
+                result["boot_unit"]["restore"] = {
+                    "interpreter": smc_pnet_unit.restore_argv(unit["text"])[0],
+                    "program": smc_pnet_unit.PROGRAM_PATH,
+                    "data": smc_pnet_unit.DATA_PATH,
+                }
         if self.table_skipped:
             result["table_skipped"] = True
         return result
@@ -430,6 +542,14 @@ class PnetTable(Resource):
         if step.argv is None:  # a netlink command: err is the kernel's answer
             return "%s failed: %s%s" % (step.command, (err or out).strip(), _hint(err))
         return "%s failed with exit code %d%s: %s" % (step.command, rc, _hint(err), (err or out).strip())
+
+
+def _remove_empty_dir(directory):
+    """Remove the collection's directory of a removed file when nothing else is in it."""
+    try:
+        os.rmdir(host_files.path(directory))
+    except (IOError, OSError):
+        pass  # not empty, or gone: nothing to tidy
 
 
 def report_backend(module, resource):

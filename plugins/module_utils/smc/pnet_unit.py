@@ -14,9 +14,24 @@ not systemd runs (an image being built, a container, the lab). ``-`` lets the un
 ``smc_pnet`` is missing or the kernel refuses an entry (for example one the IOCDS already gives a
 PNET ID), as ``smc_pnet`` then does at run time.
 
-``read_unit`` reads the file back (its entries, for ``state: merged`` and ``deleted``, which
-change the entries of earlier runs as they change the table); a line it does not recognise is
-not an entry, and the file is rewritten.
+Where ``smc_pnet`` is not installed (Debian has no smc-tools) the unit cannot run it; it runs the
+collection's own netlink client instead, as one line ``ExecStart=PYTHON PROGRAM DATA``:
+
+* ``PROGRAM`` (``/usr/local/libexec/s390x-network/smc-pnet-restore``) is the text of
+  ``netlink.py``, ``pnet_cmd.py`` and ``pnet_restore.py`` in one file (``program_text``), read from
+  the module's own payload through each module's loader (a file of a checkout, a member of
+  AnsiballZ's zip). It is the same on every host; /usr/local because no package owns it and no
+  package update may replace it (FHS 4.9), libexec because only the unit runs it.
+* ``DATA`` (``/etc/s390x-network/smc-pnet.json``) holds the entries as JSON, never as code.
+* ``PYTHON`` is the interpreter the module runs in (``sys.executable``, known to work, checked
+  against a plain absolute path), or ``/usr/bin/python3`` when that is the same file, which
+  outlives a minor Python upgrade.
+
+No ``-``: an entry the program could not add fails the unit (its status names the entry), where
+the tool form can only hide it. ``read_unit`` reads the file back (its entries, for ``state:
+merged`` and ``deleted``, which change the entries of earlier runs as they change the table;
+from the data file in the program form); a line it does not recognise is not an entry, and the
+file is rewritten.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -25,9 +40,15 @@ __metaclass__ = type
 
 import errno
 import os
+import platform
+import re
+import sys
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
+from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_cmd as smc_pnet_cmd
+from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_restore
 from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import (
     TOOL,
     PnetError,
@@ -44,6 +65,16 @@ HEADER = [
     "# Managed by s390x.network.smc_pnet (boot_unit: present). Changes are overwritten.",
     "# The software PNET table lives in the kernel only: this unit adds the entries again at boot.",
 ]
+PROGRAM_PATH = "/usr/local/libexec/s390x-network/smc-pnet-restore"
+DATA_PATH = "/etc/s390x-network/smc-pnet.json"
+RESTORE_COMMENT = "# smc_pnet (smc-tools) is not installed: the restore program adds the entries of %s." % DATA_PATH
+#: the interpreter that outlives a minor upgrade, taken when it is the module's own
+STABLE_PYTHON = "/usr/bin/python3"
+#: the sources of the restore program, in this order (each after the names it uses)
+PROGRAM_SOURCES = (smc_netlink, smc_pnet_cmd, pnet_restore)
+#: lines of a source left out of the program (only valid at the top of a file; not needed on Python 3)
+_NOT_IN_PROGRAM = ("from __future__ import absolute_import, division, print_function", "__metaclass__ = type")
+MODULES_DIR = "/lib/modules"
 
 
 def exec_line_of(entry, field="config[0]"):
@@ -55,23 +86,107 @@ def exec_line_of(entry, field="config[0]"):
     return unit_syntax.exec_line(argv_add(entry, TOOL), ignore_failure=True, field=field)
 
 
-def render(entries):
-    """The unit file that adds ``entries`` (normalised, in this order) at boot; None for none."""
+def render(entries, python=None):
+    """The unit file that adds ``entries`` (normalised, in this order) at boot; None for none.
+    With ``python`` (a checked interpreter path) the unit runs the restore program with it."""
     if not entries:
         return None
-    lines = HEADER + [
-        "[Unit]",
-        "Description=SMC software PNET table (s390x.network.smc_pnet)",
-        "After=systemd-modules-load.service network.target",
-        "Wants=network.target",
-        "",
-        "[Service]",
-        "Type=oneshot",
-        "RemainAfterExit=yes",
-    ]
-    lines += [exec_line_of(entry, "entries[%d]" % index) for index, entry in enumerate(entries)]
+    lines = (
+        HEADER
+        + ([RESTORE_COMMENT] if python is not None else [])
+        + [
+            "[Unit]",
+            "Description=SMC software PNET table (s390x.network.smc_pnet)",
+            "After=systemd-modules-load.service network.target",
+            "Wants=network.target",
+            "",
+            "[Service]",
+            "Type=oneshot",
+            "RemainAfterExit=yes",
+        ]
+    )
+    if python is not None:
+        lines.append(unit_syntax.exec_line([python, PROGRAM_PATH, DATA_PATH], field="interpreter"))
+    else:
+        lines += [exec_line_of(entry, "entries[%d]" % index) for index, entry in enumerate(entries)]
     lines += ["", "[Install]", "WantedBy=%s" % WANTED_BY, ""]
     return "\n".join(lines)
+
+
+def interpreter(executable=None):
+    """The interpreter the unit runs the restore program with: ``executable`` (default: the
+    module's own, ``sys.executable``) when it is a plain absolute path; ``/usr/bin/python3`` when
+    that is the same file. None when the path is unusable (empty, relative, blanks, quotes ...)."""
+    path = sys.executable if executable is None else executable
+    if not isinstance(path, str) or not pnet_restore.RESTORE_PATH_RE.fullmatch(path):
+        return None
+    if path != STABLE_PYTHON:
+        try:
+            if os.path.samefile(path, STABLE_PYTHON):
+                return STABLE_PYTHON
+        except (IOError, OSError):
+            pass
+    return path
+
+
+def module_source(module):
+    """The source text of an imported module: through its loader (a checkout's file, a member of
+    AnsiballZ's zip), else from its file."""
+    get_source = getattr(getattr(module, "__loader__", None), "get_source", None)
+    source = get_source(module.__name__) if get_source is not None else None
+    if source is None:
+        with open(module.__file__, "rb") as handle:
+            source = handle.read().decode("utf-8")
+    return source
+
+
+def program_text():
+    """The restore program: the sources of ``PROGRAM_SOURCES`` in one file (standard library only)."""
+    parts = [
+        "# -*- coding: utf-8 -*-\n",
+        "# Managed by s390x.network.smc_pnet (boot_unit: present). Changes are overwritten.\n",
+        "# The restore program of %s: PYTHON %s %s\n" % (UNIT_NAME, PROGRAM_PATH, DATA_PATH),
+        "# It is the collection's %s in one file.\n"
+        % ", ".join("module_utils/smc/%s.py" % m.__name__.rsplit(".", 1)[-1] for m in PROGRAM_SOURCES),
+    ]
+    for module in PROGRAM_SOURCES:
+        lines = [line for line in module_source(module).split("\n") if line not in _NOT_IN_PROGRAM]
+        parts.append("\n# ---- module_utils/smc/%s.py\n" % module.__name__.rsplit(".", 1)[-1])
+        parts.append("\n".join(lines).rstrip("\n") + "\n")
+    return "".join(parts)
+
+
+def restore_argv(text):
+    """``[python, PROGRAM_PATH, DATA_PATH]`` when ``text`` is a unit in the program form (its one
+    ``ExecStart=`` line runs the restore program), else None."""
+    lines = [line for line in (text or "").split("\n") if line.startswith("ExecStart=")]
+    if len(lines) != 1:
+        return None
+    try:
+        argv, ignore = unit_syntax.parse_exec_line(lines[0])
+    except unit_syntax.UnitSyntaxError:
+        return None
+    if ignore or len(argv) != 3 or argv[1:] != [PROGRAM_PATH, DATA_PATH]:
+        return None
+    return argv
+
+
+def kernel_release():
+    return host_files.read_attr("/proc/sys/kernel/osrelease") or platform.release()
+
+
+def smc_installed(release):
+    """Whether the module tree of kernel ``release`` has SMC (``net/smc/smc.ko`` in modules.dep or
+    modules.builtin); None when neither file can be read (a container, an image being built)."""
+    found = None
+    for name in ("modules.dep", "modules.builtin"):
+        try:
+            text = host_files.read_text("%s/%s/%s" % (MODULES_DIR, release, name))
+        except (IOError, OSError):
+            text = None
+        if text is not None:
+            found = bool(found) or bool(re.search(r"(^|/)net/smc/smc\.ko", text, re.MULTILINE))
+    return found
 
 
 def entries_of(text):
@@ -118,10 +233,23 @@ def enabled():
 
 
 def read_unit():
-    """``{"text", "entries", "foreign", "enabled", "link"}`` of the boot unit on the host.
-    Raises OSError when the file or the link cannot be read."""
+    """``{"text", "entries", "foreign", "enabled", "link", "program", "data", "form"}`` of the boot
+    unit on the host (``form``: ``tool``, ``netlink`` for the program form, None without a unit).
+    Raises OSError when a file or the link cannot be read."""
     text = host_files.read_text(UNIT_PATH)
-    entries, foreign = entries_of(text)
+    program = host_files.read_text(PROGRAM_PATH)
+    data = host_files.read_text(DATA_PATH)
+    if restore_argv(text) is not None:
+        form, entries, foreign = "netlink", [], data is None
+        if data is not None:
+            try:
+                checked, refused = pnet_restore.restore_entries(data)
+                entries, foreign = [entry for dummy, entry in checked], bool(refused)
+            except pnet_restore.RestoreDataError:
+                foreign = True
+    else:
+        entries, foreign = entries_of(text)
+        form = "tool" if text is not None else None
     target = link_target()
     return {
         "text": text,
@@ -129,6 +257,9 @@ def read_unit():
         "foreign": foreign,
         "enabled": target in (UNIT_PATH, "../" + UNIT_NAME),
         "link": target,
+        "program": program,
+        "data": data,
+        "form": form,
     }
 
 
