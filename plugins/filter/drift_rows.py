@@ -13,12 +13,12 @@ short_description: Summarise the drift the s390x.network roles reported
 description:
   - Takes the variables of every host (C(hostvars)) after the roles ran in check mode with diff
     (or after a correcting run) and returns one row per object that differs from the inventory.
-  - Each role of the collection ends by setting its report, the host variable C(<role>_drift) (for
-    example C(qeth_drift)), built with the filter C(s390x.network.result_drift) from its module
-    results. This filter concatenates the reports of the roles a host lists in C(drift_expected).
-  - A role in C(drift_expected) without a report (the host became unreachable, the role stopped
-    early) gives an V(error) row, and so does a report whose result was not found. A missing
-    report is never read as no drift.
+  - For each role a host lists in C(drift_expected), reads the module results the role registered
+    with the rules of P(s390x.network.role_drift#filter) and concatenates the rows; a role that is
+    not one of the collection's reports through its own host variable C(<role>_drift).
+  - A role in C(drift_expected) without a report (the host became unreachable, the role did not
+    run) gives an V(error) row, and so does each result a role that stopped half way did not
+    register. A missing report is never read as no drift.
   - The scope of a row says whether the running system (V(active)) or the configuration that
     survives a reboot (V(persistent)) differs; V(error) rows are checks that failed.
 options:

@@ -13,7 +13,7 @@ short_description: Plan a live SMC connection per pair of SMC peers and judge wh
 description:
   - The pairs are every pair of each C(cpc.smcd_peers) group, with the server's address in the subnet the peers
     share (C(interfaces_findings.pairs) of the interfaces role; without it, the same check over O(hosts)), then every
-    other pair of hosts that both use SMC-R (the smc role's C(smc_roce_plan.enabled)) with the server's address in
+    other pair of hosts that both use SMC-R (the smc role's C(smc_plan.roce.enabled)) with the server's address in
     the first subnet they share. Peers without a common subnet are V(not checked).
   - Returns the plan - which host listens (on which address, for how many connections) and which host connects
     to which - and, from the results the play registered (C(verify_smc_live_server) of the listener through

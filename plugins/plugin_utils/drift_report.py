@@ -5,9 +5,10 @@
 
 Every changing module of the collection runs on the resource engine and returns its own ``drift``
 rows, each with its ``kind``; the only rows made here are the error rows and those of the SMC
-buffer rule. Each role reports its rows in the host variable ``<role>_drift``; the summary
-concatenates the reports of the roles a host ran (``drift_expected``) and turns every missing one
-into an error row.
+buffer rule. ``ROLE_RESULTS`` names the results each role registers: a role's report is read from
+them when it is asked for (``role_drift``; the roles define ``<role>_drift`` with it), so a run
+spends no task on reports nobody reads. The summary concatenates the reports of the roles a host ran
+(``drift_expected``) and turns every missing result into an error row.
 """
 
 from __future__ import annotations
@@ -138,9 +139,56 @@ def _result_rows(result, kind):
     return [_row(kind, "the result has no drift rows (module older than the role?)", "error")]
 
 
+# The results each role registers, in the order it runs them, with the kind of their module. Every
+# register named here is checked against the role's tasks (tests/unit/roles/test_drift_reports.py).
+ROLE_RESULTS = {
+    "qeth": (("qeth_result", "qeth"),),
+    "ism_passthrough": (("ism_passthrough_result", "zpci"),),
+    "kvm_guest_network": (("kvm_guest_network_result", "guest"),),
+    "interfaces": (("interfaces_result", "ip"),),
+    "nic_tuning": (("nic_tuning_result", "nic"),),
+    "smc": (
+        ("smc_ism_result", "zpci"),
+        ("smc_sysctl_result", "sysctl"),
+        ("smc_pnet_result", "pnet"),
+        ("smc_ueid_result", "ueid"),
+        ("smc_services_result", "dropin"),
+    ),
+}
+
+
+def role_drift(variables, role):
+    """The drift rows of ``role`` from the results it registered in ``variables`` (a host's
+    variables: ``hostvars[host]``); a result that is not there is an error row, and None when
+    the role registered none of them (it did not run). A role that is not one of the collection's
+    gives its own report, the variable ``<role>_drift``, or None."""
+    if role not in ROLE_RESULTS:
+        report = _get(variables, "%s_drift" % role)
+        return report if isinstance(report, list) else None
+    results = [(name, kind, _get(variables, name)) for name, kind in ROLE_RESULTS[role]]
+    if all(result is None for _name, _kind, result in results):
+        return None  # the role did not run: the summary's "reported nothing" row
+    rows = []
+    for name, kind, result in results:
+        if result is None:
+            rows.append(_row(name, "no result: the role stopped before this step", "error", kind))
+        else:
+            rows.extend(result_drift(result, kind))
+    return rows
+
+
+def _get(variables, name):
+    try:
+        return variables.get(name)
+    except AttributeError:
+        raise AnsibleFilterError(
+            "role_drift: expected a host's variables (hostvars[host]), got %s" % type(variables).__name__
+        )
+
+
 def drift_rows(hostvars, hosts=None):
-    """Rows of drift per host: the report ``<role>_drift`` of every role in the host's
-    ``drift_expected``, and an error row for each report that is not there."""
+    """Rows of drift per host: the results of every role in the host's ``drift_expected``
+    (``role_drift``), and an error row for each role that reported nothing."""
     try:
         names = list(hosts) if hosts is not None else sorted(hostvars.keys())
     except Exception as exc:  # pragma: no cover - defensive: hostvars is lazy in Ansible
@@ -152,8 +200,8 @@ def drift_rows(hostvars, hosts=None):
         except KeyError:
             continue
         for role in hvars.get("drift_expected") or []:
-            report = hvars.get("%s_drift" % role)
-            if not isinstance(report, list):
+            report = role_drift(hvars, role)
+            if report is None:
                 rows.append(
                     {
                         "host": host,

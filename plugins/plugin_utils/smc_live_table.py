@@ -9,7 +9,7 @@ Pairs: every unordered pair of each ``cpc.smcd_peers`` group (formed and resolve
 pre-flight does), with the server's address in the subnet the peers share, as the interfaces check
 found it (``interfaces_findings.pairs``, the rendezvous connections verify.yml opens; where the
 interfaces role did not run, that check over the play's hosts); then every other pair of hosts that
-both use SMC-R (the smc role's ``smc_roce_plan.enabled``), with the server's address in the first
+both use SMC-R (the smc role's ``smc_plan.roce.enabled``), with the server's address in the first
 subnet they share (the same address reading as that check). Peers without a common subnet are not
 checked: which of the server's addresses an SMC v2 client would use is not known.
 
@@ -51,7 +51,7 @@ VARIABLES = (
     "cpc",
     "qeth_devices",
     "kvm_guests",
-    "smc_roce_plan",
+    "smc_plan",
     "smc_sysctl_result",
     "smc_buffer_size",
     "smc_rmem",
@@ -78,8 +78,9 @@ def _findings_pairs(variables, hosts):
 
 
 def _smcr(hvars):
-    plan = hvars.get("smc_roce_plan")
-    return isinstance(plan, dict) and bool(plan.get("enabled"))
+    plan = hvars.get("smc_plan")
+    roce = plan.get("roce") if isinstance(plan, dict) else None
+    return isinstance(roce, dict) and bool(roce.get("enabled"))
 
 
 def _common_subnet(variables, first, second):

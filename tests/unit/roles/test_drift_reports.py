@@ -1,24 +1,26 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Every role drift.yml runs reports its drift, from results the role really registers, and a
-report whose result is missing (a renamed register) is an error row, never "no drift"."""
+"""Every role drift.yml runs reports its drift from results the role really registers, without
+a task of its own, and a result that is missing (a renamed register, a role that stopped) is an
+error row, never "no drift"."""
 
 from __future__ import annotations
 
 import glob
 import os
-import re
 
-import jinja2
 import pytest
 import yaml
 
-from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import drift_rows, result_drift
+from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import (
+    ROLE_RESULTS,
+    drift_rows,
+    role_drift,
+)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning", "smc")
-_RESULT = re.compile(r"(\w+) \| default\(none\) \| s390x\.network\.result_drift\('(\w+)'[,)]")
 
 
 def _tasks(role):
@@ -36,25 +38,12 @@ def _tasks(role):
     return out
 
 
-def _report(role):
-    name = "%s_drift" % role
-    reports = [t for t in _tasks(role) if name in (t.get("ansible.builtin.set_fact") or {})]
-    assert len(reports) == 1, "%s: one task sets %s, found %d" % (role, name, len(reports))
-    return reports[0]["ansible.builtin.set_fact"][name]
-
-
-def _checked_names(role, tasks):
+def _unregistered(role, tasks):
     """Result names the report reads that the role does not register or set (empty when consistent)."""
     known = set(t["register"] for t in tasks if t.get("register"))
     for task in tasks:
         known.update((task.get("ansible.builtin.set_fact") or {}).keys())
-    return [name for name, _kind in _RESULT.findall(_report(role)) if name not in known]
-
-
-def _render(expression, variables):
-    env = jinja2.Environment(undefined=jinja2.Undefined)
-    env.filters["s390x.network.result_drift"] = result_drift
-    return yaml.safe_load(env.from_string(expression).render(**variables))
+    return [name for name, _kind in ROLE_RESULTS[role] if name not in known]
 
 
 def test_these_are_the_roles_drift_yml_runs():
@@ -62,44 +51,67 @@ def test_these_are_the_roles_drift_yml_runs():
     with open(os.path.join(ROOT, "playbooks", "vars", "plays.yml")) as handle:
         plays = yaml.safe_load(handle)["s390x_network_plays"]
     named = [r for play in plays for r in play["roles"]]
-    assert tuple(named) == DRIFT_ROLES
+    assert tuple(named) == DRIFT_ROLES == tuple(ROLE_RESULTS)
 
 
 @pytest.mark.parametrize("role", DRIFT_ROLES)
 def test_the_report_reads_results_the_role_registers(role):
-    expression = _report(role)
-    assert _RESULT.findall(expression), "%s: the report reads no result" % role
-    assert _checked_names(role, _tasks(role)) == []
+    assert ROLE_RESULTS[role], "%s: the report reads no result" % role
+    assert _unregistered(role, _tasks(role)) == []
+
+
+@pytest.mark.parametrize("role", DRIFT_ROLES)
+def test_the_role_defines_its_report_without_a_task(role):
+    name = "%s_drift" % role
+    with open(os.path.join(ROOT, "roles", role, "vars", "main.yml")) as handle:
+        variables = yaml.safe_load(handle)
+    assert variables[name] == "{{ hostvars[inventory_hostname] | s390x.network.role_drift('%s') }}" % role
+    assert [t.get("name") for t in _tasks(role) if name in (t.get("ansible.builtin.set_fact") or {})] == []
 
 
 def test_a_renamed_register_is_caught_by_the_check_and_by_the_report():
     tasks = _tasks("qeth")
     renamed = [dict(t, register="qeth_results") if t.get("register") == "qeth_result" else t for t in tasks]
-    assert _checked_names("qeth", renamed) == ["qeth_result"]
-    # at run time: the report rendered without the result it names
-    report = _render(_report("qeth"), {})
-    rows = drift_rows({"lpar-a": {"drift_expected": ["qeth"], "qeth_drift": report}})
-    assert rows == [
-        {
-            "host": "lpar-a",
-            "kind": "qeth",
-            "object": "qeth",
-            "scope": "error",
-            "difference": "no result: the role registered none under the name it reports",
-        }
+    assert _unregistered("qeth", renamed) == ["qeth_result"]
+    # at run time: the role registered none of its results -> the summary's "reported nothing" row
+    assert role_drift({"qeth_results": {"changed": True}}, "qeth") is None
+    rows = drift_rows({"lpar-a": {"drift_expected": ["qeth"], "qeth_results": {"changed": True}}})
+    assert [(r["host"], r["kind"], r["object"], r["scope"]) for r in rows] == [("lpar-a", "role", "qeth", "error")]
+    assert rows[0]["difference"].startswith("reported nothing")
+
+
+def test_a_role_that_stopped_half_way_names_the_results_it_did_not_reach():
+    variables = {
+        "smc_ism_result": {"changed": False, "drift": []},
+        "smc_sysctl_result": {"failed": True, "msg": "net.smc.rmem: Permission denied"},
+    }
+    rows = role_drift(variables, "smc")
+    assert [(r["kind"], r["object"], r["scope"]) for r in rows] == [
+        ("sysctl", "sysctl", "error"),
+        ("pnet", "smc_pnet_result", "error"),
+        ("ueid", "smc_ueid_result", "error"),
+        ("dropin", "smc_services_result", "error"),
     ]
+    assert "Permission denied" in rows[0]["difference"]
+    assert all("stopped before" in r["difference"] for r in rows[1:])
+
+
+def test_a_role_of_the_shop_reports_through_its_own_variable():
+    assert role_drift(
+        {"tls_drift": [{"kind": "file", "object": "/etc/x", "scope": "active", "difference": "d"}]}, "tls"
+    )
+    assert role_drift({"tls_drift": "no list"}, "tls") is None
+    rows = drift_rows({"h": {"drift_expected": ["tls"]}})
+    assert [(r["kind"], r["object"], r["scope"]) for r in rows] == [("role", "tls", "error")]
 
 
 def test_the_report_of_a_clean_run_is_empty_and_complete():
-    report = _render(
-        _report("smc"),
-        {
-            "smc_ism_result": {"skipped": True},
-            "smc_sysctl_result": {"changed": False},
-            "smc_pnet_result": {"changed": False, "commands": []},
-            "smc_ueid_result": {"skipped": True},
-            "smc_services_result": {"changed": False, "drift": []},
-        },
-    )
-    assert report == []
-    assert drift_rows({"g1": {"drift_expected": ["smc"], "smc_drift": report}}) == []
+    variables = {
+        "smc_ism_result": {"skipped": True},
+        "smc_sysctl_result": {"changed": False},
+        "smc_pnet_result": {"changed": False, "commands": []},
+        "smc_ueid_result": {"skipped": True},
+        "smc_services_result": {"changed": False, "drift": []},
+    }
+    assert role_drift(variables, "smc") == []
+    assert drift_rows({"g1": dict(variables, drift_expected=["smc"])}) == []

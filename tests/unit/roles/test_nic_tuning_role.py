@@ -11,13 +11,8 @@ import os
 
 import yaml
 
-from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import drift_rows, result_drift
-from ansible_collections.s390x.network.tests.unit.roles.test_drift_reports import (
-    _checked_names,
-    _render,
-    _report,
-    _tasks,
-)
+from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import drift_rows, result_drift, role_drift
+from ansible_collections.s390x.network.tests.unit.roles.test_drift_reports import _tasks, _unregistered
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 ROLE = os.path.join(ROOT, "roles", "nic_tuning")
@@ -29,37 +24,26 @@ def _yaml(*parts):
 
 
 def test_the_report_reads_the_result_the_role_registers():
-    assert "nic_tuning_result | default(none) | s390x.network.result_drift('nic')" in _report("nic_tuning")
-    assert _checked_names("nic_tuning", _tasks("nic_tuning")) == []
+    assert _unregistered("nic_tuning", _tasks("nic_tuning")) == []
     renamed = [
         dict(t, register="nic_result") if t.get("register") == "nic_tuning_result" else t for t in _tasks("nic_tuning")
     ]
-    assert _checked_names("nic_tuning", renamed) == ["nic_tuning_result"]
+    assert _unregistered("nic_tuning", renamed) == ["nic_tuning_result"]
 
 
 def test_report_rows():
     rows = [{"kind": "nic", "object": "eth0", "scope": "active", "difference": "channels.combined 1 -> 4"}]
-    assert _render(_report("nic_tuning"), {"nic_tuning_result": {"changed": True, "drift": rows}}) == rows
-    assert _render(_report("nic_tuning"), {"nic_tuning_result": {"skipped": True}}) == []
-    assert _render(_report("nic_tuning"), {}) == [
-        {
-            "kind": "nic",
-            "object": "nic",
-            "scope": "error",
-            "difference": "no result: the role registered none under the name it reports",
-        }
-    ]
-    failed = _render(
-        _report("nic_tuning"), {"nic_tuning_result": {"failed": True, "msg": "config[0] (eth0).rings.rx: ..."}}
-    )
+    assert role_drift({"nic_tuning_result": {"changed": True, "drift": rows}}, "nic_tuning") == rows
+    assert role_drift({"nic_tuning_result": {"skipped": True}}, "nic_tuning") == []
+    assert role_drift({}, "nic_tuning") is None  # the role did not run: "reported nothing"
+    failed = role_drift({"nic_tuning_result": {"failed": True, "msg": "config[0] (eth0).rings.rx: ..."}}, "nic_tuning")
     assert failed == [
         {"kind": "nic", "object": "nic", "scope": "error", "difference": "check failed: config[0] (eth0).rings.rx: ..."}
     ]
     # a changed result without rows (an older module) is not read as "no drift"
     assert result_drift({"changed": True}, "nic")[0]["scope"] == "error"
-    assert drift_rows({"g1": {"drift_expected": ["nic_tuning"], "nic_tuning_drift": rows}}) == [
-        dict(rows[0], host="g1")
-    ]
+    variables = {"drift_expected": ["nic_tuning"], "nic_tuning_result": {"changed": True, "drift": rows}}
+    assert drift_rows({"g1": variables}) == [dict(rows[0], host="g1")]
 
 
 def test_argument_spec_documents_every_default():

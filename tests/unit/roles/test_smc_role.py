@@ -18,8 +18,7 @@ import os
 
 import yaml
 
-from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift
-from ansible_collections.s390x.network.tests.unit.roles.test_drift_reports import _render, _report
+from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift, role_drift
 
 ROLE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "roles", "smc")
 DROPIN = "50-s390x-network-smc.conf"
@@ -59,11 +58,15 @@ def test_the_drop_ins_are_the_modules_and_the_checks_come_first():
     assert "smc_dropin_name" not in others.replace("dropin_name=smc_dropin_name", "")
     # the plan, which fails on every wrong value, comes before the first task that changes the host
     names = [t.get("name") for t in main]
-    plan = [i for i, t in enumerate(main) if "smc_role_plan(" in str(t.get("vars", {}).get("smc__plan"))][0]
+    plan = [
+        i
+        for i, t in enumerate(main)
+        if "smc_role_plan(" in str((t.get("ansible.builtin.set_fact") or {}).get("smc_plan"))
+    ][0]
     changing = [i for i, t in enumerate(main) if any(k.startswith("s390x.network.") for k in t)]
     assert plan == 0 and plan < min(changing), names
     for option in ("services=smc_services", "dropin_name=smc_dropin_name", "pnet_config=smc_pnet_config"):
-        assert option in main[plan]["vars"]["smc__plan"]
+        assert option in main[plan]["ansible.builtin.set_fact"]["smc_plan"]
 
 
 # -- the PNET boot unit ---------------------------------------------------------------------------------
@@ -93,8 +96,7 @@ def test_the_boot_unit_rows_reach_the_roles_drift_report():
         },
     ]
     assert result_drift({"changed": True, "drift": rows}, "pnet") == rows
-    report = _render(
-        _report("smc"),
+    report = role_drift(
         {
             "smc_ism_result": {"skipped": True},
             "smc_sysctl_result": {"changed": False},
@@ -102,5 +104,6 @@ def test_the_boot_unit_rows_reach_the_roles_drift_report():
             "smc_ueid_result": {"skipped": True},
             "smc_services_result": {"changed": False, "drift": []},
         },
+        "smc",
     )
     assert report == rows

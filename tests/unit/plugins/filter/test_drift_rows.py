@@ -67,28 +67,41 @@ def test_unknown_kind_is_refused():
         result_drift({}, None)
 
 
+SMC_CLEAN = {
+    "smc_ism_result": {"skipped": True},
+    "smc_sysctl_result": {"changed": False, "drift": []},
+    "smc_pnet_result": {"skipped": True},
+    "smc_ueid_result": {"skipped": True},
+    "smc_services_result": {"changed": False, "drift": []},
+}
+
+
+def _smc(rows):
+    return dict(SMC_CLEAN, smc_sysctl_result={"changed": True, "drift": rows})
+
+
 def test_reports_are_concatenated_per_host_in_host_order():
     hv = {
-        "b": {"drift_expected": ["smc"], "smc_drift": [{"object": "x", "scope": "active", "difference": "1 -> 2"}]},
-        "a": {
-            "drift_expected": ["qeth", "smc"],
-            "qeth_drift": [],
-            "smc_drift": [{"object": "y", "scope": "persistent", "difference": "d"}],
-            "other_drift": [{"object": "not expected", "scope": "active", "difference": "-"}],
-        },
+        "b": dict(_smc([{"object": "x", "scope": "active", "difference": "1 -> 2"}]), drift_expected=["smc"]),
+        "a": dict(
+            _smc([{"object": "y", "scope": "persistent", "difference": "d"}]),
+            drift_expected=["qeth", "smc"],
+            qeth_result={"changed": False, "drift": []},
+            other_drift=[{"object": "not expected", "scope": "active", "difference": "-"}],
+        ),
     }
     assert drift_rows(hv, ["b", "a", "zz"]) == [
-        {"host": "b", "object": "x", "scope": "active", "difference": "1 -> 2"},
-        {"host": "a", "object": "y", "scope": "persistent", "difference": "d"},
+        {"host": "b", "kind": "sysctl", "object": "x", "scope": "active", "difference": "1 -> 2"},
+        {"host": "a", "kind": "sysctl", "object": "y", "scope": "persistent", "difference": "d"},
     ]
 
 
 def test_an_expected_report_that_is_missing_is_an_error_row():
     hv = {
-        "g1": {"drift_expected": ["qeth", "smc"], "qeth_drift": []},
-        "g2": {"drift_expected": ["smc"], "smc_drift": []},
+        "g1": {"drift_expected": ["qeth", "smc"], "qeth_result": {"changed": False, "drift": []}},
+        "g2": dict(SMC_CLEAN, drift_expected=["smc"]),
         "g3": {"drift_expected": ["qeth"]},
-        "g4": {"qeth_drift": [{"object": "x", "scope": "active", "difference": "-"}]},
+        "g4": {"qeth_result": {"changed": True, "drift": [{"object": "x", "scope": "active", "difference": "-"}]}},
     }
     assert drift_rows(hv) == [
         {

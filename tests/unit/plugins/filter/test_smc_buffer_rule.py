@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""drift.yml (the smc role's report) and verify.yml judge the SMC buffers with one rule: the size
-wanted per direction is smc_rmem/smc_wmem when set, else smc_buffer_size.
+"""verify.yml judges the SMC buffers by the size wanted per direction (smc_rmem/smc_wmem when set,
+else smc_buffer_size), and agrees with drift.yml, which reports smc_sysctl's own rows (the role
+passes the wanted sizes to the module).
 
 Regression: a host with the documented smc_rmem 256K / smc_wmem 1M had no drift, but verify.yml
 compared both effective sizes with smc_buffer_size and failed on every run. The results judged
@@ -19,7 +20,11 @@ import yaml
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift, wanted_buffer_sizes
+from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import (
+    result_drift,
+    role_drift,
+    wanted_buffer_sizes,
+)
 from ansible_collections.s390x.network.tests.unit.plugins.modules.test_smc_sysctl import FakeHost
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
@@ -28,11 +33,6 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..",
 def _load(path):
     with open(os.path.join(ROOT, path)) as handle:
         return yaml.safe_load(handle)
-
-
-def role_report_expression():
-    (task,) = [t for t in _load("roles/smc/tasks/main.yml") if "smc_drift" in (t.get("ansible.builtin.set_fact") or {})]
-    return task["ansible.builtin.set_fact"]["smc_drift"]
 
 
 def verify_expression():
@@ -51,23 +51,17 @@ def render(expression, variables):
 def judged(sysctl_result, inventory):
     """(drift.yml's rows of the buffers, verify.yml's rows) for one smc_sysctl result.
 
-    drift.yml runs the role, whose defaults set smc_rmem/smc_wmem to smc_buffer_size; verify.yml
-    reads the inventory's variables after the role (whose defaults it does not see)."""
-    role_vars = {"smc_buffer_size": "128K"}
-    role_vars.update(inventory)
-    role_vars.setdefault("smc_rmem", role_vars["smc_buffer_size"])
-    role_vars.setdefault("smc_wmem", role_vars["smc_buffer_size"])
-    others = {"changed": False}
-    drift = render(
-        role_report_expression(),
-        dict(
-            role_vars,
-            smc_sysctl_result=sysctl_result,
-            smc_ism_result={"skipped": True},
-            smc_pnet_result=others,
-            smc_ueid_result={"skipped": True},
-            smc_services_result={"changed": False, "drift": []},
-        ),
+    drift.yml reads the results the role registered (role_drift); verify.yml reads the inventory's
+    variables after the role (whose defaults it does not see)."""
+    drift = role_drift(
+        {
+            "smc_sysctl_result": sysctl_result,
+            "smc_ism_result": {"skipped": True},
+            "smc_pnet_result": {"changed": False},
+            "smc_ueid_result": {"skipped": True},
+            "smc_services_result": {"changed": False, "drift": []},
+        },
+        "smc",
     )
     verify = render(verify_expression(), dict(inventory, smc_sysctl_result=sysctl_result))
     return drift, verify
@@ -111,18 +105,16 @@ def test_a_size_the_module_was_not_asked_for_is_a_row_naming_the_sysctl(host):
     result = fake.run(check_mode=True, rmem="128K", wmem="128K").result
     assert result["changed"] is False
     drift, verify = judged(result, {"smc_rmem": "256K"})
-    assert (
-        drift
-        == verify
-        == [
-            {
-                "kind": "sysctl",
-                "object": "net.ipv4.tcp_rmem",
-                "scope": "active",
-                "difference": "SMC receive buffer: 131072 bytes requested, 262144 bytes wanted",
-            }
-        ]
-    )
+    # verify.yml names the sysctl; drift.yml never meets this case, as the role asks for the wanted size
+    assert drift == []
+    assert verify == [
+        {
+            "kind": "sysctl",
+            "object": "net.ipv4.tcp_rmem",
+            "scope": "active",
+            "difference": "SMC receive buffer: 131072 bytes requested, 262144 bytes wanted",
+        }
+    ]
 
 
 def test_an_empty_size_is_left_alone_and_not_compared(host):
