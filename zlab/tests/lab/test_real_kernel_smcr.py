@@ -1,99 +1,332 @@
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""SMC-R on a real s390x kernel (``zlab_kind: debian13-s390x``), in a lab of its own: after the
-connection the guest keeps SMC-R link groups on the soft-RoCE device for minutes, which can stall
-it under TCG, so no reboot or clean poweroff follows here (``zlab down`` ends QEMU)."""
+"""SMC-R between two real s390x kernels (two ``zlab_kind: debian13-s390x`` guests, booted in one
+``zlab up``), read by the collection's ``smc_check`` on both ends.
+
+Each guest loads Debian's own smc.ko (not the image's rebuild with loopback-ism,
+zlab.smc_lo_module: with an SMC-D device the server would choose SMC-D, which it tries before
+SMC-R), adds soft-RoCE (rdma_rxe) on its lab interface enc1 (virtio-net on the lab's management
+bridge: the zPCI functions' NICs are on hubs with no other port, so only enc1 reaches the other
+guest), sets net.smc.rmem/wmem and, through the collection's netlink client, groups enc1 and rxe0
+under one PNET ID and adds a UEID both have (SMC-R v2 needs an EID in common). smc_check's listener
+runs on one guest (async), its client on the other; for the decline, smc_pnet moves the server's
+enc1 to a PNET ID without a RoCE port. After a connection the guests keep SMC-R link groups on the
+soft-RoCE device for minutes, which can stall them under TCG, so no reboot or clean poweroff
+follows here (``zlab down`` ends QEMU).
+"""
 
 import base64
+import concurrent.futures
+import importlib
 import json
 import os
+import subprocess
 import sys
+import time
 
 import pytest
 
-from labutil import LAB_NAME, run_module, tiny_inventory, zlab
-from test_real_kernel import CPC, _skip_reason
+from labutil import BIN, LAB_NAME, REPO, zlab
+from test_real_kernel import _skip_reason
 
 SMCR_NAME = LAB_NAME + "-smcr"  # ZLAB_TEST_LAB names this run's labs
+SERVER, CLIENT = "smca", "smcb"
+CPC = """\
+cpc:
+  name: REAL
+  machine: z16
+  partitions:
+    - {name: lp1, mif_id: 1, host: smca}
+    - {name: lp2, mif_id: 2, host: smcb}
+"""
+HOSTS = """\
+all:
+  children:
+    lpars:
+      hosts:
+        smca:
+        smcb:
+"""
+# net.smc.rmem/wmem per guest: not 16 KiB x 2^n, so the kernel rounds them up; the two guests
+# differ so that each end's peer RMB must be the other guest's RMB
+RMEM = {SERVER: 100000, CLIENT: 200000}
+WMEM = {SERVER: 40000, CLIENT: 40000}
+PNET_ID, UEID = "NETLAB", "SMC.LAB"
+SMCR_PORT, DECLINE_PORT = 50171, 50172
+SMC_CLC_DECL_PEERDECL = 0x05000000  # the peer declined during the handshake
+FIGURES = {}
+MOVE_PNET = """
+    - name: pnet
+      s390x.network.smc_pnet:
+        state: overridden
+        config:
+          - {pnet_id: NETOTHER, interface: enc1}
+          - {pnet_id: %s, ib_device: rxe0, port: 1}""" % PNET_ID
+sys.path.insert(0, os.path.join(REPO, ".cache", "collections"))  # the collection, as ansible.cfg names it
 
 
-@pytest.fixture(scope="module")
-def smcr_host(tmp_path_factory):
-    reason = _skip_reason()
-    if reason:
-        pytest.skip(reason)
-    inv = tiny_inventory(tmp_path_factory.mktemp("smcr") / "smcr", CPC)
-    (inv / "host_vars").mkdir()
-    (inv / "host_vars" / "solo.yml").write_text("zlab_kind: debian13-s390x\n")
-    zlab("down", SMCR_NAME, lab=None)
-    zlab("up", str(inv), "--name", SMCR_NAME, lab=None, timeout=1200)
-    inventory = tmp_path_factory.mktemp("smcr-inv") / "zlab.yml"
-    inventory.write_text(zlab("inventory", lab=SMCR_NAME).stdout)
-    yield {"inventory": str(inventory)}
-    zlab("down", SMCR_NAME, lab=None, check=False)
+def _setup_script(host):
+    """sh: Debian's smc.ko and smc_diag.ko (the image's smc_diag.ko in updates/ goes with its own
+    smc.ko, which modprobe would take) with their dependencies, rxe0 on enc1, the buffer sizes, then
+    SETUP_PROBE (the netlink client's source is its first argument)."""
+    mod = "/lib/modules/$(uname -r)/kernel/net/smc"
+    return (
+        "set -e; deps=$(modinfo -F depends %s/smc.ko* | tr , ' '); modprobe -a rdma_rxe $deps; "
+        "insmod %s/smc.ko*; insmod %s/smc_diag.ko*; rdma link add rxe0 type rxe netdev enc1; "
+        "sysctl -q -w net.smc.rmem=%d net.smc.wmem=%d; exec python3 -c \"$1\" \"$2\""
+        % (mod, mod, mod, RMEM[host], WMEM[host])
+    )
 
 
-# SMC-R for real: soft-RoCE (rdma_rxe) on the loopback interface, grouped with lo under one PNET ID
-# and a UEID through the netlink client; one SMC socket over 127.0.0.1 then uses SMC-R v2, and the
-# link groups, links and device are read while it is open.
-SMCR_PROBE = r"""
-import base64, json, socket, subprocess, sys, types
+# The collection's netlink client (plugins/module_utils/smc/netlink.py) run by the guest's Python:
+# enc1 and rxe0 under one PNET ID, a UEID in common, read back with what the kernel now has.
+SETUP_PROBE = r"""
+import base64, json, os, sys, types
 mod = types.ModuleType("smc_netlink")
 exec(compile(base64.b64decode(sys.argv[1]).decode(), "smc_netlink.py", "exec"), mod.__dict__)
 nl = mod.SmcNetlink()
-def succ():
-    t = (nl.stats() or {}).get("smcr_tech") or {}
-    return {k: t.get(k) or 0 for k in ("clnt_v1_succ", "clnt_v2_succ", "srv_v1_succ", "srv_v2_succ")}
-subprocess.run(["modprobe", "rdma_rxe"], check=True)
-subprocess.run(["rdma", "link", "add", "rxe_lo", "type", "rxe", "netdev", "lo"], check=True)
-nl.pnet_add("NETLO", interface="lo")
-nl.pnet_add("NETLO", ib_device="rxe_lo", port=1)
-nl.add_ueid("SMC.LAB")  # SMC-R v2 needs an EID in common
-out = {"pnet": nl.pnet_table(), "before": succ()}
-srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-srv.bind(("127.0.0.1", 0)); srv.listen(1)
-cli = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 256)
-cli.connect(srv.getsockname()); conn, _ = srv.accept()
-cli.sendall(b"y" * 65536); got = 0
-while got < 65536:
-    got += len(conn.recv(65536))
-out["lgr"] = nl.linkgroups_smcr()
-out["links"] = nl.links_smcr()
-out["devices"] = nl.devices_smcr()
-for s in (cli, conn, srv):
-    s.close()
-out["after"] = succ()
-out["fallback"] = nl.fallback_stats()
-print(json.dumps(out, default=str))
-"""
+nl.pnet_add("%(pnet)s", interface="enc1")
+nl.pnet_add("%(pnet)s", ib_device="rxe0", port=1)
+nl.add_ueid("%(ueid)s")
+sysctl = dict((k, int(open("/proc/sys/net/smc/" + k).read())) for k in ("rmem", "wmem"))
+print(json.dumps({"pnet": nl.pnet_table(), "ueids": nl.ueids(), "sysctl": sysctl, "kernel": os.uname().release,
+                  "devices": [d.get("ib_name") for d in nl.devices_smcr()]}))
+""" % {
+    "pnet": PNET_ID,
+    "ueid": UEID,
+}
 
 
-def test_smc_r_over_soft_roce_is_read_back_through_netlink(smcr_host):
-    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    with open(os.path.join(repo, "plugins", "module_utils", "smc", "netlink.py"), "rb") as handle:
-        source = base64.b64encode(handle.read()).decode()
-    # Debian's own smc.ko, not the image's rebuild with loopback-ism (zlab.smc_lo_module): with an
-    # SMC-D device the server would choose SMC-D, which it tries before SMC-R
-    load = "modprobe -a ib_core pnet && insmod /lib/modules/$(uname -r)/kernel/net/smc/smc.ko*"
-    zlab("exec", "solo", "--", "sh", "-c", load, lab=SMCR_NAME, timeout=600)
-    res = zlab("exec", "solo", "--", "python3", "-c", SMCR_PROBE, source, lab=SMCR_NAME, timeout=600)
-    out = json.loads(res.stdout)
-    sys.stdout.write(
-        "\nSMC-R over rxe on lo: %s\n" % json.dumps({k: out[k] for k in ("before", "after")}, sort_keys=True)
+def playbook(inventory, path, text, timeout=900):
+    """Run a playbook (YAML text) with the JSON callback: {task name: {host: result}}."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    env = dict(
+        os.environ,
+        ANSIBLE_HOST_KEY_CHECKING="False",
+        ANSIBLE_DEPRECATION_WARNINGS="False",
+        ANSIBLE_STDOUT_CALLBACK="ansible.posix.json",
+        ANSIBLE_LOAD_CALLBACK_PLUGINS="1",
     )
-    assert sorted(out["pnet"], key=lambda e: str(e["interface"])) == [
-        {"pnet_id": "NETLO", "interface": None, "ib_device": "rxe_lo", "port": 1},
-        {"pnet_id": "NETLO", "interface": "lo", "ib_device": None, "port": None},
-    ]
-    delta = dict((k, out["after"][k] - out["before"][k]) for k in out["after"])
-    assert delta["clnt_v1_succ"] + delta["clnt_v2_succ"] == 1, (out["fallback"], out["devices"])
-    assert delta["srv_v1_succ"] + delta["srv_v2_succ"] == 1, out
-    # both ends on one host: a link group in the client role (0) and one in the server role (1)
-    assert sorted((g["role"], g["pnetid"].strip()) for g in out["lgr"]) == [(0, "NETLO"), (1, "NETLO")], out["lgr"]
-    assert [link["ib_dev"] for link in out["links"]] == ["rxe_lo", "rxe_lo"], out["links"]
-    assert any(d.get("ib_name") == "rxe_lo" for d in out["devices"]), out["devices"]
-    # the module reads the same SMC-R counters (netlink: Debian has no smc-tools)
-    res = run_module(smcr_host["inventory"], "solo", "s390x.network.smcd_info", {"protocol": "smcr"})
-    assert not res.get("failed"), res.get("msg")
-    conns = res["stats"]["connections"]
-    assert (res["backend"], conns["smc_client"], conns["smc_server"], conns["v2"]) == ("netlink", 1, 1, 2), conns
+    res = subprocess.run(
+        [os.path.join(BIN, "ansible-playbook"), "-i", inventory, path],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        check=False,
+        cwd=REPO,
+    )
+    try:
+        plays = json.loads(res.stdout)["plays"]
+    except (ValueError, KeyError):
+        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout, res.stderr))
+    return dict((t["task"]["name"], t["hosts"]) for p in plays for t in p["tasks"])
+
+
+def pair_playbook(server_ip, port, server_tasks="", counters=True):
+    """``server_tasks`` on SERVER, smc_check's listener there (in the background), its client on CLIENT,
+    the listener's result, and (``counters``) smcd_info's SMC-R counters of both."""
+    args = {"address": server_ip, "port": port, "bytes": 65536}
+    text = """
+- hosts: %(server)s
+  gather_facts: false
+  tasks:%(server_tasks)s
+    - name: listen
+      s390x.network.smc_check: %(listen)s
+      async: 300
+      poll: 0
+      register: listener
+- hosts: %(client)s
+  gather_facts: false
+  tasks:
+    - name: connect
+      s390x.network.smc_check: %(connect)s
+      ignore_errors: true
+- hosts: %(server)s
+  gather_facts: false
+  tasks:
+    - name: listener
+      ansible.builtin.async_status:
+        jid: "{{ listener.ansible_job_id }}"
+      register: served
+      until: served.finished
+      retries: 60
+      delay: 2
+      ignore_errors: true
+""" % {
+        "server": SERVER,
+        "client": CLIENT,
+        "server_tasks": server_tasks,
+        "listen": json.dumps(dict(args, mode="listen", timeout=120)),
+        "connect": json.dumps(dict(args, mode="connect", timeout=90)),
+    }
+    if counters:
+        text += """
+- hosts: all
+  gather_facts: false
+  tasks:
+    - name: counters
+      s390x.network.smcd_info: {protocol: smcr}
+"""
+    return text
+
+
+def _setup(host, source):
+    res = zlab(
+        "exec", host, "--", "sh", "-c", _setup_script(host), "sh", SETUP_PROBE, source, lab=SMCR_NAME, timeout=900
+    )
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    from zlab.host import Lab  # pylint: disable=import-outside-toplevel
+
+    inv = tmp_path_factory.mktemp("smcr") / "smcr"
+    (inv / "group_vars" / "all").mkdir(parents=True)
+    (inv / "host_vars").mkdir()
+    (inv / "hosts.yml").write_text(HOSTS)
+    (inv / "group_vars" / "all" / "cpc.yml").write_text(CPC)
+    for host in (SERVER, CLIENT):
+        (inv / "host_vars" / (host + ".yml")).write_text("zlab_kind: debian13-s390x\n")
+    zlab("down", SMCR_NAME, lab=None)
+    start = time.monotonic()
+    zlab("up", str(inv), "--name", SMCR_NAME, lab=None, timeout=1500)  # both guests boot at once
+    lab = Lab.load(SMCR_NAME)
+    FIGURES["zlab up (2 guests)"] = "%.0f s (QEMU start to SSH %s)" % (
+        time.monotonic() - start,
+        ", ".join("%s %s s" % (h, lab.hosts[h]["boot_seconds"]) for h in (SERVER, CLIENT)),
+    )
+    tmp = tmp_path_factory.mktemp("smcr-inv")
+    inventory = tmp / "zlab.yml"
+    inventory.write_text(zlab("inventory", lab=SMCR_NAME).stdout)
+    ips = dict((h, lab.hosts[h]["ip"]) for h in (SERVER, CLIENT))
+    with open(os.path.join(REPO, "plugins", "module_utils", "smc", "netlink.py"), "rb") as handle:
+        source = base64.b64encode(handle.read()).decode()
+    start = time.monotonic()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:  # both guests at once
+            done = dict((h, pool.submit(_setup, h, source)) for h in (SERVER, CLIENT))
+            setup = dict((h, f.result()) for h, f in done.items())
+    except BaseException:
+        zlab("down", SMCR_NAME, lab=None, check=False)
+        raise
+    FIGURES["setup (smc.ko, rxe0, sysctl, PNET, UEID)"] = "%.0f s" % (time.monotonic() - start)
+    yield {"inventory": str(inventory), "ips": ips, "setup": setup, "tmp": tmp}
+    zlab("down", SMCR_NAME, lab=None, check=False)
+
+
+def _results(out):
+    client, listener = out["connect"][CLIENT], out["listener"][SERVER]
+    assert listener.get("finished"), listener
+    return client, listener
+
+
+def test_setup_groups_enc1_and_rxe0_under_one_pnet_id_with_a_common_ueid(pair):
+    for host in (SERVER, CLIENT):
+        out = pair["setup"][host]
+        assert sorted(out["pnet"], key=lambda e: str(e["interface"])) == [
+            {"pnet_id": PNET_ID, "interface": None, "ib_device": "rxe0", "port": 1},
+            {"pnet_id": PNET_ID, "interface": "enc1", "ib_device": None, "port": None},
+        ], out
+        assert out["ueids"] == [UEID] and "rxe0" in out["devices"], out
+        assert out["sysctl"] == {"rmem": RMEM[host], "wmem": WMEM[host]}, out
+
+
+def test_smc_r_v2_between_two_real_kernels(pair):
+    # the collection's rule for what the kernel allocates (plugins/module_utils/smc/sizing.py)
+    sizing = importlib.import_module("ansible_collections.s390x.network.plugins.module_utils.smc.sizing")
+    start = time.monotonic()
+    out = playbook(pair["inventory"], str(pair["tmp"] / "smcr.yml"), pair_playbook(pair["ips"][SERVER], SMCR_PORT))
+    took = time.monotonic() - start
+    client, listener = _results(out)
+    assert not client.get("failed") and client["data_ok"], client
+    assert not listener.get("failed") and listener["accepted"] == 1, listener
+    ends = {CLIENT: client["diag"], SERVER: listener["connections"][0]["diag"]}
+    kernel = pair["setup"][CLIENT]["kernel"]
+    rmb = dict((h, sizing.effective_buffer(RMEM[h], kernel, "smcr")["size"]) for h in RMEM)
+    sndbuf = dict((h, sizing.effective_buffer(WMEM[h], kernel, "smcr")["size"]) for h in WMEM)
+    for host, end in ends.items():
+        peer = SERVER if host == CLIENT else CLIENT
+        sys.stdout.write(
+            "\nSMC-R %s (%s) -> %s: %s v%s, fallback %s, sndbuf %s, RMB %s, peer RMB %s, link group %s on %s:%s, "
+            "%s; smc_check %.1f s, pair %.0f s\n"
+            % (
+                host,
+                end.get("role"),
+                peer,
+                end["mode"],
+                end["version"],
+                end["fallback"]["reason"],
+                end["sndbuf_size"],
+                end["rmbe_size"],
+                end["peer_rmbe_size"],
+                end["link_group"],
+                end.get("ib_device"),
+                end.get("ib_port"),
+                end.get("gid"),
+                client["elapsed"] if host == CLIENT else listener["elapsed"],
+                took,
+            )
+        )
+        assert (end["mode"], end["version"], end["fallback"]["reason"]) == ("SMC-R", 2, "0x00000000"), end
+        # the sizes net.smc.rmem/wmem set on each guest, rounded by the kernel; the peer's RMB is the other's
+        assert (end["sndbuf_size"], end["rmbe_size"], end["peer_rmbe_size"]) == (sndbuf[host], rmb[host], rmb[peer]), (
+            end,
+            rmb,
+            sndbuf,
+        )
+        assert end["ib_device"] == "rxe0" and end["link_group"], end
+    assert (ends[CLIENT]["role"], ends[SERVER]["role"]) == ("client", "server"), ends
+    assert ends[CLIENT]["link_group"] == ends[SERVER]["link_group"], ends  # one link group, both ends
+    assert (ends[CLIENT]["gid"], ends[CLIENT]["peer_gid"]) == (ends[SERVER]["peer_gid"], ends[SERVER]["gid"]), ends
+    # the kernels counted it: an SMC-R v2 client on one, a server on the other (netlink: no smc-tools)
+    for host, role in ((CLIENT, "smc_client"), (SERVER, "smc_server")):
+        info = out["counters"][host]
+        assert not info.get("failed") and info["backend"] == "netlink", info
+        conns = info["stats"]["connections"]
+        assert (conns[role], conns["v2"], conns["tcp_fallback"]) == (1, 1, 0), (host, conns)
+    FIGURES["SMC-R v2 pair (listen, connect, collect, counters)"] = "%.0f s" % took
+
+
+def test_a_server_without_a_roce_device_for_the_interface_declines(pair):
+    # after the SMC-R case (pytest keeps the file's order): the server's enc1 moves to another
+    # PNET ID, which no RoCE port has, so the server finds no device and declines
+    start = time.monotonic()
+    text = pair_playbook(pair["ips"][SERVER], DECLINE_PORT, MOVE_PNET, counters=False)
+    out = playbook(pair["inventory"], str(pair["tmp"] / "decline.yml"), text)
+    took = time.monotonic() - start
+    client, listener = _results(out)
+    assert out["pnet"][SERVER].get("changed"), out["pnet"]
+    assert not client.get("failed") and client["data_ok"], client
+    assert not listener.get("failed") and listener["accepted"] == 1, listener
+    mine, theirs = client["diag"], listener["connections"][0]["diag"]
+    sys.stdout.write(
+        "\nSMC-R decline: client %s (%s, peer diagnosis %s), server %s (%s); %.0f s\n"
+        % (
+            mine["mode"],
+            mine["fallback"]["reason_name"] or mine["fallback"]["reason"],
+            mine["fallback"]["peer_diagnosis_name"] or mine["fallback"]["peer_diagnosis"],
+            theirs["mode"],
+            theirs["fallback"]["reason_name"] or theirs["fallback"]["reason"],
+            took,
+        )
+    )
+    assert (mine["mode"], theirs["mode"]) == ("TCP", "TCP"), (mine, theirs)
+    # the client falls back because the peer declined; the server's own reason is the client's peer diagnosis
+    assert mine["fallback"]["reason"] == "0x%08x" % SMC_CLC_DECL_PEERDECL, mine["fallback"]
+    assert theirs["fallback"]["reason"] == mine["fallback"]["peer_diagnosis"] != "0x00000000", (mine, theirs)
+    assert theirs["fallback"]["reason_name"] == "SMC_CLC_DECL_NOSMCRDEV", theirs["fallback"]
+    FIGURES["decline pair (PNET move, listen, connect, collect)"] = "%.0f s" % took
+
+
+def test_print_figures(pair, capsys):
+    # pylint: disable=unused-argument
+    with capsys.disabled():
+        print("\nSMC-R between two real-kernel guests (TCG, -smp 1 each); figures depend on the machine's load:")
+        for key, value in FIGURES.items():
+            print("  %-50s %s" % (key, value))
