@@ -466,6 +466,29 @@ def test_smc_check_reports_the_real_kernels_smc_d_and_fallback(real):
     FIGURES["smc_check (SMC-D, fallback)"] = "%.0f s" % (time.monotonic() - start)
 
 
+PNET_BOOT = {"pnet_id": "NETBOOT", "interface": None}
+
+
+def test_the_pnet_boot_unit_without_smc_tools_runs_the_netlink_client(real):
+    """Debian has no smc-tools: smc_pnet's boot unit runs the collection's restore program, which
+    adds the entries through the kernel's SMC_PNETID family (checked again after the reboot)."""
+    PNET_BOOT["interface"] = run("ls /sys/class/net | grep -vx lo | head -n 1").stdout.strip()
+    args = {"config": [dict(PNET_BOOT)], "boot_unit": "present"}
+    res = run_module(real["inventory"], "solo", "s390x.network.smc_pnet", args, timeout=600)
+    assert not res.get("failed") and res["changed"], res.get("msg")
+    assert res["backend"] == "netlink", res
+    unit = run("cat /etc/systemd/system/s390x-network-smc-pnet.service").stdout
+    assert "/usr/local/libexec/s390x-network/smc-pnet-restore /etc/s390x-network/smc-pnet.json" in unit, unit
+    # the program on its own: the entry is there already, which counts as added (exit 0)
+    out = run(
+        "python3 -I /usr/local/libexec/s390x-network/smc-pnet-restore /etc/s390x-network/smc-pnet.json; echo rc=$?"
+    )
+    assert out.stdout.strip().endswith("rc=0"), out.stdout + out.stderr
+    assert run("systemd-analyze verify /etc/systemd/system/s390x-network-smc-pnet.service", check=False).returncode == 0
+    again = run_module(real["inventory"], "solo", "s390x.network.smc_pnet", args, timeout=600)
+    assert again["changed"] is False, again
+
+
 def test_reboot_is_a_real_reboot_and_udev_applies_the_persistent_binding(real):
     # the collection's zpci_function binds the function to vfio-pci now and at boot (a udev rule
     # by FID): the real udev of the next boot applies it
@@ -496,6 +519,13 @@ def test_reboot_is_a_real_reboot_and_udev_applies_the_persistent_binding(real):
     assert (int(fid, 16), driver) == (FID, "vfio-pci")
     assert run("test -c /dev/vfio/%s" % group, check=False).returncode == 0
     FIGURES["QEMU memory (VmRSS)"] = "%s MiB after boot, %s MiB after reboot" % (rss, _rss(pid))
+    # the kernel forgot the PNET table; the boot unit's restore program added the entry again
+    if PNET_BOOT["interface"]:
+        state = run("systemctl is-active s390x-network-smc-pnet.service", check=False).stdout.strip()
+        table = run_module(real["inventory"], "solo", "s390x.network.smc_pnet", {"state": "gathered"}, timeout=600)
+        entries = [(e["pnet_id"], e["interface"]) for e in table.get("gathered") or table.get("before") or []]
+        assert state == "active" and ("NETBOOT", PNET_BOOT["interface"]) in entries, (state, table)
+        FIGURES["PNET entry restored at boot (no smc-tools)"] = "%s %s" % ("NETBOOT", PNET_BOOT["interface"])
 
 
 def test_stop_powers_the_guest_off(real):
