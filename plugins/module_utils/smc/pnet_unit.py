@@ -136,7 +136,9 @@ def module_source(module):
     source = get_source(module.__name__) if get_source is not None else None
     if source is None:
         with open(module.__file__, "rb") as handle:
-            source = handle.read().decode("utf-8")
+            source = handle.read()
+    if isinstance(source, bytes):  # the collection loader of ansible-core 2.14 gives bytes
+        source = source.decode("utf-8")
     return source
 
 
