@@ -69,7 +69,8 @@ def port_open(ip, port=22, timeout=1.0):
         return False
 
 
-def ansible(inventory, *args, timeout=180, env=None):
+def ansible(inventory, *args, timeout=180, env=None, command="ansible"):
+    """Run ``command`` (ansible, or ansible-playbook) of the venv against ``inventory``."""
     env = dict(
         os.environ,
         ANSIBLE_HOST_KEY_CHECKING="False",
@@ -79,7 +80,7 @@ def ansible(inventory, *args, timeout=180, env=None):
         **(env or {}),
     )
     return subprocess.run(
-        [os.path.join(BIN, "ansible"), "-i", inventory] + list(args),
+        [os.path.join(BIN, command), "-i", inventory] + list(args),
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -20,13 +20,12 @@ import concurrent.futures
 import importlib
 import json
 import os
-import subprocess
 import sys
 import time
 
 import pytest
 
-from labutil import BIN, LAB_NAME, REPO, zlab
+from labutil import LAB_NAME, REPO, ansible, zlab
 from test_real_kernel import _skip_reason
 
 SMCR_NAME = LAB_NAME + "-smcr"  # ZLAB_TEST_LAB names this run's labs
@@ -101,22 +100,8 @@ def playbook(inventory, path, text, timeout=900):
     """Run a playbook (YAML text) with the JSON callback: {task name: {host: result}}."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
-    env = dict(
-        os.environ,
-        ANSIBLE_HOST_KEY_CHECKING="False",
-        ANSIBLE_DEPRECATION_WARNINGS="False",
-        ANSIBLE_STDOUT_CALLBACK="ansible.posix.json",
-        ANSIBLE_LOAD_CALLBACK_PLUGINS="1",
-    )
-    res = subprocess.run(
-        [os.path.join(BIN, "ansible-playbook"), "-i", inventory, path],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        check=False,
-        cwd=REPO,
-    )
+    callback = {"ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json", "ANSIBLE_LOAD_CALLBACK_PLUGINS": "1"}
+    res = ansible(inventory, path, timeout=timeout, env=callback, command="ansible-playbook")
     try:
         plays = json.loads(res.stdout)["plays"]
     except (ValueError, KeyError):
