@@ -18,11 +18,16 @@ description:
     C(portno), C(portname), C(priority_queueing)) are changed by setting the device offline with
     C(chzdev -a qeth ID online=0) and configuring it with C(chzdev -e qeth ID ...), which applies
     layer2, the other offline-only attributes, online, the rest in that order.
+  - Devices that need the same C(chzdev) command line apart from their ID are changed by one call
+    for all of them, as in C(chzdev -e qeth ID1,ID2,... layer2=1). C(chzdev) reads the system once
+    per call, so configuring a CPC's devices costs one call per kind of change instead of one per
+    device.
   - Refuses to take a device offline (or deconfigure it) that carries the management connection (the
     SSH connection Ansible uses) unless O(allow_disruptive=true).
-  - If a C(chzdev) call fails half way, restores the device's previous state and reports the failure,
-    the active configuration (online again with its old attributes) and the persistent one (its udev
-    rule files, C(41-qeth-ID.rules) and C(41-cio-ignore.rules), as they were before the run).
+  - If a C(chzdev) call fails half way, restores the previous state of each device of that call and
+    reports the failure, the active configuration (online again with its old attributes) and the
+    persistent one (its udev rule files, C(41-qeth-ID.rules) and C(41-cio-ignore.rules), as they were
+    before the call). Devices changed by earlier calls of the run keep their new state.
   - On a host that hides CCW devices with the kernel's blacklist (kernel parameter
     C(cio_ignore=all,!condev), common on RHEL and SLES), a device whose CCW devices are hidden is
     configured like any other when it is named by its full ID C(read:write:data); C(chzdev) frees

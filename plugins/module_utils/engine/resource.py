@@ -21,10 +21,12 @@ roll back and show its objects) and calls ``run(module, resource)``. The engine 
    ``kind``: ``drift_kind``) and the ``--diff`` text. ``public_view()`` is what ``before``/``after``
    return, when a module documents another shape.
 6. Check mode, or nothing to do: exit with the prediction. Otherwise run the steps change by change;
-   when a step fails, ``rollback()`` gives the steps that restore that object's previous state; the
-   engine runs them (and, when they fail, ``second_rollback()``: another way to the same state) and
-   fails with ``commands`` (what ran), ``rollback`` (what it ran to restore, the errors on the way
-   and whether the object is back) and ``after`` (read back).
+   changes whose steps have the same ``batch_key()`` one by one run together, each step as one
+   command (``merge_steps()``: one tool call for several objects instead of one call each). When a
+   step fails, ``rollback()`` gives, for each object of that step, the steps that restore its
+   previous state; the engine runs them (and, when they fail, ``second_rollback()``: another way to
+   the same state) and fails with ``commands`` (what ran), ``rollback`` (what it ran to restore, the
+   errors on the way and whether the objects are back) and ``after`` (read back).
 7. Read back, warn about any object that ``remaining()`` still finds different, exit.
 
 Every changing module returns the same fields: ``changed``, ``commands``, ``before``, ``after``,
@@ -206,6 +208,18 @@ class Resource(object):
         """Module-specific result fields for the host in ``state`` (after the run, or predicted)."""
         return {}
 
+    def batch_key(self, step):
+        """A key under which this step may run as one command with the steps of other changes that
+        have the same key (``merge_steps``); None: it runs on its own (the default for every step)."""
+        return None
+
+    def merge_steps(self, steps):
+        """One step that does what ``steps`` (one per change, equal ``batch_key``) do."""
+        raise NotImplementedError
+
+    def begin(self, changes):
+        """Called right before the first step of ``changes`` runs: remember what their rollback needs."""
+
     def rollback(self, before, now, change, ran):
         """Steps that restore ``change``'s object from ``now`` to ``before``; ``ran``: the steps of
         the change that ran, the failed one last."""
@@ -272,6 +286,63 @@ def _read_after_failure(resource):
         return None
 
 
+def _batches(resource, changes):
+    """The changes with steps, grouped to run together: changes whose steps have equal batch keys,
+    step by step, form one group (in the order of each group's first change); a change with a step
+    that has no key is a group of its own."""
+    groups, by_keys = [], {}
+    for change in changes:
+        if not change.steps:
+            continue
+        keys = tuple(resource.batch_key(s) for s in change.steps)
+        if any(k is None for k in keys):
+            groups.append([change])
+            continue
+        if keys not in by_keys:
+            by_keys[keys] = []
+            groups.append(by_keys[keys])
+        by_keys[keys].append(change)
+    return groups
+
+
+def _group_steps(resource, group):
+    if len(group) == 1:
+        return list(group[0].steps)
+    return [resource.merge_steps([c.steps[i] for c in group]) for i in range(len(group[0].steps))]
+
+
+def _restore(resource, before, group, index):
+    """Put each object of ``group`` back after its step ``index`` failed; the ``rollback`` result."""
+    rollback = {"commands": [], "ok": True, "errors": []}
+    now = _read_after_failure(resource)
+    for change in group:
+        ok = True
+        rsteps = resource.rollback(before, now, change, change.steps[: index + 1]) if now is not None else []
+        for rstep in rsteps:
+            rrc, rout, rerr = resource.run_step(rstep)
+            rollback["commands"].extend(_ran(rstep))
+            if rrc != 0:
+                ok = False
+                rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
+                if not resource.rollback_continues:
+                    break
+        if not ok:
+            again = _read_after_failure(resource)
+            fallback = resource.second_rollback(before, again, change) if again is not None else []
+            for rstep in fallback:
+                rrc, rout, rerr = resource.run_step(rstep)
+                rollback["commands"].extend(_ran(rstep))
+                if rrc != 0:
+                    rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
+                    break
+            else:
+                ok = bool(fallback)
+        rollback["ok"] = rollback["ok"] and ok
+        if len(group) > 1 and not ok:
+            now = _read_after_failure(resource)
+    return rollback
+
+
 def run(module, resource):
     """Run ``resource`` for ``module`` and exit (exit_json / fail_json)."""
     try:
@@ -298,7 +369,8 @@ def _run(module, resource):
         module.fail_json(msg=exc.msg, **exc.extra)
 
     predicted = resource.predict(current, changes)
-    steps = [s for c in changes for s in c.steps]
+    runs = [(group, _group_steps(resource, group)) for group in _batches(resource, changes)]
+    steps = [s for dummy, group_steps in runs for s in group_steps]
     result = dict(
         changed=bool(steps or prepared),
         commands=prepared + [t for s in steps for t in s.commands],
@@ -313,44 +385,27 @@ def _run(module, resource):
         module.exit_json(**result)
 
     executed = list(prepared)
-    completed = bool(prepared)  # something changed before the failing change began
-    for change in changes:
-        for index, step in enumerate(change.steps):
+    completed = bool(prepared)  # something changed before the failing group began
+    for group, group_steps in runs:
+        resource.begin(group)
+        for index, step in enumerate(group_steps):
             rc, out, err = resource.run_step(step)
             executed.extend(_ran(step))
             if rc == 0:
                 continue
-            now = _read_after_failure(resource)
-            rollback = {"commands": [], "ok": True, "errors": []}
-            rsteps = resource.rollback(current, now, change, change.steps[: index + 1]) if now is not None else []
-            for rstep in rsteps:
-                rrc, rout, rerr = resource.run_step(rstep)
-                rollback["commands"].extend(_ran(rstep))
-                if rrc != 0:
-                    rollback["ok"] = False
-                    rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
-                    if not resource.rollback_continues:
-                        break
-            if not rollback["ok"]:
-                again = _read_after_failure(resource)
-                fallback = resource.second_rollback(current, again, change) if again is not None else []
-                for rstep in fallback:
-                    rrc, rout, rerr = resource.run_step(rstep)
-                    rollback["commands"].extend(_ran(rstep))
-                    if rrc != 0:
-                        rollback["errors"].append(resource.failure_message(change, rstep, rrc, rout, rerr))
-                        break
-                else:
-                    rollback["ok"] = bool(fallback)
+            rollback = _restore(resource, current, group, index)
             after_state = _read_after_failure(resource)
-            msg = resource.failure_message(change, step, rc, out, err)
+            target = (
+                group[0] if len(group) == 1 else Change(group[0].subject, [], label=", ".join(c.label for c in group))
+            )
+            msg = resource.failure_message(target, step, rc, out, err)
             if rollback["commands"]:
                 msg += "; %s %s (%s)" % (
                     resource.restores,
                     "restored" if rollback["ok"] else "NOT restored",
                     "; ".join(rollback["commands"]),
                 )
-            # Changed unless this was the first change and it is back where it was (or its first
+            # Changed unless this was the first group and it is back where it was (or its first
             # step failed and left nothing to put back).
             restored = rollback["ok"] and (bool(rollback["commands"]) or index == 0)
             result.update(
@@ -362,7 +417,7 @@ def _run(module, resource):
             if after_state is not None:
                 result.update(resource.extras(after_state, changes, failed=True))
             module.fail_json(msg=msg, rc=rc, stdout=out, stderr=err, **result)
-        completed = completed or bool(change.steps)
+        completed = True
 
     try:
         after_state = resource.read()

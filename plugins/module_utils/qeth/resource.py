@@ -222,7 +222,6 @@ class QethDevices(Resource):
                     )
                     continue
                 changes.append(self._delete(dev, busid, dev.group_id))
-        self._remember_rule_files(changes)
         return changes
 
     def _delete(self, dev, busid, group_id):
@@ -316,9 +315,30 @@ class QethDevices(Resource):
         names = set(before_dev.active) - set(["online"]) if before_dev is not None else set()
         return steps + plan_rollback(before_dev, now_dev, names, self.binary)
 
+    def batch_key(self, step):
+        """chzdev applies one command line to a list of devices (``qeth ID1,ID2``): the steps of
+        several devices that differ only in the device ID run as one call, so chzdev starts and
+        scans the system once for them instead of once per device."""
+        argv = getattr(step, "argv", None)
+        if not argv or step.kind == "rollback" or chz.DEVTYPE not in argv:
+            return None
+        at = argv.index(chz.DEVTYPE) + 1
+        return (tuple(argv[:at]), tuple(argv[at + 1 :]), step.kind, step.scope, step.disruptive)
+
+    def merge_steps(self, steps):
+        first = steps[0]
+        at = first.argv.index(chz.DEVTYPE) + 1
+        argv = first.argv[:at] + [",".join(s.argv[at] for s in steps)] + first.argv[at + 1 :]
+        return Step(argv=argv, scope=first.scope, disruptive=first.disruptive, kind=first.kind)
+
+    def begin(self, changes):
+        self._remember_rule_files(changes)
+
     def _remember_rule_files(self, changes):
         """The rule files a change's persistent steps may write (the device's chzdev rule and
-        41-cio-ignore.rules), as they are before any step runs."""
+        41-cio-ignore.rules), as they are right before the change's first step runs (a device
+        configured earlier in the run may have added its line to 41-cio-ignore.rules: a rollback
+        must not take that line away)."""
         for change in changes:
             if any(s.scope in ("both", "persistent") for s in change.steps):
                 paths = (rule_path(change.subject), ccw_blacklist.CIO_IGNORE_RULE)

@@ -22,6 +22,7 @@ import tempfile
 import pytest
 import yaml
 
+from ansible_collections.s390x.network.plugins.module_utils.qeth import ccw_blacklist
 from ansible_collections.s390x.network.plugins.module_utils.qeth.resource import QethDevices
 from ansible_collections.s390x.network.plugins.module_utils.qeth.udev_rules import rule_path
 from ansible_collections.s390x.network.plugins.modules import qeth_device
@@ -57,8 +58,8 @@ class Chzdev(object):
 
     def __call__(self, argv):
         self.calls.append(list(argv))
-        group_id = argv[argv.index("qeth") + 1]
-        busid = group_id.split(":")[0]
+        group_ids = argv[argv.index("qeth") + 1].split(",")
+        busid = group_ids[0].split(":")[0]
         scripted = self.script.pop(len(self.calls), None)
         if callable(scripted):
             return scripted(argv)
@@ -71,11 +72,15 @@ class Chzdev(object):
             if fault["when"] == "*" or fault["when"] in argv[1:]:
                 self.faults.remove(fault)
                 return fault["rc"], "", fault.get("stderr", "")
-        dev = self.predicted.devices[busid]
+        return 0, "".join(self.configure(group_id) for group_id in group_ids), ""
+
+    def configure(self, group_id):
+        """One device of the call, left as the module predicted it."""
+        dev = self.predicted.devices[group_id.split(":")[0]]
         self.env.kernel.qeth_configure(
             dev.ids or tuple(group_id.split(":")), dict(dev.active) if dev.exists else None, dev.persistent
         )
-        return 0, "QETH device %s configured\n" % group_id, ""
+        return "QETH device %s configured\n" % group_id
 
 
 class Env(object):
@@ -493,14 +498,96 @@ def test_layer2_change_warns_about_macvtap(env):
     assert any("macvtap0" in w for w in env.warnings)
 
 
-def test_sixteen_devices_one_call_each_and_noop(env):
+def _group_id(busid):
+    first = int(busid.split(".")[-1], 16)
+    return ":".join("0.0.%04x" % (first + i) for i in range(3))
+
+
+def test_sixteen_devices_with_the_same_settings_take_one_chzdev_call_then_none(env):
     env.build({"devices": [{"first": "0.0.8200", "count": 48}]})
-    config = [{"id": "0.0.%04x" % (0x8200 + 3 * i), "layer2": True, "buffer_count": 128} for i in range(16)]
+    busids = ["0.0.%04x" % (0x8200 + 3 * i) for i in range(16)]
+    config = [{"id": b, "layer2": True, "buffer_count": 128} for b in busids]
+    check = run(env, {"config": config}, check=True)
     first = run(env, {"config": config})
     assert not first["failed"], first.get("msg")
-    assert len(first["chzdev_calls"]) == 16
+    listed = ",".join(_group_id(b) for b in busids)
+    assert first["chzdev_calls"] == ["chzdev -e qeth %s layer2=1 buffer_count=128" % listed]
+    assert check["commands"] == first["commands"] == first["chzdev_calls"]
+    for busid in busids:
+        assert [env.kernel.qeth_read(busid, n) for n in ("online", "layer2", "buffer_count")] == ["1", "1", "128"]
+        assert env.kernel.rule_settings(busid)["buffer_count"] == "128"
+    assert len(first["before"]) == len(first["after"]) == 16
+    assert len([r for r in first["drift"] if r["scope"] == "active"]) == 16
     again = run(env, {"config": config})
     assert again["chzdev_calls"] == [] and again["changed"] is False
+
+
+def test_devices_share_a_call_only_where_the_command_line_is_the_same(env):
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 12}],
+            # 0.0.8209 is online with other buffers: it needs a bounce, the others one call
+            "groups": [
+                {
+                    "ids": ["0.0.8209", "0.0.820a", "0.0.820b"],
+                    "online": True,
+                    "attrs": {"layer2": 1, "buffer_count": 64},
+                }
+            ],
+        }
+    )
+    config = [
+        {"id": "0.0.8200", "layer2": True, "buffer_count": 128},
+        {"id": "0.0.8203", "layer2": True, "buffer_count": 64},
+        {"id": "0.0.8206", "layer2": True, "buffer_count": 128},
+        {"id": "0.0.8209", "layer2": True, "buffer_count": 128},
+    ]
+    result = run(env, {"config": config})
+    assert not result["failed"], result.get("msg")
+    assert result["chzdev_calls"] == [
+        "chzdev -e qeth 0.0.8200:0.0.8201:0.0.8202,0.0.8206:0.0.8207:0.0.8208 layer2=1 buffer_count=128",
+        "chzdev -e qeth 0.0.8203:0.0.8204:0.0.8205 layer2=1 buffer_count=64",
+        "chzdev -a qeth 0.0.8209:0.0.820a:0.0.820b online=0",
+        "chzdev -e qeth 0.0.8209:0.0.820a:0.0.820b layer2=1 buffer_count=128",
+    ]
+    assert run(env, {"config": config})["chzdev_calls"] == []
+
+
+def test_a_shared_call_that_fails_half_way_puts_each_of_its_devices_back(env):
+    env.build(
+        {
+            "devices": [{"first": "0.0.8200", "count": 9}],
+            "groups": [{"ids": ["0.0.8206", "0.0.8207", "0.0.8208"], "online": False, "attrs": {"layer2": 0}}],
+        }
+    )
+    config = [{"id": b, "layer2": True, "buffer_count": 128} for b in ("0.0.8200", "0.0.8203", "0.0.8206")]
+
+    def first_device_only(argv):
+        # chzdev configured the first device of its list, then failed on the second
+        env.chzdev.configure(argv[argv.index("qeth") + 1].split(",")[0])
+        return 17, "", "Error: Could not set buffer_count='128': Input/output error\n"
+
+    def ungroup(argv):
+        env.kernel.qeth_write("0.0.8200", "online", "0")
+        env.kernel.qeth_ungroup("0.0.8200")
+        return 0, "", ""
+
+    env.chzdev.script = {1: first_device_only, 2: ungroup}
+    result = run(env, {"config": config})
+    assert result["failed"] and "exit code 17" in result["msg"]
+    # the message names every device of the call
+    assert "0.0.8200:0.0.8201:0.0.8202, 0.0.8203:0.0.8204:0.0.8205, 0.0.8206:0.0.8207:0.0.8208" in result["msg"]
+    rollback = result["rollback"]
+    assert rollback["ok"] is True and rollback["errors"] == []
+    # the first device was configured: its rule goes and it is ungrouped; the others were untouched
+    assert rollback["commands"] == [
+        "rm /etc/udev/rules.d/41-qeth-0.0.8200.rules",
+        "chzdev -d -a -y qeth 0.0.8200:0.0.8201:0.0.8202",
+    ]
+    assert result["changed"] is False
+    assert not env.kernel.qeth_exists("0.0.8200") and env.kernel.rule_settings("0.0.8200") is None
+    assert not env.kernel.qeth_exists("0.0.8203")
+    assert env.kernel.qeth_read("0.0.8206", "online") == "0" and env.kernel.qeth_read("0.0.8206", "layer2") == "0"
 
 
 def test_persistent_change_that_keeps_management_device_down_after_boot_is_refused(env):
@@ -685,3 +772,31 @@ def test_a_value_that_would_change_the_udev_rule_never_reaches_chzdev(env, value
     result = run(env, {"config": [{"id": "0.0.8200", "layer2": False, "attributes": {"hsuid": value}}]})
     assert result["failed"] and result["msg"].startswith("config[0] (id 0.0.8200): attributes.hsuid")
     assert env.chzdev.calls == [] and not os.path.exists(env.rule_file("0.0.8200"))
+
+
+def test_a_failed_call_keeps_what_an_earlier_call_of_the_run_wrote_into_41_cio_ignore_rules(env):
+    env.build({"devices": [{"first": "0.0.8200", "count": 6}]})
+    cio_rule = env.kernel.path(ccw_blacklist.CIO_IGNORE_RULE)
+    os.makedirs(os.path.dirname(cio_rule), exist_ok=True)
+    line = 'ACTION=="add", SUBSYSTEM=="subchannel", ENV{FREE}="%s"\n'
+
+    def first(argv):
+        env.chzdev.configure(argv[argv.index("qeth") + 1])
+        with open(cio_rule, "w") as handle:
+            handle.write(line % "0.0.8200")
+        return 0, "", ""
+
+    def second(argv):
+        with open(cio_rule, "a") as handle:
+            handle.write(line % "0.0.8203")
+        return 17, "", "Error: Could not set buffer_count='64'\n"
+
+    env.chzdev.script = {1: first, 2: second}
+    config = [{"id": "0.0.8200", "buffer_count": 128}, {"id": "0.0.8203", "buffer_count": 64}]
+    result = run(env, {"config": config})
+    assert result["failed"] and result["changed"] is True and result["rollback"]["ok"] is True
+    assert result["rollback"]["commands"] == ["write %s" % ccw_blacklist.CIO_IGNORE_RULE]
+    # the first device stays configured, and so does its line for the next boot
+    with open(cio_rule) as handle:
+        assert handle.read() == line % "0.0.8200"
+    assert env.kernel.qeth_read("0.0.8200", "buffer_count") == "128"
