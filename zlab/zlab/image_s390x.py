@@ -278,6 +278,24 @@ def _kernel_package_version(root, release):
     raise RuntimeError("the image has no package linux-image-%s" % release)
 
 
+def _pool_fallback(workdir, mirror, log):
+    """mmdebstrap arguments that pin, from a local repository, older builds of the packages the
+    mirror lists but does not serve (zlab.debian_pool); none when it serves them all."""
+    from . import debian_pool, s390tools  # pylint: disable=import-outside-toplevel
+
+    source = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n" % (mirror, SUITE)
+    opts = s390tools._apt_options(workdir, source)  # pylint: disable=protected-access
+    repo = debian_pool.LocalRepo(os.path.join(workdir, "fallback"))
+    # what mmdebstrap's minbase installs (the Essential set and apt) and the image's packages
+    debian_pool.resolve(
+        opts, os.path.join(workdir, "sources.list"), source, ["?essential", "apt"] + PACKAGES, repo, log
+    )
+    if not repo:
+        return []
+    pref = repo.preferences_path
+    return ['--setup-hook=mkdir -p "$1/etc/apt/preferences.d" && cp %s "$1/etc/apt/preferences.d/"' % pref]
+
+
 def build(cache_dir=None, force=False, log=sys.stderr):
     """Build the image if it is not cached; returns its directory."""
     cache_dir = cache_dir or image.CACHE_DIR
@@ -299,6 +317,7 @@ def build(cache_dir=None, force=False, log=sys.stderr):
     start = time.monotonic()
     print("zlab: building image %s (Debian %s %s) from %s" % (os.path.basename(path), SUITE, ARCH, mirror), file=log)
     try:
+        pool_args = _pool_fallback(os.path.join(tmp, "apt"), mirror, log)
         image.run_step(
             [
                 "mmdebstrap",
@@ -310,10 +329,10 @@ def build(cache_dir=None, force=False, log=sys.stderr):
                 "--dpkgopt=path-exclude=/usr/share/doc/*",
                 "--dpkgopt=path-exclude=/usr/share/man/*",
                 "--dpkgopt=path-exclude=/usr/share/locale/*",
-                SUITE,
-                root,
-                "deb %s %s main" % (mirror, SUITE),
-            ],
+            ]
+            + pool_args
+            + [SUITE, root, "deb %s %s main" % (mirror, SUITE)]
+            + (["deb [trusted=yes] copy://%s ./" % os.path.join(tmp, "apt", "fallback")] if pool_args else []),
             "mmdebstrap",
             log,
             env={k: v for k, v in os.environ.items() if k != "PIP_FIND_LINKS"},

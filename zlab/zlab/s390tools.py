@@ -27,6 +27,8 @@ import shutil
 import subprocess
 import sys
 
+from . import debian_pool
+
 # Debian release -> the suites tried in order (a mirror can serve a codename's index files from
 # different syncs while it updates; the `stable` alias of the same release is the fallback).
 RELEASES = {
@@ -114,11 +116,18 @@ def download(release, packages, dest, mirror, log=sys.stderr):
     errors = []
     for suite in RELEASES[release]:
         workdir = os.path.join(os.path.dirname(dest), "apt-" + suite)
-        opts = _apt_options(
-            workdir, "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" " %s %s main\n" % (mirror, suite)
-        )
+        source = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n" % (mirror, suite)
+        opts = _apt_options(workdir, source)
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
+        try:
+            repo = debian_pool.LocalRepo(os.path.join(workdir, "fallback"))
+            opts = debian_pool.resolve(
+                opts, os.path.join(workdir, "sources.list"), source, packages, repo, log, command="download"
+            )
+        except RuntimeError as exc:
+            errors.append("%s: %s" % (suite, exc))
+            continue
         upd = subprocess.run(["apt-get"] + opts + ["update"], capture_output=True, text=True, check=False)
         got = subprocess.run(
             ["apt-get"] + opts + ["download"] + list(packages), cwd=dest, capture_output=True, text=True, check=False

@@ -27,8 +27,9 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 
-from . import image, s390tools
+from . import debian_pool, image, s390tools
 
 CROSS = "s390x-linux-gnu-"
 # The configuration this adds to Debian's.
@@ -177,7 +178,16 @@ def build(release, version, mirror, suite, cache_dir=None, log=sys.stderr):
         )
         _run(["apt-get"] + opts + ["update"], "apt-get update (%s s390x)" % suite, log)
         packages = ["%s=%s" % (source_package(release), version), "linux-headers-%s=%s" % (release, version)]
-        _run(["apt-get"] + opts + ["download"] + packages, "apt-get download " + " ".join(packages), log, cwd=debs)
+        got = subprocess.run(["apt-get"] + opts + ["download"] + packages, cwd=debs, capture_output=True, text=True)
+        if got.returncode != 0:
+            # a kernel older than the index lists (zlab.debian_pool): the same files from the pool
+            for name, arch in ((source_package(release), "all"), ("linux-headers-" + release, "s390x")):
+                url = "%s/pool/main/l/linux/%s" % (mirror, urllib.parse.quote("%s_%s_%s.deb" % (name, version, arch)))
+                if not debian_pool.exists(url):
+                    raise RuntimeError(
+                        "apt-get download %s failed and the pool has no %s:\n%s" % (name, url, got.stderr)
+                    )
+                debian_pool.download(url, debs)
         headers = os.path.join(tmp, "headers")
         src_deb = glob.glob(os.path.join(debs, "linux-source-*.deb"))[0]
         hdr_deb = glob.glob(os.path.join(debs, "linux-headers-*.deb"))[0]
