@@ -7,7 +7,7 @@ The tool's forms (smc-tools ueid.c, seid.c), each one generic netlink request of
 
 * ``smcd ueid show`` -- one line per UEID as the kernel stores it (32 characters, blank padded);
 * ``smcd ueid add UEID`` / ``smcd ueid del UEID`` / ``smcd ueid flush``; ``del`` of the last UEID
-  exits 1 with ``Info: the System EID was activated because the last User EID was removed``
+  fails (exit 255) with ``Info: the System EID was activated because the last User EID was removed``
   (the kernel's ``EAGAIN``, a success);
 * ``smcd seid show`` -- ``SEID [enabled]``, ``SEID [disabled]``, or ``n/a`` on a system without a
   system EID; ``smcd seid enable`` / ``smcd seid disable``.

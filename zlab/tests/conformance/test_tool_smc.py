@@ -272,14 +272,14 @@ def test_smcd_ueid_table_follows_the_kernel_rules(host):
     ]
     r = run(host, "smcd", "ueid", "add", "FIFTH")
     assert (r.returncode, r.stderr) == (
-        1,
+        255,
         "Error: specified User EID was rejected because the maximum number of User EIDs is reached\n",
     )
     r = run(host, "smcd", "ueid", "del", "NOPE")
-    assert (r.returncode, r.stderr) == (1, "Error: specified User EID is not defined\n")
+    assert (r.returncode, r.stderr) == (255, "Error: specified User EID is not defined\n")
     assert run(host, "smcd", "ueid", "del", "A-1").returncode == 0
     r = run(host, "smcd", "ueid", "add", "PLEX1.PROD")
-    assert (r.returncode, r.stderr) == (1, "Error: specified User EID is already defined\n")
+    assert (r.returncode, r.stderr) == (255, "Error: specified User EID is already defined\n")
     assert kernel.ueid_list(host.state_dir) == ["PLEX1.PROD".ljust(32), "PLEX1.TEST".ljust(32), "9".ljust(32)]
     assert run(host, "smcd", "ueid", "flush").returncode == 0
     assert run(host, "smcd", "ueid", "show").stdout == ""
@@ -320,19 +320,20 @@ def test_smcd_seid_and_the_last_ueid(host):
     # no ISM device registered: not ISMv2 capable, no system EID
     assert run(host, "smcd", "seid").stdout == "n/a\n"
     r = run(host, "smcd", "seid", "disable")
-    assert (r.returncode, r.stdout) == (1, "Error: System EID not available\n")
+    assert (r.returncode, r.stdout) == (255, "Error: System EID not available\n")
     enable_ism(host)
     seid = run(host, "smcd", "seid", "show").stdout
     assert re.fullmatch(r"IBM-SYSZ-ISMSEID00000000[0-9A-F]{4}3931 \[enabled\]\n", seid), seid
     r = run(host, "smcd", "seid", "disable")
-    assert (r.returncode, r.stderr) == (1, "Error: System EID cannot be disabled because no User EID is defined\n")
+    assert (r.returncode, r.stderr) == (255, "Error: System EID cannot be disabled because no User EID is defined\n")
     assert run(host, "smcd", "ueid", "add", "U1").returncode == 0
     assert run(host, "smcd", "seid", "disable").returncode == 0
     assert run(host, "smcd", "seid").stdout.endswith(" [disabled]\n")
-    # removing the last UEID enables the system EID again; smc-tools exits 1 with an Info line
+    # removing the last UEID enables the system EID again; smc-tools fails with an Info line (the
+    # subcommand's EXIT_FAILURE, negated by smc.c: 255)
     r = run(host, "smcd", "ueid", "del", "U1")
     assert (r.returncode, r.stderr) == (
-        1,
+        255,
         "Info: the System EID was activated because the last User EID was removed\n",
     )
     assert run(host, "smcd", "seid").stdout.endswith(" [enabled]\n")

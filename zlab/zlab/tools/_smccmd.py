@@ -143,8 +143,10 @@ class Tool:
                 if func is None:
                     self.usage()
                     return 0
+                # smc.c run_cmd returns the negated result of the subcommand: exit 255 for a
+                # subcommand that fails with EXIT_FAILURE
                 try:
-                    return func(rest)
+                    return -func(rest) % 256
                 except Usage:
                     return 255
         if not self.is_smcd and _smc.contains(obj, "seid"):
