@@ -275,6 +275,30 @@ def test_qeth_new_device_that_fails_is_neither_grouped_nor_in_a_rule(run, fault)
     _fault_case(run, "lpar-b", "qeth_device", read, old, (QETH_8203_ARGS, QETH_8203), fault)
 
 
+def test_qeth_two_new_devices_in_one_chzdev_call_that_fails_for_the_second_are_both_put_back(run):
+    # one chzdev call for both (same settings); the kernel groups the first, refuses the second;
+    # chzdev configures the first and fails: the module puts the first back, so both stay new
+    read = lambda: (_qeth("lpar-b", "8203"), _qeth("lpar-b", "8206"))  # noqa: E731
+    gone = {"state": "deleted", "config": [{"id": "0.0.8203"}, {"id": "0.0.8206"}]}
+    both = {
+        "config": [
+            {"id": "0.0.8203", "layer2": True, "buffer_count": 64},
+            {"id": "0.0.8206", "layer2": True, "buffer_count": 64},
+        ]
+    }
+    fault = ("write", "/sys/bus/ccwgroup/drivers/qeth/group", "EIO", "--after", "1")
+    res = _fault_case(
+        run, "lpar-b", "qeth_device", read, (gone, (UNGROUPED, UNGROUPED)), (both, (QETH_8203, QETH_8203)), fault
+    )
+    group_ids = "0.0.8203:0.0.8204:0.0.8205,0.0.8206:0.0.8207:0.0.8208"
+    assert res["commands"][0] == "chzdev -e qeth %s layer2=1 buffer_count=64" % group_ids, res["commands"]
+    assert (
+        res["rollback"]["ok"] is True
+        and "chzdev -d -a -y qeth 0.0.8203:0.0.8204:0.0.8205" in res["rollback"]["commands"]
+    )
+    _ok(run("lpar-b", "qeth_device", **gone))
+
+
 def test_qeth_delete_that_fails_keeps_the_device(run):
     read = lambda: _qeth("lpar-b", "8200")  # noqa: E731
     deleted = ({"state": "deleted", "config": [{"id": "0.0.8200"}]}, UNGROUPED)
