@@ -8,9 +8,11 @@ ZLAB_LAB ?= inventories/lab
 ZLAB_LAB_NAME ?= lab
 # Debian packages the lab needs on the controller (this machine); qemu-system-misc, qemu-utils
 # and arch-test: real-kernel hosts (zlab_kind: debian13-s390x) and their image; the cross compiler,
-# flex, bison, libelf-dev and dwarves: its smc.ko with loopback-ism (zlab/zlab/smc_lo_module.py).
+# flex, bison, libelf-dev and dwarves: its smc.ko with loopback-ism (zlab/zlab/smc_lo_module.py);
+# dpkg-dev (dpkg-scanpackages): the local repository of older builds where the mirror's pool lags
+# behind its index (zlab/zlab/debian_pool.py).
 ZLAB_APT_PACKAGES ?= mmdebstrap fuse3 libfuse3-3 iproute2 openssh-client util-linux procps qemu-user-static \
-	qemu-system-misc qemu-utils arch-test gcc-s390x-linux-gnu flex bison libelf-dev bc dwarves
+	qemu-system-misc qemu-utils arch-test gcc-s390x-linux-gnu flex bison libelf-dev bc dwarves dpkg-dev
 
 .PHONY: zlab-deps zlab-install zlab-image zlab-image-s390x lab-up lab-down lab-status test-zlab-lab zlab-bench
 
