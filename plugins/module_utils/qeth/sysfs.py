@@ -86,29 +86,61 @@ class SysfsReader(object):
             names = [n for n in self._listdir(self.path("devices", "qeth")) if _CCW_NAME.fullmatch(n)]
         return sorted(set(names), key=ccw_sort_key)
 
-    def group_dir(self, busid):
-        for candidate in (
+    def _group_dirs(self, busid):
+        return (
             self.path("bus", "ccwgroup", "devices", busid),
             self.path("devices", "qeth", busid),
             self.path("bus", "ccwgroup", "drivers", "qeth", busid),
-        ):
+        )
+
+    def group_dir(self, busid):
+        for candidate in self._group_dirs(busid):
             if os.path.isdir(candidate):
                 return candidate
         return None
 
+    @staticmethod
+    def _read_at(dir_fd, name):
+        """read_text of ``name`` relative to an open directory: the kernel walks the device's path
+        once for all its attributes instead of once per attribute."""
+        try:
+            fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
+        except (IOError, OSError):
+            return None
+        try:
+            chunks = []
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            return b"".join(chunks).decode("utf-8").rstrip("\n")
+        except (IOError, OSError, UnicodeDecodeError):
+            return None
+        finally:
+            os.close(fd)
+
     def read_group(self, busid, extra_names=()):
         """Active state of one group device as raw strings, or None when it does not exist."""
-        directory = self.group_dir(busid)
-        if directory is None:
-            return None
+        for directory in self._group_dirs(busid):
+            try:
+                dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+            except (IOError, OSError):
+                continue
+            try:
+                return self._read_group_at(busid, directory, dir_fd, extra_names)
+            finally:
+                os.close(dir_fd)
+        return None
+
+    def _read_group_at(self, busid, directory, dir_fd, extra_names):
         data = {"busid": busid}
         for name in BASE_FILES:
-            data[name] = self.read_text(os.path.join(directory, name))
+            data[name] = self._read_at(dir_fd, name)
         cdevs = []
         for index in range(3):
-            link = os.path.join(directory, "cdev%d" % index)
             try:
-                cdevs.append(os.path.basename(os.readlink(link)))
+                cdevs.append(os.path.basename(os.readlink("cdev%d" % index, dir_fd=dir_fd)))
             except (IOError, OSError):
                 cdevs.append(None)
         data["cdevs"] = cdevs
@@ -121,7 +153,7 @@ class SysfsReader(object):
             data["if_name"] = netdirs[0] if netdirs else None
         extras = {}
         for name in extra_names:
-            extras[name] = self.read_text(os.path.join(directory, name))
+            extras[name] = self._read_at(dir_fd, name)
         data["extra"] = extras
         return data
 
