@@ -113,6 +113,18 @@ def classify(pft, vendor=None, device=None):
     return 'other'
 
 
+#: what reading a function's attribute answers when it has no value to read
+_NO_VALUE = (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO, errno.EOPNOTSUPP)
+
+
+def _link_name(dir_fd, name):
+    """Basename of the target of the link ``name`` in an open directory, None when there is none."""
+    try:
+        return os.path.basename(os.readlink(name, dir_fd=dir_fd))
+    except (IOError, OSError):
+        return None
+
+
 def _int_or_none(text, base):
     if text is None or text == '':
         return None
@@ -165,21 +177,35 @@ class ZpciSysfs(object):
     def read_text(self, path):
         """Return the stripped content of an attribute, None when it does not exist."""
         # not host_files.read_attr: a PCI function's attributes also answer EIO and EOPNOTSUPP
-        try:
-            with open(host_files.path(path), 'rb') as handle:
-                data = handle.read()
-        except (IOError, OSError) as exc:
-            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO, errno.EOPNOTSUPP):
-                return None
-            raise
-        return data.decode('utf-8', 'replace').strip()
+        data = self.read_bytes(path)
+        return None if data is None else data.decode('utf-8', 'replace').strip()
 
     def read_bytes(self, path):
         try:
             with open(host_files.path(path), 'rb') as handle:
                 return handle.read()
         except (IOError, OSError) as exc:
-            if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO, errno.EOPNOTSUPP):
+            if exc.errno in _NO_VALUE:
+                return None
+            raise
+
+    @staticmethod
+    def read_bytes_at(dir_fd, name):
+        """read_bytes of ``name`` relative to an open directory (one path walk for all of a
+        function's attributes instead of one per attribute)."""
+        try:
+            fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
+            try:
+                chunks = []
+                while True:
+                    chunk = os.read(fd, 65536)
+                    if not chunk:
+                        return b''.join(chunks)
+                    chunks.append(chunk)
+            finally:
+                os.close(fd)
+        except (IOError, OSError) as exc:
+            if exc.errno in _NO_VALUE:
                 return None
             raise
 
@@ -301,9 +327,19 @@ class ZpciSysfs(object):
         if address is None:
             return record
         base = self.device_dir(address)
+        try:
+            dir_fd = os.open(host_files.path(base), os.O_RDONLY | os.O_DIRECTORY)
+        except (IOError, OSError):
+            return record  # the function went away since find_address saw it
+        try:
+            return self._read_device(record, address, base, dir_fd)
+        finally:
+            os.close(dir_fd)
 
+    def _read_device(self, record, address, base, dir_fd):
         def attr(name):
-            return self.read_text('%s/%s' % (base, name))
+            data = self.read_bytes_at(dir_fd, name)
+            return None if data is None else data.decode('utf-8', 'replace').strip()
 
         record['pci_address'] = address
         record['uid'] = _hex_attr(attr('uid'))
@@ -321,7 +357,7 @@ class ZpciSysfs(object):
         record['type'] = classify(pft, record['vendor_id'], record['device_id'])
         record['vfn'] = _hex_attr(attr('vfn'))
         record['port'] = _int_or_none(attr('port'), 10)
-        raw = self.read_bytes(base + '/util_string')
+        raw = self.read_bytes_at(dir_fd, 'util_string')
         ids = pnet_ids(raw) if raw else []
         record['pnet_ids'] = ids
         index = 0
@@ -329,9 +365,10 @@ class ZpciSysfs(object):
             # RoCE Express (one function, two ports): the field of the function's port.
             index = record['port'] - 1
         record['pnet_id'] = ids[index] if 0 <= index < len(ids) else None
-        record['driver'] = self.driver_of(address)
-        record['driver_override'] = self.driver_override(address)
-        record['iommu_group'] = self.iommu_group(address)
+        record['driver'] = _link_name(dir_fd, 'driver')
+        override = attr('driver_override')
+        record['driver_override'] = None if override in (None, '', '(null)') else override
+        record['iommu_group'] = _int_or_none(_link_name(dir_fd, 'iommu_group'), 10)
         enable = attr('enable')
         record['enabled'] = None if enable is None else enable.strip() not in ('', '0')
         record['net_devices'] = self.net_devices(address)
