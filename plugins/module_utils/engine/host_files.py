@@ -68,6 +68,22 @@ def read_text(p):
         raise
 
 
+def read_at(dir_fd, name):
+    """The bytes of the file ``name`` relative to the open directory ``dir_fd``: reading several
+    attributes of one device this way walks the device's path once instead of once per attribute.
+    Raises OSError."""
+    fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
 #: what reading a kernel attribute answers when there is none to read: no such file or directory,
 #: no such device (the device went away), an attribute the driver does not offer now (EINVAL)
 _NO_ATTR = _MISSING + (errno.ENODEV, errno.EINVAL)

@@ -93,32 +93,13 @@ class SysfsReader(object):
             self.path("bus", "ccwgroup", "drivers", "qeth", busid),
         )
 
-    def group_dir(self, busid):
-        for candidate in self._group_dirs(busid):
-            if os.path.isdir(candidate):
-                return candidate
-        return None
-
     @staticmethod
     def _read_at(dir_fd, name):
-        """read_text of ``name`` relative to an open directory: the kernel walks the device's path
-        once for all its attributes instead of once per attribute."""
+        """read_text of ``name`` relative to an open directory (host_files.read_at)."""
         try:
-            fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
-        except (IOError, OSError):
-            return None
-        try:
-            chunks = []
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-            return b"".join(chunks).decode("utf-8").rstrip("\n")
+            return host_files.read_at(dir_fd, name).decode("utf-8").rstrip("\n")
         except (IOError, OSError, UnicodeDecodeError):
             return None
-        finally:
-            os.close(fd)
 
     def read_group(self, busid, extra_names=()):
         """Active state of one group device as raw strings, or None when it does not exist."""

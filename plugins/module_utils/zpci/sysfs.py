@@ -117,6 +117,16 @@ def classify(pft, vendor=None, device=None):
 _NO_VALUE = (errno.ENOENT, errno.ENOTDIR, errno.ENODEV, errno.EINVAL, errno.EIO, errno.EOPNOTSUPP)
 
 
+def _text(data):
+    """An attribute's bytes as stripped text (None stays None)."""
+    return None if data is None else data.decode('utf-8', 'replace').strip()
+
+
+def _override(text):
+    """driver_override as read: None when no driver is forced ('' or '(null)')."""
+    return None if text in (None, '', '(null)') else text
+
+
 def _link_name(dir_fd, name):
     """Basename of the target of the link ``name`` in an open directory, None when there is none."""
     try:
@@ -177,8 +187,7 @@ class ZpciSysfs(object):
     def read_text(self, path):
         """Return the stripped content of an attribute, None when it does not exist."""
         # not host_files.read_attr: a PCI function's attributes also answer EIO and EOPNOTSUPP
-        data = self.read_bytes(path)
-        return None if data is None else data.decode('utf-8', 'replace').strip()
+        return _text(self.read_bytes(path))
 
     def read_bytes(self, path):
         try:
@@ -194,16 +203,7 @@ class ZpciSysfs(object):
         """read_bytes of ``name`` relative to an open directory (one path walk for all of a
         function's attributes instead of one per attribute)."""
         try:
-            fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
-            try:
-                chunks = []
-                while True:
-                    chunk = os.read(fd, 65536)
-                    if not chunk:
-                        return b''.join(chunks)
-                    chunks.append(chunk)
-            finally:
-                os.close(fd)
+            return host_files.read_at(dir_fd, name)
         except (IOError, OSError) as exc:
             if exc.errno in _NO_VALUE:
                 return None
@@ -280,10 +280,7 @@ class ZpciSysfs(object):
         return self.readlink_name(self.device_dir(address) + '/driver')
 
     def driver_override(self, address):
-        value = self.read_text(self.override_path(address))
-        if value in (None, '', '(null)'):
-            return None
-        return value
+        return _override(self.read_text(self.override_path(address)))
 
     def iommu_group(self, address):
         name = self.readlink_name(self.device_dir(address) + '/iommu_group')
@@ -338,8 +335,7 @@ class ZpciSysfs(object):
 
     def _read_device(self, record, address, base, dir_fd):
         def attr(name):
-            data = self.read_bytes_at(dir_fd, name)
-            return None if data is None else data.decode('utf-8', 'replace').strip()
+            return _text(self.read_bytes_at(dir_fd, name))
 
         record['pci_address'] = address
         record['uid'] = _hex_attr(attr('uid'))
@@ -366,8 +362,7 @@ class ZpciSysfs(object):
             index = record['port'] - 1
         record['pnet_id'] = ids[index] if 0 <= index < len(ids) else None
         record['driver'] = _link_name(dir_fd, 'driver')
-        override = attr('driver_override')
-        record['driver_override'] = None if override in (None, '', '(null)') else override
+        record['driver_override'] = _override(attr('driver_override'))
         record['iommu_group'] = _int_or_none(_link_name(dir_fd, 'iommu_group'), 10)
         enable = attr('enable')
         record['enabled'] = None if enable is None else enable.strip() not in ('', '0')
