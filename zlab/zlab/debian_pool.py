@@ -106,7 +106,8 @@ def older_versions(version):
                 yield v + "+b%d" % n
 
 
-def _url(base_url, name, version, arch):
+def pool_url(base_url, name, version, arch):
+    """The URL of a package file in the pool directory ``base_url`` (no epoch in file names)."""
     quoted = urllib.parse.quote("%s_%s_%s.deb" % (name, version.split(":", 1)[-1], arch), safe="")
     return base_url + "/" + quoted
 
@@ -121,7 +122,7 @@ def find_older(url, name, version, arch):
         batch = []
         for cand in itertools.islice(candidates, HEAD_THREADS * 4):
             cand_name = name.replace(upstream, _upstream(cand)) if upstream in name else name
-            batch.append((_url(base_url, cand_name, cand, arch), cand_name, cand))
+            batch.append((pool_url(base_url, cand_name, cand, arch), cand_name, cand))
         if not batch:
             return None
         for found, item in zip(exist_all([b[0] for b in batch]), batch):

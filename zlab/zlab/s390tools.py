@@ -128,7 +128,7 @@ def download(release, packages, dest, mirror, log=sys.stderr):
         except RuntimeError as exc:
             errors.append("%s: %s" % (suite, exc))
             continue
-        upd = subprocess.run(["apt-get"] + opts + ["update"], capture_output=True, text=True, check=False)
+        # resolve() left the index up to date for these options
         got = subprocess.run(
             ["apt-get"] + opts + ["download"] + list(packages), cwd=dest, capture_output=True, text=True, check=False
         )
@@ -140,7 +140,7 @@ def download(release, packages, dest, mirror, log=sys.stderr):
                 flush=True,
             )
             return debs
-        errors.append("%s: %s%s" % (suite, upd.stderr.strip()[-500:], got.stderr.strip()[-500:]))
+        errors.append("%s: %s" % (suite, got.stderr.strip()[-500:]))
     raise RuntimeError("cannot download %s for s390x from %s:\n%s" % (" ".join(packages), mirror, "\n".join(errors)))
 
 

@@ -27,7 +27,6 @@ import shutil
 import subprocess
 import sys
 import time
-import urllib.parse
 
 from . import debian_pool, image, s390tools
 
@@ -182,7 +181,7 @@ def build(release, version, mirror, suite, cache_dir=None, log=sys.stderr):
         if got.returncode != 0:
             # a kernel older than the index lists (zlab.debian_pool): the same files from the pool
             for name, arch in ((source_package(release), "all"), ("linux-headers-" + release, "s390x")):
-                url = "%s/pool/main/l/linux/%s" % (mirror, urllib.parse.quote("%s_%s_%s.deb" % (name, version, arch)))
+                url = debian_pool.pool_url(mirror + "/pool/main/l/linux", name, version, arch)
                 if not debian_pool.exists(url):
                     raise RuntimeError(
                         "apt-get download %s failed and the pool has no %s:\n%s" % (name, url, got.stderr)
