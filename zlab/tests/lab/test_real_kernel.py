@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from labutil import LAB_NAME, ansible, run_module, tiny_inventory, zlab
+from labutil import LAB_NAME, REPO, ansible, run_module, tiny_inventory, zlab
 
 NAME = LAB_NAME + "-s390x"  # ZLAB_TEST_LAB names this run's labs
 FID, UID = 0x605, 0x605
@@ -464,6 +464,144 @@ def test_smc_check_reports_the_real_kernels_smc_d_and_fallback(real):
     assert fb["diag"]["fallback"]["reason"] == "0x%08x" % PEERNOSMC, fb["diag"]
     assert fb["diag"]["fallback"]["reason_name"] == "SMC_CLC_DECL_PEERNOSMC", fb["diag"]
     FIGURES["smc_check (SMC-D, fallback)"] = "%.0f s" % (time.monotonic() - start)
+
+
+# verify.yml's live check over loopback-ism: the guest under two inventory names, lpa and lpb, as two
+# partitions of a CPC model whose smcd_peers pair them, each with its own address on a dummy
+# interface of the guest. The model's ISM functions (VCHID 7C9) exist on no machine, so the smc role
+# leaves ISM alone (smc_ism_fids: []) and smc_preflight_facts tell the pre-flight which SMC-D device
+# the kernel has: loopback-ism, CHID FFFF, ISMv2.
+LIVE_ADDRESSES = {"lpa": "10.77.0.1", "lpb": "10.77.0.2"}
+LIVE_NETDEV = "smclive0"
+LIVE_PNET = "NOWHERE"  # a PNET ID no interface of the guest has
+LIVE_BUFFER = "200K"  # net.smc.rmem/wmem; the kernel makes a 256 KiB DMB of it (16 KiB x 2^n)
+LIVE_RMB = 256 * 1024 - 32  # an SMC-D RMB is its DMB less the CDC header
+LIVE_CPC = {
+    "name": "REAL",
+    "machine": "z16",
+    "partitions": [{"name": "LPA", "mif_id": 1, "host": "lpa"}, {"name": "LPB", "mif_id": 2, "host": "lpb"}],
+    "ism": [
+        {
+            "vchid": "7C9",
+            "functions": [
+                {"fid": 0x1001, "uid": 0x1001, "vf": 1, "partition": "LPA"},
+                {"fid": 0x1002, "uid": 0x1002, "vf": 2, "partition": "LPB"},
+            ],
+        }
+    ],
+    "smcd_peers": [["LPA", "LPB"]],
+}
+SMC_ROLE = "- hosts: smc_hosts\n  gather_facts: false\n  roles: [s390x.network.smc]\n"
+
+
+def _live_inventory(real, path, loopback_pnet=None):
+    """Inventory of lpa and lpb, both the guest (its connection variables from zlab's inventory).
+    With ``loopback_pnet`` the pre-flight is told that loopback-ism carries that user-defined PNET ID
+    and that no interface has one."""
+    import yaml  # pylint: disable=import-outside-toplevel
+
+    with open(real["inventory"], encoding="utf-8") as handle:
+        solo = yaml.safe_load(handle)["all"]["hosts"]["solo"]
+    connection = dict((k, v) for k, v in solo.items() if k.startswith("ansible_"))
+    ism = {"name": "loopback-ism", "vchid": 0xFFFF, "pnet_id": "", "v2": True}
+    facts = {"kernel": real["meta"]["kernel_release"], "smc": True, "ism": [ism], "roce": []}
+    if loopback_pnet:
+        ism["pnet_id_user"] = loopback_pnet
+        facts.update(rendezvous={"pnet_id": ""}, netdev_pnet_ids=[])
+    hosts = dict(
+        (host, {"interfaces_config": [{"name": LIVE_NETDEV, "addresses": [address + "/24"]}]})
+        for host, address in LIVE_ADDRESSES.items()
+    )
+    variables = dict(
+        connection,
+        cpc=LIVE_CPC,
+        smc_ism_fids=[],
+        smc_install_packages=False,
+        smc_buffer_size=LIVE_BUFFER,
+        smc_preflight_facts=facts,
+    )
+    inventory = {
+        "all": {"vars": variables, "children": {"lpars": {"hosts": hosts}, "smc_hosts": {"children": {"lpars": {}}}}}
+    }
+    path.write_text(yaml.safe_dump(inventory, sort_keys=False))
+    return str(path)
+
+
+def _playbook(inventory, *args):
+    """ansible-playbook with the JSON callback: {task name: {host: result}} of every play."""
+    env = {"ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json", "ANSIBLE_LOAD_CALLBACK_PLUGINS": "1"}
+    res = ansible(inventory, *args, timeout=900, env=env, command="ansible-playbook")
+    try:
+        plays = json.loads(res.stdout)["plays"]
+    except (ValueError, KeyError):
+        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout[-3000:], res.stderr[-3000:]))
+    tasks = {}
+    for play in plays:
+        for task in play["tasks"]:
+            tasks.setdefault(task["task"]["name"], {}).update(task["hosts"])
+    return res.returncode, tasks
+
+
+def _live_rows(tasks):
+    """The table rows of the live check's verdict (lpa runs it once for the play)."""
+    msg = tasks["Compare each pair's connection with the pre-flight and the smc role's buffer sizes"]["lpa"]
+    assert not msg.get("failed"), msg.get("msg")
+    lines = msg["msg"]
+    sys.stdout.write("\n" + "\n".join(lines) + "\n")
+    return [[cell.strip() for cell in line.split("|")] for line in lines if line.startswith("lpa -> lpb")]
+
+
+def test_verify_yml_sees_smc_d_over_loopback_ism_and_a_real_decline(real, tmp_path):
+    run(
+        "modprobe dummy && ip link add %(dev)s type dummy && ip addr add %(a)s/24 dev %(dev)s "
+        "&& ip addr add %(b)s/24 dev %(dev)s && ip link set %(dev)s up"
+        % {"dev": LIVE_NETDEV, "a": LIVE_ADDRESSES["lpa"], "b": LIVE_ADDRESSES["lpb"]}
+    )
+    inventory = _live_inventory(real, tmp_path / "live.yml")
+    role = tmp_path / "smc.yml"
+    role.write_text(SMC_ROLE)
+    rc, tasks = _playbook(inventory, str(role))
+    assert rc == 0, tasks
+    verify = os.path.join(REPO, "playbooks", "verify.yml")
+    # SMC-D v2: the smc role's buffers (check mode, --tags smc) and the live connection (--tags smc_live)
+    start = time.monotonic()
+    rc, tasks = _playbook(inventory, verify, "--tags", "smc,smc_live")
+    seconds = time.monotonic() - start
+    assert rc == 0, tasks
+    ((_pair, mode, fallback, client, server, group, prediction, verdict),) = _live_rows(tasks)
+    sizes = "%d/%d/%d" % ((LIVE_RMB,) * 3)  # loopback-ism: the send buffer is the peer's DMB
+    assert (mode, fallback, client, server, prediction, verdict) == (
+        "SMC-D v2",
+        "client -, server -",
+        sizes,
+        sizes,
+        "SMC-D v2",
+        "agree",
+    )
+    assert re.fullmatch(r"0x[0-9a-f]{8}", group), group
+    FIGURES["verify.yml SMC-D (loopback-ism)"] = "%s, RMB %d, agree (%.0f s)" % (mode, LIVE_RMB, seconds)
+    # a real decline: loopback-ism gets a PNET ID that no interface has, so the client proposes no
+    # SMC-D device (SMC_CLC_DECL_NOSMCDEV) and the server falls back on the client's decline; the
+    # pre-flight predicts it from the facts, and the counters of the hosts agree
+    pnet = {"state": "merged", "config": [{"pnet_id": LIVE_PNET, "ib_device": "loopback-ism"}]}
+    res = run_module(real["inventory"], "solo", "s390x.network.smc_pnet", pnet, timeout=600)
+    assert res.get("changed") and not res.get("failed"), res
+    try:
+        inventory = _live_inventory(real, tmp_path / "decline.yml", loopback_pnet=LIVE_PNET)
+        start = time.monotonic()
+        rc, tasks = _playbook(inventory, verify, "--tags", "smc_live,smc_preflight", "-e", "verify_smc_preflight=true")
+        seconds = time.monotonic() - start
+        assert rc == 0, tasks
+        ((_pair, mode, fallback, client, server, _group, prediction, verdict),) = _live_rows(tasks)
+        assert (mode, prediction, verdict) == ("TCP", "TCP", "agree")
+        assert fallback == "client 0x03030000 SMC_CLC_DECL_NOSMCDEV, server 0x05000000 SMC_CLC_DECL_PEERDECL", fallback
+        counters = tasks["Check that no host's counters contradict the prediction"]["localhost"]
+        assert not counters.get("failed") and counters["msg"].startswith("pre-flight and statistics: 2 agree"), counters
+        FIGURES["verify.yml fallback (NOSMCDEV)"] = "client NOSMCDEV, server PEERDECL, agree (%.0f s)" % seconds
+    finally:
+        pnet["state"] = "deleted"
+        run_module(real["inventory"], "solo", "s390x.network.smc_pnet", pnet, timeout=600)
+        run("ip link del %s" % LIVE_NETDEV, check=False)
 
 
 PNET_BOOT = {"pnet_id": "NETBOOT", "interface": None}
