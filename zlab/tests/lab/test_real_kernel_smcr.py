@@ -10,9 +10,10 @@ bridge: the zPCI functions' NICs are on hubs with no other port, so only enc1 re
 guest), sets net.smc.rmem/wmem and, through the collection's netlink client, groups enc1 and rxe0
 under one PNET ID and adds a UEID both have (SMC-R v2 needs an EID in common). smc_check's listener
 runs on one guest (async), its client on the other; for the decline, smc_pnet moves the server's
-enc1 to a PNET ID without a RoCE port. After a connection the guests keep SMC-R link groups on the
-soft-RoCE device for minutes, which can stall them under TCG, so no reboot or clean poweroff
-follows here (``zlab down`` ends QEMU).
+enc1 to a PNET ID without a RoCE port. Last, the smc role puts the PNET table back and sets the
+buffers, and verify.yml judges the pair (the live check, the pre-flight, the counters). After a
+connection the guests keep SMC-R link groups on the soft-RoCE device for minutes, which can stall
+them under TCG, so no reboot or clean poweroff follows here (``zlab down`` ends QEMU).
 """
 
 import base64
@@ -285,8 +286,8 @@ def test_a_server_without_a_roce_device_for_the_interface_declines(pair):
     text = pair_playbook(pair["ips"][SERVER], DECLINE_PORT, MOVE_PNET, counters=False)
     out = playbook(pair["inventory"], str(pair["tmp"] / "decline.yml"), text)
     took = time.monotonic() - start
+    assert out["pnet"][SERVER].get("changed") and not out["pnet"][SERVER].get("failed"), out["pnet"]
     client, listener = _results(out)
-    assert out["pnet"][SERVER].get("changed"), out["pnet"]
     assert not client.get("failed") and client["data_ok"], client
     assert not listener.get("failed") and listener["accepted"] == 1, listener
     mine, theirs = client["diag"], listener["connections"][0]["diag"]
@@ -307,6 +308,120 @@ def test_a_server_without_a_roce_device_for_the_interface_declines(pair):
     assert theirs["fallback"]["reason"] == mine["fallback"]["peer_diagnosis"] != "0x00000000", (mine, theirs)
     assert theirs["fallback"]["reason_name"] == "SMC_CLC_DECL_NOSMCRDEV", theirs["fallback"]
     FIGURES["decline pair (PNET move, listen, connect, collect)"] = "%.0f s" % took
+
+
+def _verify_inventory(pair, path):
+    """The lab's inventory for verify.yml: both guests use SMC-R (smc_smcr, no RoCE functions to power
+    on: rxe0 is soft-RoCE), the buffer sizes the setup gave them, enc1's address as their common
+    subnet, and for the pre-flight what a model cannot say about soft-RoCE: rxe0 port 1 on enc1 under
+    the user-defined PNET ID, RoCEv2 with an IPv4 GID."""
+    import yaml  # pylint: disable=import-outside-toplevel
+
+    with open(pair["inventory"], encoding="utf-8") as handle:
+        zlab_hosts = yaml.safe_load(handle)["all"]["hosts"]
+    roce = {
+        "name": "rxe0",
+        "port": 1,
+        "pnet_id": "",
+        "pnet_id_user": PNET_ID,
+        "net_device": "enc1",
+        "v2": True,
+        "ipv4": True,
+    }
+    hosts = {}
+    for host in (SERVER, CLIENT):
+        hosts[host] = dict((k, v) for k, v in zlab_hosts[host].items() if k.startswith("ansible_"))
+        hosts[host].update(
+            interfaces_config=[{"name": "enc1", "addresses": [pair["ips"][host] + "/24"]}],
+            smc_rmem=RMEM[host],
+            smc_wmem=WMEM[host],
+            smc_preflight_facts={
+                "kernel": pair["setup"][host]["kernel"],
+                "smc": True,
+                "ism": [],
+                "roce": [roce],
+                "rendezvous": {"interface": "enc1", "pnet_id": PNET_ID},
+                "netdev_pnet_ids": [PNET_ID],
+                "ueids": [UEID],
+            },
+        )
+    variables = {
+        "cpc": yaml.safe_load(CPC)["cpc"],
+        "smc_smcr": True,
+        "smc_roce_fids": [],
+        "smc_ism_fids": [],
+        "smc_install_packages": False,
+        "smc_load_module": False,
+        # the PNET table of the setup, which the decline test changed on smca
+        "smc_pnet_config": [
+            {"pnet_id": PNET_ID, "interface": "enc1"},
+            {"pnet_id": PNET_ID, "ib_device": "rxe0", "port": 1},
+        ],
+        "smc_pnet_state": "overridden",
+        "smc_pnet_persistent": False,
+    }
+    inventory = {
+        "all": {"vars": variables, "children": {"lpars": {"hosts": hosts}, "smc_hosts": {"children": {"lpars": {}}}}}
+    }
+    path.write_text(yaml.safe_dump(inventory, sort_keys=False))
+    return str(path)
+
+
+def test_verify_yml_judges_the_smc_r_pair_with_the_pre_flight_and_the_counters(pair):
+    # last: the smc role puts back the PNET table the decline test changed. verify.yml pairs the two
+    # SMC-R hosts itself (smc_plan.roce.enabled of the smc role's check-mode run), in host order: smca
+    # connects to smcb
+    sizing = importlib.import_module("ansible_collections.s390x.network.plugins.module_utils.smc.sizing")
+    inventory = _verify_inventory(pair, pair["tmp"] / "verify.yml")
+    env = {"ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json", "ANSIBLE_LOAD_CALLBACK_PLUGINS": "1"}
+    # the smc role sets the buffers the setup gave the kernels (now and persistently) and the PNET table
+    role = pair["tmp"] / "smc-role.yml"
+    role.write_text("- hosts: smc_hosts\n  gather_facts: false\n  roles: [s390x.network.smc]\n")
+    res = ansible(inventory, str(role), timeout=900, env=env, command="ansible-playbook")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    start = time.monotonic()
+    res = ansible(
+        inventory,
+        os.path.join(REPO, "playbooks", "verify.yml"),
+        "--tags",
+        "smc,smc_live,smc_preflight",
+        "-e",
+        "verify_smc_preflight=true",
+        timeout=900,
+        env=env,
+        command="ansible-playbook",
+    )
+    took = time.monotonic() - start
+    try:
+        plays = json.loads(res.stdout)["plays"]
+    except (ValueError, KeyError):
+        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout[-3000:], res.stderr[-3000:]))
+    tasks = {}
+    for play in plays:
+        for task in play["tasks"]:
+            tasks.setdefault(task["task"]["name"], {}).update(task["hosts"])
+    failed = dict(
+        (name, dict((h, r.get("msg")) for h, r in hosts.items() if r.get("failed") and not r.get("ignore_errors")))
+        for name, hosts in tasks.items()
+    )
+    failed = dict((name, msgs) for name, msgs in failed.items() if msgs)
+    assert res.returncode == 0 and not failed, (res.returncode, failed)
+    verdict = tasks["Compare each pair's connection with the pre-flight and the smc role's buffer sizes"]
+    live = next(iter(verdict.values()))
+    sys.stdout.write("\n" + "\n".join(live.get("msg") or []) + "\n")
+    rows = [[c.strip() for c in line.split("|")] for line in live["msg"] if line.startswith(SERVER + " -> ")]
+    ((_pair, mode, fallback, client, server, _group, prediction, status),) = rows
+    kernel = pair["setup"][CLIENT]["kernel"]
+    rmb = dict((h, sizing.effective_buffer(RMEM[h], kernel, "smcr")["size"]) for h in RMEM)
+    sndbuf = dict((h, sizing.effective_buffer(WMEM[h], kernel, "smcr")["size"]) for h in WMEM)
+    # verify.yml's client is smca (SERVER of the other tests), its server smcb
+    assert client == "%d/%d/%d" % (rmb[SERVER], rmb[CLIENT], sndbuf[SERVER]), (client, rmb, sndbuf)
+    assert server == "%d/%d/%d" % (rmb[CLIENT], rmb[SERVER], sndbuf[CLIENT]), (server, rmb, sndbuf)
+    assert (mode, fallback, prediction, status) == ("SMC-R v2", "client -, server -", "SMC-R v2", "agree")
+    counters = tasks["Check that no host's counters contradict the prediction"]["localhost"]
+    sys.stdout.write(counters.get("msg", "") + "\n")
+    assert not counters.get("failed") and counters["msg"].startswith("pre-flight and statistics: 2 agree"), counters
+    FIGURES["verify.yml --tags smc,smc_live,smc_preflight"] = "%s agree, %.0f s" % (mode, took)
 
 
 def test_print_figures(pair, capsys):
