@@ -102,7 +102,7 @@ def generate(path, n):
             "smc_buffer_size": "128K",
         },
     )
-    for host in hosts:
+    for host in hosts:  # the naive playbook's loop over the host's functions
         dump("host_vars/%s.yml" % host, {"fleet_ism_functions": per_host[host]})
     dump(
         "hosts.yml",
@@ -199,16 +199,27 @@ def summarize(run, hosts):
     }
 
 
+def _uid_is_domain(line):
+    """``pci SLOT POWER ADDRESS UID DRIVER``: the inventory gives every function UID = FID, and with
+    UID checking on, the UID names the PCI domain."""
+    try:
+        fid, uid, domain = int(line[1], 16), int(line[4], 16), int(line[3].split(":")[0], 16)
+    except (ValueError, IndexError):
+        return False
+    return fid == uid == domain
+
+
 def check_end_state(lab, hosts):
-    """A sample of hosts: every qeth device online, layer2 1, buffer_count 128; FIDs bound to ism;
-    net.smc.rmem 131072; persistent chzdev rules. Returns a list of problems."""
+    """A sample of hosts: every qeth device online, layer2 1, buffer_count 128; FIDs powered on,
+    bound to ism, their UID the FID and the PCI domain; net.smc.rmem 131072; persistent chzdev
+    rules. Returns a list of problems."""
     problems = []
     sample = sorted({hosts[0], hosts[len(hosts) // 2], hosts[-1]})
     script = (
         "for d in /sys/bus/ccwgroup/drivers/qeth/0.0.*; do b=$(basename $d); "
         "echo qeth $b $(cat $d/online) $(cat $d/layer2) $(cat $d/buffer_count); done; "
         "for s in /sys/bus/pci/slots/*; do a=$(cat $s/address 2>/dev/null); "
-        "echo pci $(basename $s) $(cat $s/power) "
+        "echo pci $(basename $s) $(cat $s/power) $a $(cat /sys/bus/pci/devices/$a.0/uid 2>/dev/null || echo -) "
         "$(basename $(readlink /sys/bus/pci/devices/$a.0/driver 2>/dev/null) 2>/dev/null); done; "
         "echo smc $(cat /proc/sys/net/smc/rmem 2>/dev/null) $(cat /proc/sys/net/smc/wmem 2>/dev/null); "
         "echo rules $(ls /etc/udev/rules.d | grep -c qeth)"
@@ -224,9 +235,12 @@ def check_end_state(lab, hosts):
             problems.append(
                 "%s: %d of %d qeth devices online/layer2/128: %s" % (host, len(good_qeth), QETH_PER_LPAR, qeth)
             )
-        good_pci = [p for p in pci if p[2:4] == ["1", "ism"]]
+        good_pci = [p for p in pci if len(p) == 6 and p[2] == "1" and p[5] == "ism" and _uid_is_domain(p)]
         if len(good_pci) != ISM_PER_LPAR:
-            problems.append("%s: %d of %d FIDs on and bound to ism: %s" % (host, len(good_pci), ISM_PER_LPAR, pci))
+            problems.append(
+                "%s: %d of %d FIDs on, bound to ism, UID = FID = PCI domain: %s"
+                % (host, len(good_pci), ISM_PER_LPAR, pci)
+            )
         if not smc or smc[0][1:] != ["131072", "131072"]:
             problems.append("%s: net.smc.rmem/wmem %s" % (host, smc))
         if not rules or int(rules[0][1]) < QETH_PER_LPAR:
