@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import re
 
-from ansible_collections.s390x.network.plugins.module_utils.engine.unit_syntax import UnitSyntaxError
-from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PnetError, normalize_entry
-from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_unit import exec_line_of
 from ansible_collections.s390x.network.plugins.module_utils.smc.services import smc_services_plan
 from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import smc_ism_config
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import roce_plan
@@ -36,6 +33,15 @@ def pnet_errors(entries, state="merged", boot_unit=True, name="smc_pnet_config")
     each message names the entry and field."""
     if not isinstance(entries, list):
         return ["%s: expected a list of entries, got %r" % (name, entries)]
+    if not entries:
+        return []
+    # imported only for entries: a host without PNET entries plans without compiling the PNET code
+    # (each controller worker compiles what a filter imports; the collection loader keeps no bytecode)
+    # pylint: disable=import-outside-toplevel
+    from ansible_collections.s390x.network.plugins.module_utils.engine.unit_syntax import UnitSyntaxError
+    from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PnetError, normalize_entry
+    from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_unit import exec_line_of
+
     errors = []
     for index, item in enumerate(entries):
         try:

@@ -30,7 +30,6 @@ import re
 from ansible_collections.s390x.network.plugins.module_utils.iocp.validate import (
     validate_model,
 )
-from ansible_collections.s390x.network.plugins.module_utils.libvirt.xml import domain_name_problem
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text, parse_hex_id
 
 MACHINES = ("z15", "z16", "z17")
@@ -437,6 +436,17 @@ def _functions(ctx, obj, item, allowed, known, default_pnet):
         yield fobj, func, entry
 
 
+def _domain_name_problem(name):
+    # imported here: the libvirt XML helpers are only needed for models with guests, and every
+    # controller worker that plans a host compiles what the model imports (the collection loader
+    # keeps no bytecode)
+    from ansible_collections.s390x.network.plugins.module_utils.libvirt.xml import (  # pylint: disable=import-outside-toplevel
+        domain_name_problem,
+    )
+
+    return domain_name_problem(name)
+
+
 def _ism(ctx, raw, known):
     result = []
     allowed = ("vchid", "pnet_id", "functions")
@@ -447,7 +457,7 @@ def _ism(ctx, raw, known):
         for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet):
             guest = func.get("guest")
             if guest is not None and (
-                not isinstance(guest, str) or not _LABEL_RE.fullmatch(guest) or domain_name_problem(guest)
+                not isinstance(guest, str) or not _LABEL_RE.fullmatch(guest) or _domain_name_problem(guest)
             ):
                 ctx.error(
                     fobj,
