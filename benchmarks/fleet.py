@@ -14,6 +14,8 @@ variant on a fresh lab (`zlab up DIR --name PREFIX<N>`, `zlab down` afterwards; 
          first converge, then on the configured lab, one after the other: the re-run (a no-op),
          - floor: a playbook of K plain `ansible.builtin.ping` tasks per host, K = the remote module
            calls per host the callback counted for ours' re-run: Ansible's own cost of those calls;
+         - modules: the same four module calls as plain tasks, with the arguments the roles pass
+           (computed ahead by the collection's filters): the modules without the roles' other tasks;
          - drift: playbooks/drift.yml --check on the configured lab (a no-drift pass).
 - naive: benchmarks/naive/site.yml (one command/shell/lineinfile/sysctl task per device and
          attribute, the way it is written by hand): first converge and a second run.
@@ -22,9 +24,10 @@ variant on a fresh lab (`zlab up DIR --name PREFIX<N>`, `zlab down` afterwards; 
 Per run: wall time, changed results, tasks per host (callback
 benchmarks/fleet/callback_plugins/fleet_counts.py: remote = task results that ran a module on the
 host, a loop counts per item; controller = assert, set_fact ...; skipped tasks). The table shows
-medians over the rounds and the ratios ours re-run / floor and ours first converge / naive. After
-each round the lab is checked (lsqeth/lszdev/sysfs through `zlab exec`) so a fast run that did not
-configure anything cannot pass unnoticed.
+medians over the rounds and the ratios ours re-run / floor (split into modules / floor and ours
+re-run / modules) and ours first converge / naive. After each round the lab is checked
+(lsqeth/lszdev/sysfs through `zlab exec`) so a fast run that did not configure anything cannot
+pass unnoticed.
 
 Usage (root, the venv's python): .venv/bin/python benchmarks/fleet.py [--sizes 8,15] [--runs 3]
     [--variants ours,naive] [--lab-prefix bench-] [--mitogen] [--json FILE] [--keep-inventory DIR];
@@ -259,6 +262,73 @@ def floor_playbook(workdir, k):
     return path
 
 
+def modules_playbook(workdir, inv_dir, hosts):
+    """The four module calls of ours' re-run as plain tasks, with the arguments the roles pass on
+    this inventory (the smc plan from the collection's own filters), written per host beside the
+    playbook: what the modules cost without the roles' other tasks (validations, plan, skipped
+    steps). Its run on the configured lab must change nothing."""
+    import yaml  # pylint: disable=import-outside-toplevel
+
+    sys.path.insert(0, os.path.join(REPO, ".cache", "collections"))
+    # pylint: disable=import-outside-toplevel
+    from ansible_collections.s390x.network.plugins.filter.cpc_host import cpc_host
+    from ansible_collections.s390x.network.plugins.filter.smc_role_plan import smc_role_plan
+
+    fleet = {}
+    for name in ("cpc.yml", "fleet.yml"):
+        with open(os.path.join(inv_dir, "group_vars", "all", name), encoding="utf-8") as f:
+            fleet.update(yaml.safe_load(f))
+    with open(os.path.join(REPO, "roles", "qeth", "defaults", "main.yml"), encoding="utf-8") as f:
+        qeth_defaults = yaml.safe_load(f)["qeth_device_defaults"]
+    size = fleet["smc_buffer_size"]
+    per_host = {}
+    for host in hosts:
+        plan = smc_role_plan(
+            cpc_host(fleet["cpc"], host),
+            protocol="smcd",
+            services=[],
+            dropin_name="50-s390x-network-smc.conf",
+            pnet_config=[],
+            pnet_state="merged",
+        )
+        per_host[host] = {
+            "qeth_device": {
+                "config": [dict(qeth_defaults, **d) for d in fleet["qeth_devices"]],
+                "state": "merged",
+                "scope": "both",
+                "allow_disruptive": False,
+            },
+            "zpci_function": {"config": plan["ism"]["config"] + plan["roce"]["config"], "persistent": True},
+            "smc_sysctl": {
+                "rmem": size,
+                "wmem": size,
+                "protocol": "smcd",
+                "settings": {},
+                "core_mem_max_at_least": True,
+                "file": "90-smc.conf",
+                "load_module": True,
+                "require_smc": False,
+            },
+            "smc_services": {
+                "config": [],
+                "state": "overridden",
+                "dropin_name": "50-s390x-network-smc.conf",
+                "restart": False,
+            },
+        }
+    path = os.path.join(workdir, "modules", "modules.yml")
+    os.makedirs(os.path.join(workdir, "modules", "host_vars"), exist_ok=True)
+    for host, calls in per_host.items():
+        _write(os.path.join(workdir, "modules", "host_vars", host + ".yml"), yaml.safe_dump({"fleet_calls": calls}))
+    tasks = "".join(
+        "    - name: %s\n      s390x.network.%s:\n%s"
+        % (m, m, "".join('        %s: "{{ fleet_calls.%s.%s }}"\n' % (k, m, k) for k in sorted(args)))
+        for m, args in per_host[hosts[0]].items()
+    )
+    _write(path, "- name: The roles' module calls alone\n  hosts: lpars\n  gather_facts: false\n  tasks:\n" + tasks)
+    return path
+
+
 def lab_name(prefix, n):
     return "%s%d" % (prefix, n)
 
@@ -283,11 +353,21 @@ def ours_round(inv_dir, workdir, n, hosts, r, prefix, strategy=None):
             run_playbook(floor_playbook(workdir, k), inventory, n, workdir, "floor%s" % tag, strategy), hosts
         )
         print("   floor (%d pings): %s" % (k, floor), flush=True)
+        modules = summarize(
+            run_playbook(modules_playbook(workdir, inv_dir, hosts), inventory, n, workdir, "modules%s" % tag, strategy),
+            hosts,
+        )
+        print("   modules (the roles' calls alone): %s" % modules, flush=True)
         drift = summarize(
             run_playbook(PLAYBOOKS["drift"], inventory, n, workdir, "drift%s" % tag, strategy, extra=["--check"]), hosts
         )
         print("   drift.yml (check mode): %s" % drift, flush=True)
-        out = {"ours": {"first": first, "run": rerun}, "floor": {"run": floor}, "drift": {"run": drift}}
+        out = {
+            "ours": {"first": first, "run": rerun},
+            "floor": {"run": floor},
+            "modules": {"run": modules},
+            "drift": {"run": drift},
+        }
         problems = check_end_state(lab, hosts)
         for p in problems:
             print("   END STATE: " + p, flush=True)
@@ -362,6 +442,7 @@ ROWS = (
     ("ours", "first", "ours: first converge"),
     ("ours", "run", "ours: re-run (no-op)"),
     ("floor", "run", "floor: K x ansible.builtin.ping"),
+    ("modules", "run", "modules: the roles' module calls alone"),
     ("drift", "run", "drift.yml --check (no drift)"),
     ("naive", "first", "naive: first converge"),
     ("naive", "run", "naive: re-run"),
@@ -405,6 +486,8 @@ def table(results):
         get = lambda variant, phase: v.get(variant, {}).get(phase, {}).get("wall")
         pairs = (
             ("ours re-run / floor", get("ours", "run"), get("floor", "run")),
+            ("modules / floor", get("modules", "run"), get("floor", "run")),
+            ("ours re-run / modules", get("ours", "run"), get("modules", "run")),
             ("drift.yml --check / floor", get("drift", "run"), get("floor", "run")),
             ("ours first converge / naive first converge", get("ours", "first"), get("naive", "first")),
             ("ours re-run / naive re-run", get("ours", "run"), get("naive", "run")),
