@@ -400,8 +400,10 @@ def nla_u64(atype, value, byteorder):
 
 
 def nla_string(atype, text, byteorder):
-    """A NUL-terminated string (``nla_put_string``)."""
-    return nla(atype, text.encode("ascii") + b"\0", byteorder)
+    """A NUL-terminated string (``nla_put_string``). Interface names are bytes to the kernel: a
+    UTF-8 name is sent as its UTF-8 bytes, and a name read with ``decode_string`` goes back as the
+    bytes it came from."""
+    return nla(atype, text.encode("utf-8", "surrogateescape") + b"\0", byteorder)
 
 
 def nlmsg(msg_type, flags, seq, payload, byteorder, pid=0):
@@ -491,8 +493,9 @@ def decode_int(payload, byteorder):
 
 
 def decode_string(payload):
-    """Up to the first NUL; bytes that are not ASCII are kept as Latin-1 characters."""
-    return payload.split(b"\0", 1)[0].decode("latin-1")
+    """Up to the first NUL, as UTF-8 (what smc_pnet accepts for interface names); a byte that is
+    not UTF-8 is kept as a surrogate escape, so that ``nla_string`` sends the same bytes back."""
+    return payload.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
 
 
 def decode_attrs(data, schema, byteorder):

@@ -88,7 +88,7 @@ class Writer(object):
             self.put(atype, struct.pack(self.o + "Q", value))
 
     def string(self, atype, text):
-        self.put(atype, text.encode("latin-1") + b"\0")
+        self.put(atype, text.encode("utf-8", "surrogateescape") + b"\0")  # names are bytes to the kernel
 
     def nest(self, atype, fill):
         """A nest whose content ``fill(writer)`` writes."""
@@ -617,7 +617,7 @@ class FakeSmcKernel(object):
 
     @staticmethod
     def _string(raw):
-        return raw.split(b"\0", 1)[0].decode("ascii") if raw is not None else None
+        return raw.split(b"\0", 1)[0].decode("utf-8", "surrogateescape") if raw is not None else None
 
     def _do_smc_pnetid_2(self, attrs):
         name = (self._string(attrs.get(1)) or "").strip()

@@ -445,6 +445,24 @@ def test_pnet_table_round_trip(byteorder):
     assert "SMC_PNETID_ADD NETR ibname=mlx5_1 ibport=2" in smc.requests
 
 
+@pytest.mark.parametrize("byteorder", ORDERS)
+def test_interface_names_are_their_utf8_bytes_both_ways(byteorder):
+    # the kernel takes any bytes but "/", ":", blanks and NUL in a name (dev_valid_name), and
+    # smc_pnet accepts UTF-8 names: sent as UTF-8, read back as the same string
+    name = u"vlan\u00e9\u00df1"  # 9 bytes in UTF-8
+    request = nl.genl_request(0x1B, nl.SMC_PNETID_ADD, 1, byteorder, attrs=nl.pnet_attrs("NETA", byteorder, name))
+    assert name.encode("utf-8") + b"\0" in request
+    kernel = FakeSmcKernel(byteorder)
+    smc = nl.SmcNetlink(kernel, byteorder)
+    smc.pnet_add("NETA", interface=name)
+    assert smc.pnet_table() == [{"pnet_id": "NETA", "interface": name, "ib_device": None, "port": None}]
+    # a name that is not UTF-8 at all goes back to the kernel as the bytes it came as
+    raw = nl.decode_string(b"eth\xff\x00junk")
+    assert raw == u"eth\udcff"
+    attr = nl.nla_string(2, raw, byteorder)
+    assert attr[4:9] == b"eth\xff\x00" and len(attr) == 12  # 4 header bytes, 5 of string, 3 of padding
+
+
 def test_flush_of_an_empty_table_is_not_an_error_but_a_missing_family_is():
     kernel = FakeSmcKernel()
     kernel.flush_empty_enoent = True  # some kernels answer ENOENT
