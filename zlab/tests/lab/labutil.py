@@ -90,6 +90,26 @@ def ansible(inventory, *args, timeout=180, env=None, command="ansible"):
     )
 
 
+# A play that applies the collection's smc role to the hosts of smc_hosts.
+SMC_ROLE_PLAYBOOK = "- hosts: smc_hosts\n  gather_facts: false\n  roles: [s390x.network.smc]\n"
+
+
+def playbook_run(inventory, *args, timeout=900):
+    """``ansible-playbook`` with the JSON callback: its exit code and {task name: {host: result}}
+    over every play (the hosts of tasks of one name in several plays together)."""
+    env = {"ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json", "ANSIBLE_LOAD_CALLBACK_PLUGINS": "1"}
+    res = ansible(inventory, *args, timeout=timeout, env=env, command="ansible-playbook")
+    try:
+        plays = json.loads(res.stdout)["plays"]
+    except (ValueError, KeyError):
+        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout, res.stderr))
+    tasks = {}
+    for play in plays:
+        for task in play["tasks"]:
+            tasks.setdefault(task["task"]["name"], {}).update(task["hosts"])
+    return res.returncode, tasks
+
+
 def run_module(inventory, host, module, args, timeout=180):
     """Run one module on one host with ``ansible`` (arguments as JSON); the host's result dict."""
     res = ansible(

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from labutil import LAB_NAME, REPO, ansible, run_module, tiny_inventory, zlab
+from labutil import LAB_NAME, REPO, SMC_ROLE_PLAYBOOK, ansible, playbook_run, run_module, tiny_inventory, zlab
 
 NAME = LAB_NAME + "-s390x"  # ZLAB_TEST_LAB names this run's labs
 FID, UID = 0x605, 0x605
@@ -491,7 +491,6 @@ LIVE_CPC = {
     ],
     "smcd_peers": [["LPA", "LPB"]],
 }
-SMC_ROLE = "- hosts: smc_hosts\n  gather_facts: false\n  roles: [s390x.network.smc]\n"
 
 
 def _live_inventory(real, path, loopback_pnet=None):
@@ -527,21 +526,6 @@ def _live_inventory(real, path, loopback_pnet=None):
     return str(path)
 
 
-def _playbook(inventory, *args):
-    """ansible-playbook with the JSON callback: {task name: {host: result}} of every play."""
-    env = {"ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json", "ANSIBLE_LOAD_CALLBACK_PLUGINS": "1"}
-    res = ansible(inventory, *args, timeout=900, env=env, command="ansible-playbook")
-    try:
-        plays = json.loads(res.stdout)["plays"]
-    except (ValueError, KeyError):
-        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout[-3000:], res.stderr[-3000:]))
-    tasks = {}
-    for play in plays:
-        for task in play["tasks"]:
-            tasks.setdefault(task["task"]["name"], {}).update(task["hosts"])
-    return res.returncode, tasks
-
-
 def _live_rows(tasks):
     """The table rows of the live check's verdict (lpa runs it once for the play)."""
     msg = tasks["Compare each pair's connection with the pre-flight and the smc role's buffer sizes"]["lpa"]
@@ -559,13 +543,13 @@ def test_verify_yml_sees_smc_d_over_loopback_ism_and_a_real_decline(real, tmp_pa
     )
     inventory = _live_inventory(real, tmp_path / "live.yml")
     role = tmp_path / "smc.yml"
-    role.write_text(SMC_ROLE)
-    rc, tasks = _playbook(inventory, str(role))
+    role.write_text(SMC_ROLE_PLAYBOOK)
+    rc, tasks = playbook_run(inventory, str(role))
     assert rc == 0, tasks
     verify = os.path.join(REPO, "playbooks", "verify.yml")
     # SMC-D v2: the smc role's buffers (check mode, --tags smc) and the live connection (--tags smc_live)
     start = time.monotonic()
-    rc, tasks = _playbook(inventory, verify, "--tags", "smc,smc_live")
+    rc, tasks = playbook_run(inventory, verify, "--tags", "smc,smc_live")
     seconds = time.monotonic() - start
     assert rc == 0, tasks
     ((_pair, mode, fallback, client, server, group, prediction, verdict),) = _live_rows(tasks)
@@ -589,7 +573,9 @@ def test_verify_yml_sees_smc_d_over_loopback_ism_and_a_real_decline(real, tmp_pa
     try:
         inventory = _live_inventory(real, tmp_path / "decline.yml", loopback_pnet=LIVE_PNET)
         start = time.monotonic()
-        rc, tasks = _playbook(inventory, verify, "--tags", "smc_live,smc_preflight", "-e", "verify_smc_preflight=true")
+        rc, tasks = playbook_run(
+            inventory, verify, "--tags", "smc_live,smc_preflight", "-e", "verify_smc_preflight=true"
+        )
         seconds = time.monotonic() - start
         assert rc == 0, tasks
         ((_pair, mode, fallback, client, server, _group, prediction, verdict),) = _live_rows(tasks)

@@ -26,7 +26,7 @@ import time
 
 import pytest
 
-from labutil import LAB_NAME, REPO, ansible, zlab
+from labutil import LAB_NAME, REPO, SMC_ROLE_PLAYBOOK, playbook_run, zlab
 from test_real_kernel import _skip_reason
 
 SMCR_NAME = LAB_NAME + "-smcr"  # ZLAB_TEST_LAB names this run's labs
@@ -101,13 +101,7 @@ def playbook(inventory, path, text, timeout=900):
     """Run a playbook (YAML text) with the JSON callback: {task name: {host: result}}."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
-    callback = {"ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json", "ANSIBLE_LOAD_CALLBACK_PLUGINS": "1"}
-    res = ansible(inventory, path, timeout=timeout, env=callback, command="ansible-playbook")
-    try:
-        plays = json.loads(res.stdout)["plays"]
-    except (ValueError, KeyError):
-        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout, res.stderr))
-    return dict((t["task"]["name"], t["hosts"]) for p in plays for t in p["tasks"])
+    return playbook_run(inventory, path, timeout=timeout)[1]
 
 
 def pair_playbook(server_ip, port, server_tasks="", counters=True):
@@ -373,39 +367,27 @@ def test_verify_yml_judges_the_smc_r_pair_with_the_pre_flight_and_the_counters(p
     # connects to smcb
     sizing = importlib.import_module("ansible_collections.s390x.network.plugins.module_utils.smc.sizing")
     inventory = _verify_inventory(pair, pair["tmp"] / "verify.yml")
-    env = {"ANSIBLE_STDOUT_CALLBACK": "ansible.posix.json", "ANSIBLE_LOAD_CALLBACK_PLUGINS": "1"}
     # the smc role sets the buffers the setup gave the kernels (now and persistently) and the PNET table
     role = pair["tmp"] / "smc-role.yml"
-    role.write_text("- hosts: smc_hosts\n  gather_facts: false\n  roles: [s390x.network.smc]\n")
-    res = ansible(inventory, str(role), timeout=900, env=env, command="ansible-playbook")
-    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    role.write_text(SMC_ROLE_PLAYBOOK)
+    rc, tasks = playbook_run(inventory, str(role))
+    assert rc == 0, tasks
     start = time.monotonic()
-    res = ansible(
+    rc, tasks = playbook_run(
         inventory,
         os.path.join(REPO, "playbooks", "verify.yml"),
         "--tags",
         "smc,smc_live,smc_preflight",
         "-e",
         "verify_smc_preflight=true",
-        timeout=900,
-        env=env,
-        command="ansible-playbook",
     )
     took = time.monotonic() - start
-    try:
-        plays = json.loads(res.stdout)["plays"]
-    except (ValueError, KeyError):
-        raise AssertionError("no result\nstdout: %s\nstderr: %s" % (res.stdout[-3000:], res.stderr[-3000:]))
-    tasks = {}
-    for play in plays:
-        for task in play["tasks"]:
-            tasks.setdefault(task["task"]["name"], {}).update(task["hosts"])
     failed = dict(
         (name, dict((h, r.get("msg")) for h, r in hosts.items() if r.get("failed") and not r.get("ignore_errors")))
         for name, hosts in tasks.items()
     )
     failed = dict((name, msgs) for name, msgs in failed.items() if msgs)
-    assert res.returncode == 0 and not failed, (res.returncode, failed)
+    assert rc == 0 and not failed, (rc, failed)
     verdict = tasks["Compare each pair's connection with the pre-flight and the smc role's buffer sizes"]
     live = next(iter(verdict.values()))
     sys.stdout.write("\n" + "\n".join(live.get("msg") or []) + "\n")
