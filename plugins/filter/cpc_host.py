@@ -89,11 +89,12 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import host_view
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 
 def cpc_host(cpc, host, partition=None, guests_by_host=None):
+    from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import host_view
+
     guests = plain(guests_by_host) if guests_by_host is not None else {}
     if not isinstance(guests, dict):
         raise AnsibleFilterError(

@@ -53,11 +53,12 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import guest_device_args as _args
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 
 def guest_device_args(kvm_guests, view, state="merged", managed=True):
+    from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import guest_device_args as _args
+
     view = plain(view or {})
     if view.get("errors"):
         raise AnsibleFilterError("; ".join(view["errors"]))

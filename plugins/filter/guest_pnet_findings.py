@@ -50,12 +50,13 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import guest_pnet_findings as _findings
-from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 
 def guest_pnet_findings(cpcs, pnet_configs):
+    from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import guest_pnet_findings as _findings
+    from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
+
     if not isinstance(pnet_configs, dict):
         raise AnsibleFilterError(
             "guest_pnet_findings: pnet_configs must map host names to smc_pnet_config, got %r"

@@ -43,10 +43,10 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import host_var_map as _map
-
 
 def host_var_map(hostvars, hosts, name):
+    from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import host_var_map as _map
+
     if not isinstance(name, str) or not name:
         raise AnsibleFilterError("host_var_map: name must be a variable name, got %r" % (name,))
     return _map("host_var_map", hostvars, hosts, name)

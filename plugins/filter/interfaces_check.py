@@ -55,14 +55,15 @@ _value:
       elements: dict
 """
 
-from ansible_collections.s390x.network.plugins.plugin_utils import ip_inventory_check
-from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
 
 # the host variables the check reads (the rest of hostvars is never templated)
 VARIABLES = ("cpc", "interfaces_config", "qeth_devices", "kvm_guests")
 
 
 def interfaces_check(hostvars, hosts):
+    from ansible_collections.s390x.network.plugins.plugin_utils import ip_inventory_check
+    from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
+
     variables = selected_host_vars("interfaces_check", hostvars, hosts, VARIABLES)
     errors, warnings, pairs = ip_inventory_check.check(variables, [str(h) for h in hosts])
     return {"errors": errors, "warnings": warnings, "pairs": pairs}

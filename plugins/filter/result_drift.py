@@ -62,7 +62,11 @@ _value:
   elements: dict
 """
 
-from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift
+
+def result_drift(*args, **kwargs):
+    from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift as _impl
+
+    return _impl(*args, **kwargs)
 
 
 class FilterModule(object):

@@ -45,7 +45,11 @@ _value:
   elements: dict
 """
 
-from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import role_drift
+
+def role_drift(*args, **kwargs):
+    from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import role_drift as _impl
+
+    return _impl(*args, **kwargs)
 
 
 class FilterModule(object):

@@ -80,8 +80,6 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import SizingError, plan_buffers
-
 
 def smc_buffer_sysctls(
     rmem,
@@ -95,6 +93,9 @@ def smc_buffer_sysctls(
     tcp_wmem=None,
 ):
     """See DOCUMENTATION."""
+    from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import SizingError
+    from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import plan_buffers
+
     if wmem is None:
         wmem = rmem
     try:

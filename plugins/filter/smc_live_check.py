@@ -100,14 +100,17 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils import smc_live_table
-from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import host_var_map, selected_host_vars
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common import PreflightError
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.role_input import role_defaults
 
 
-def smc_live_check(hostvars, hosts, preflight=None, timeout=smc_live_table.DEFAULT_TIMEOUT):
+def smc_live_check(hostvars, hosts, preflight=None, timeout=None):
+    from ansible_collections.s390x.network.plugins.plugin_utils import smc_live_table
+    from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import host_var_map, selected_host_vars
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common import PreflightError
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.role_input import role_defaults
+
+    if timeout is None:
+        timeout = smc_live_table.DEFAULT_TIMEOUT
     variables = selected_host_vars("smc_live_check", hostvars, hosts, smc_live_table.VARIABLES)
     hosts = [str(h) for h in hosts]
     try:

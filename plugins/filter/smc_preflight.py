@@ -107,16 +107,15 @@ _value:
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils import smc_preflight as _pf
-from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
-
-# the host variables the pre-flight reads (the rest of hostvars is never templated)
-VARIABLES = _pf.VARIABLES
 
 
 def smc_preflight(hostvars, hosts, pairs=None, assume=None):
-    variables = selected_host_vars("smc_preflight", hostvars, hosts, VARIABLES)
+    from ansible_collections.s390x.network.plugins.plugin_utils import smc_preflight as _pf
+    from ansible_collections.s390x.network.plugins.plugin_utils.host_variables import selected_host_vars
+
+    # the host variables the pre-flight reads (the rest of hostvars is never templated)
+    variables = selected_host_vars("smc_preflight", hostvars, hosts, _pf.VARIABLES)
     hosts = [str(h) for h in hosts]
     assume = plain(assume) if assume is not None else {}
     if not isinstance(assume, dict):

@@ -87,7 +87,6 @@ from collections.abc import Mapping
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import check as _check
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
 
 
@@ -114,6 +113,8 @@ def _readings(stats, rows, variable):
 
 
 def smc_preflight_compare(rows, stats, variable=None):
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import check as _check
+
     if isinstance(rows, Mapping) and "rows" in rows:
         rows = rows["rows"]
     if not isinstance(rows, (list, tuple)):

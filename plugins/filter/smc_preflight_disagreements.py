@@ -35,10 +35,11 @@ _value:
 """
 
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight_text import disagreements
 
 
 def smc_preflight_disagreements(result):
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight_text import disagreements
+
     return disagreements(plain(result))
 
 

@@ -44,10 +44,11 @@ _value:
 """
 
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import roce_plan
 
 
 def smc_roce_plan(view, fids=None, smcr=None):
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import roce_plan
+
     return roce_plan(plain(view or {}), plain(fids), smcr)
 
 

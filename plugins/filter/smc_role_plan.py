@@ -79,10 +79,12 @@ _value:
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_role_plan import RolePlanError, role_plan
 
 
 def smc_role_plan(view, **options):
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_role_plan import RolePlanError
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_role_plan import role_plan
+
     try:
         return role_plan(plain(view or {}), dict((key, plain(value)) for key, value in options.items()))
     except RolePlanError as exc:

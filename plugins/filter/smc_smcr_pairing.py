@@ -71,7 +71,6 @@ _value:
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.s390x.network.plugins.plugin_utils.plain_data import plain
-from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import smcr_pairing
 
 
 def smc_smcr_pairing(
@@ -83,6 +82,8 @@ def smc_smcr_pairing(
     pnet_config=None,
     model_functions=None,
 ):
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import smcr_pairing
+
     functions = plain(functions)
     if functions is not None and not isinstance(functions, list):
         raise AnsibleFilterError(

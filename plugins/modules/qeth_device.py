@@ -296,6 +296,14 @@ rollback:
       sysfs directly (listed as C(echo VALUE > /sys/...)). Returned with the failure.
   returned: on failure after a change started
   type: dict
+missing_tool:
+  description:
+    - V(chzdev) when a change needs it and it is not installed; the task fails naming the package
+      that provides it on this distribution (in check mode it warns instead). Reading the devices and
+      a run with nothing to change need no C(chzdev).
+  returned: when the task fails because a change needs C(chzdev)
+  type: str
+  sample: chzdev
 """
 
 from ansible.module_utils.basic import AnsibleModule

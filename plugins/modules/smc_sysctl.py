@@ -228,6 +228,15 @@ smc_loaded:
   description: Whether C(smc) is loaded after the module ran (in check mode, before).
   returned: always
   type: bool
+smc_tools_missing:
+  description:
+    - The smc-tools commands (C(smcd), C(smc_pnet)) not found in C(PATH); empty where smc-tools is
+      installed. The C(s390x.network.smc) role installs smc-tools when this is not empty, without a
+      lookup of its own.
+  returned: always
+  type: list
+  elements: str
+  sample: []
 sysctls:
   description: The settings this module manages (full key to value), as written to O(file).
   returned: always

@@ -90,6 +90,7 @@ class QethDevices(Resource):
         self.state = self.params["state"]
         self.scope = self.params["scope"]
         self.binary = None
+        self.missing_tool = None
         self._mgmt_cache = None
         self.extra_names = sorted(set(n for e in self.config for n in (e.get("attributes") or {})))
 
@@ -151,10 +152,12 @@ class QethDevices(Resource):
         return ""
 
     def read(self):
+        # chzdev is looked up here but needed only for a change (guard): a host without it can be
+        # read, and a no-op needs no tool.
         if self.binary is None and self.state in CHANGING_STATES:
-            self.binary = self.module.get_bin_path(chz.TOOL)
-            if not self.binary:
-                raise ResourceError(chz.missing_tool_message(self._os_release()))
+            found = self.module.get_bin_path(chz.TOOL)
+            self.missing_tool = None if found else chz.TOOL
+            self.binary = found or chz.TOOL
         self.reader.forget()
         cio = ccw_blacklist.read()
         return HostState(read_state(self.reader, extra_names=self.extra_names, cio=cio), cio)
@@ -235,6 +238,15 @@ class QethDevices(Resource):
         return self._mgmt_cache
 
     def guard(self, current, changes):
+        if self.missing_tool and any(change.steps for change in changes):
+            message = chz.missing_tool_message(self._os_release())
+            if not self.module.check_mode:
+                raise ResourceError(
+                    message,
+                    missing_tool=self.missing_tool,
+                    commands=[s.command for change in changes for s in change.steps],
+                )
+            self.module.warn(message)
         for change in changes:
             dev = current.devices.get(change.subject)
             if not any(s.disruptive for s in change.steps) or dev is None or not dev.if_name:

@@ -57,6 +57,10 @@ def kernel_release():
     return platform.release()
 
 
+# smc-tools commands whose absence smc_tools_missing reports (the smc role installs smc-tools then)
+SMC_TOOLS = ("smcd", "smc_pnet")
+
+
 def smc_loaded():
     return any(os.path.isdir(host_files.path(p)) for p in (sfile.proc_path("net.smc"), SYS_MODULE_SMC))
 
@@ -482,6 +486,7 @@ class SmcSysctls(Resource):
             effective_wmem=eff_wmem,
             applied=[] if failed else list(self.applied),
             not_present=sorted(self.missing + self.absent),
+            smc_tools_missing=[tool for tool in SMC_TOOLS if not self.module.get_bin_path(tool)],
         )
         if failed:
             result.update(restored=list(self.restored), not_restored=list(self.not_restored))

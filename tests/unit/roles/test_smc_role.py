@@ -74,15 +74,18 @@ def test_the_boot_unit_is_the_modules():
     assert not os.path.exists(os.path.join(ROLE, "templates", "smc-pnet.service.j2"))
     for name in os.listdir(os.path.join(ROLE, "tasks")):
         assert "smc-pnet.service" not in yaml.safe_dump(_tasks(name)), name  # no task names the unit
-    calls = [t for t in _tasks("main.yml") if "s390x.network.smc_pnet" in t]
+    calls = [t for name in ("main.yml", "steps.yml") for t in _tasks(name) if "s390x.network.smc_pnet" in t]
     assert len(calls) == 1 and calls[0]["register"] == "smc_pnet_result"
     assert calls[0]["s390x.network.smc_pnet"] == {
-        "config": "{{ smc_pnet_config + (smc_smcr_pnet_entries | default([])) }}",
+        "config": "{{ smc_pnet_config + smc_smcr_pnet_entries }}",
         "state": "{{ smc_pnet_state }}",
         "boot_unit": "{{ 'present' if smc_pnet_persistent | bool else 'absent' }}",
     }
     # no condition on smc being loaded: the module writes the unit, checked, also then
-    assert "smc_loaded" not in str(calls[0].get("when"))
+    assert calls[0]["when"] == "'pnet' in smc__steps"
+    steps = yaml.safe_load(_load("vars", "main.yml"))["smc__steps"]
+    pnet_clause = steps[steps.index("['pnet']") : steps.index("['ueid']")]
+    assert "smc_pnet_config" in pnet_clause and "smc_loaded" not in pnet_clause
 
 
 def test_the_boot_unit_rows_reach_the_roles_drift_report():

@@ -17,7 +17,8 @@ import yaml
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.s390x.network.plugins.filter.smc_preflight import VARIABLES, smc_preflight
+from ansible_collections.s390x.network.plugins.filter.smc_preflight import smc_preflight
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight import VARIABLES
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 with open(os.path.join(REPO, "inventories", "lab", "group_vars", "all", "cpc.yml")) as _handle:

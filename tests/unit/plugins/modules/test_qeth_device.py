@@ -365,8 +365,24 @@ def test_missing_chzdev_names_package(env):
         handle.write('ID=ubuntu\nID_LIKE=debian\n')
     result = run(env, {"config": [{"id": "0.0.8200"}]})
     assert result["failed"] and "s390-tools" in result["msg"]
+    # the failure names the tool (the qeth role installs it then) and what would have run
+    assert result["missing_tool"] == "chzdev"
+    assert result["commands"] == ["chzdev -e qeth 0.0.8200:0.0.8201:0.0.8202"]
+    # check mode plans the commands and warns
+    result = run(env, {"config": [{"id": "0.0.8200"}]}, check=True)
+    assert not result["failed"] and result["changed"]
+    assert any("s390-tools" in w for w in env.warnings)
     # reading needs no chzdev
     assert not run(env, {"state": "gathered"})["failed"]
+
+
+def test_a_no_op_needs_no_chzdev(env):
+    env.build(HS)
+    assert run(env, {"config": [{"id": "0.0.8200", "layer2": True}]})["changed"]
+    env.tools["chzdev"] = None
+    result = run(env, {"config": [{"id": "0.0.8200", "layer2": True}]})
+    assert not result["failed"] and not result["changed"], result.get("msg")
+    assert "missing_tool" not in result
 
 
 def test_gathered_lists_configured_devices(env):
