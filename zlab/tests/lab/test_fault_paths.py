@@ -10,11 +10,12 @@ and that a clean re-run converges and a second one changes nothing. Tests run in
 on one lab; each case starts by setting its own old state.
 """
 
+import json
 import re
 
 import pytest
 
-from labutil import in_host, run_module, zlab
+from labutil import in_host, playbook_run, run_module, zlab
 
 RULES = "/etc/udev/rules.d"
 ZPCI_RULES = RULES + "/60-s390x-network-zpci.rules"
@@ -455,3 +456,42 @@ def test_libvirt_definition_that_cannot_be_saved_stays_old(run):
     _reboot("lpar-a")
     assert _domain("lpar-a", "g1") == G1_OLD
     _converges(run, "lpar-a", "libvirt_device", LIBVIRT_ARGS, lambda: _domain("lpar-a", "g1"), G1_NEW)
+
+
+QETH_ROLE_TASK = "s390x.network.qeth : Configure the qeth devices (one module call for all of them)"
+QETH_INSTALL_TASK = "s390x.network.qeth : Install s390-tools and configure the qeth devices (chzdev was missing)"
+
+
+def _buffer_count(host):
+    return in_host(host, "cat /sys/bus/ccwgroup/devices/0.0.8200/buffer_count").stdout.strip()
+
+
+def test_the_qeth_role_needs_chzdev_only_for_a_change(lab, run, tmp_path):
+    """Without chzdev: a run with nothing to change passes and installs nothing; a change fails
+    naming the package (qeth_install_packages false) and leaves the device as it was."""
+    _ok(run("lpar-b", "qeth_device", **QETH_OLD_ARGS))
+    playbook = tmp_path / "qeth.yml"
+    playbook.write_text("- hosts: lpar-b\n  gather_facts: false\n  roles: [s390x.network.qeth]\n")
+
+    def role(devices, **extra):
+        return playbook_run(lab["inventory"], str(playbook), "-e", json.dumps(dict(qeth_devices=devices, **extra)))
+
+    chzdev = in_host("lpar-b", "command -v chzdev").stdout.strip()
+    in_host("lpar-b", "mv %s %s.hidden" % (chzdev, chzdev))
+    try:
+        rc, tasks = role(QETH_OLD_ARGS["config"])
+        assert rc == 0, tasks
+        assert tasks[QETH_ROLE_TASK]["lpar-b"]["changed"] is False
+        assert tasks[QETH_INSTALL_TASK]["lpar-b"].get("skipped"), tasks[QETH_INSTALL_TASK]
+
+        rc, tasks = role(QETH_NEW_ARGS["config"], qeth_install_packages=False)
+        res = tasks[QETH_ROLE_TASK]["lpar-b"]
+        assert rc != 0 and res.get("failed"), res
+        assert res["missing_tool"] == "chzdev" and re.search(r"s390utils-base|s390-tools", res["msg"]), res
+        assert QETH_INSTALL_TASK not in tasks
+        assert _buffer_count("lpar-b") == "64"
+    finally:
+        in_host("lpar-b", "mv %s.hidden %s" % (chzdev, chzdev))
+    rc, tasks = role(QETH_NEW_ARGS["config"])
+    assert rc == 0 and tasks[QETH_ROLE_TASK]["lpar-b"]["changed"], tasks
+    assert _buffer_count("lpar-b") == "128"
