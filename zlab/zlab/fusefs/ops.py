@@ -140,6 +140,10 @@ class SysOps(mfusepy.Operations):
         fi.fh = self._new_handle(h)
         fi.direct_io = 1
         fi.keep_cache = 0
+        # flush() does nothing (direct_io: every write reached write() already): no FLUSH round
+        # trip on each close, which kernfs does not have either
+        if hasattr(fi, "noflush"):
+            fi.noflush = 1
         return 0
 
     def _handle(self, fi):
@@ -264,6 +268,10 @@ class SysOps(mfusepy.Operations):
         return 0
 
 
+#: seconds a name found stays in the host kernel's dentry cache
+ENTRY_TIMEOUT = 60.0
+
+
 def mount(view, mountpoint, foreground=True, log=None, allow_other=True):
     """Serve ``view`` on ``mountpoint`` (blocks until unmounted)."""
     ops = SysOps(view, log=log)
@@ -273,8 +281,13 @@ def mount(view, mountpoint, foreground=True, log=None, allow_other=True):
         raw_fi=True,
         fsname="zlab-sysfs",
         direct_io=True,
+        # Names found stay cached for ENTRY_TIMEOUT, like kernfs dentries: a path walk does not ask
+        # the daemon for every component again. Every operation on a name still goes to the daemon
+        # (attributes are never cached, contents are direct_io), which answers from the current
+        # state: a name that went away fails with ENOENT at once. Absent names are never cached, so
+        # a new device is there for the next lookup.
         attr_timeout=0,
-        entry_timeout=0,
+        entry_timeout=ENTRY_TIMEOUT,
         negative_timeout=0,
     )
     if allow_other:
