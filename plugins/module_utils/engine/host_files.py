@@ -68,20 +68,33 @@ def read_text(p):
         raise
 
 
-def read_at(dir_fd, name):
-    """The bytes of the file ``name`` relative to the open directory ``dir_fd``: reading several
-    attributes of one device this way walks the device's path once instead of once per attribute.
-    Raises OSError."""
-    fd = os.open(name, os.O_RDONLY, dir_fd=dir_fd)
+#: more than a kernel attribute holds (sysfs gives show() one page): one read gets all of it
+_ATTR_READ_SIZE = 65536
+
+
+def read_kernel_file(real_path, dir_fd=None):
+    """The bytes of a one-value kernel file (a sysfs or procfs attribute) at ``real_path``, a path
+    already below ``ROOT`` or a name relative to the open directory ``dir_fd``. Read with os.open
+    and os.read, not open(): a kernel attribute answers the first read with all it has, so there is
+    no isatty ioctl, no fstat and no read at end of file (each is a round trip to the kernel, or to
+    a FUSE daemon). Only a read that fills the buffer is followed by another. Raises OSError."""
+    fd = os.open(real_path, os.O_RDONLY) if dir_fd is None else os.open(real_path, os.O_RDONLY, dir_fd=dir_fd)
     try:
-        chunks = []
-        while True:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return b"".join(chunks)
+        chunk = os.read(fd, _ATTR_READ_SIZE)
+        chunks = [chunk]
+        while len(chunk) == _ATTR_READ_SIZE:
+            chunk = os.read(fd, _ATTR_READ_SIZE)
             chunks.append(chunk)
+        return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_at(dir_fd, name):
+    """The bytes of the kernel attribute ``name`` relative to the open directory ``dir_fd``: reading
+    several attributes of one device this way walks the device's path once instead of once per
+    attribute. Raises OSError."""
+    return read_kernel_file(name, dir_fd)
 
 
 #: what reading a kernel attribute answers when there is none to read: no such file or directory,
@@ -94,8 +107,7 @@ def read_attr(p):
     it does not exist or has no value to read (ENOENT, ENOTDIR, ENODEV, EINVAL). Other errors raise
     OSError."""
     try:
-        with open(path(p), "rb") as handle:
-            data = handle.read()
+        data = read_kernel_file(path(p))
     except (IOError, OSError) as exc:
         if exc.errno in _NO_ATTR:
             return None

@@ -66,8 +66,7 @@ class SysfsReader(object):
         # not host_files.read_attr: any attribute a caller names is read, and one the card does not
         # offer fails with its own errno (EOPNOTSUPP, EPERM ...); it is then not there
         try:
-            with open(path, "r") as handle:
-                return handle.read().rstrip("\n")
+            return host_files.read_kernel_file(path).decode("utf-8").rstrip("\n")
         except (IOError, OSError, UnicodeDecodeError):
             return None
 
@@ -163,7 +162,7 @@ class SysfsReader(object):
         if directory is None:
             return None
         chpids = self.read_text(os.path.join(directory, "..", "chpids")) or ""
-        pim = (self.read_text(os.path.join(directory, "..", "pimpampom")) or "").split(" ")[0]
+        pim = (self.read_text(os.path.join(directory, "..", "pimpampom")) or "").split(" ", 1)[0]
         return CcwInfo(
             ccwid,
             chpids=("%s/%s" % (pim, " ".join(chpids.split()))).lower(),

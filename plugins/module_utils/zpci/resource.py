@@ -171,7 +171,7 @@ class ZpciFunctions(Resource):
             listed = [entry["fid"] for entry in self.entries]
             self.fids = sorted(set(listed) | set(host_fids)) if self.params["state"] == "overridden" else listed
         return {
-            "functions": dict((fid, self.sysfs.read_function(fid)) for fid in self.fids),
+            "functions": self.sysfs.read_functions(self.fids),
             "files": dict((path, self.read_file(path)) for path in FILES),
         }
 

@@ -191,8 +191,7 @@ class ZpciSysfs(object):
 
     def read_bytes(self, path):
         try:
-            with open(host_files.path(path), 'rb') as handle:
-                return handle.read()
+            return host_files.read_kernel_file(host_files.path(path))
         except (IOError, OSError) as exc:
             if exc.errno in _NO_VALUE:
                 return None
@@ -257,14 +256,16 @@ class ZpciSysfs(object):
             return None
         return value == '1'
 
-    def find_address(self, fid):
+    def find_address(self, fid, names=None):
         """Return the PCI address of a configured FID (None when no device has it).
 
         Looks first at devices below the slot's ``address`` (``DDDD:BB:dd``), then at
         every PCI device; a device matches when its ``function_id`` equals the FID.
+        ``names``: the listing of the PCI devices when the caller has one.
         """
         wanted = fid
-        names = self.listdir(DEVICES_DIR)
+        if names is None:
+            names = self.listdir(DEVICES_DIR)
         prefix = self.read_text(self.slot_dir(fid) + '/address')
         ordered = names
         if prefix:
@@ -292,8 +293,9 @@ class ZpciSysfs(object):
     def driver_available(self, driver):
         return self.exists(self.driver_dir(driver))
 
-    def read_function(self, fid):
-        """Return everything known about one FID as a dict (see the module's RETURN)."""
+    def read_function(self, fid, device_names=None):
+        """Return everything known about one FID as a dict (see the module's RETURN).
+        ``device_names``: a listing of the PCI devices taken for this read (see read_functions)."""
         power = self.slot_power(fid)
         record = {
             'fid': fid,
@@ -320,7 +322,7 @@ class ZpciSysfs(object):
         }
         if not power:
             return record
-        address = self.find_address(fid)
+        address = self.find_address(fid, device_names)
         if address is None:
             return record
         base = self.device_dir(address)
@@ -369,5 +371,13 @@ class ZpciSysfs(object):
         record['net_devices'] = self.net_devices(address)
         return record
 
+    def read_functions(self, fids):
+        """read_function of each FID (a dict by FID), with one listing of the PCI devices for all of
+        them. A function powered on after the listing is not in it: read it again with
+        read_function."""
+        names = self.listdir(DEVICES_DIR)
+        return dict((fid, self.read_function(fid, names)) for fid in fids)
+
     def read_all(self):
-        return [self.read_function(fid) for fid in self.list_fids()]
+        functions = self.read_functions(self.list_fids())
+        return [functions[fid] for fid in sorted(functions)]

@@ -187,16 +187,56 @@ def test_read_attr_is_the_stripped_value_or_none_when_there_is_none(host_root, m
     assert host_files.read_attr("/sys/class/net/eth0/mtu/x") is None  # ENOTDIR
 
     def failing(number):
-        def fake_open(path, mode="r"):
+        def fake_open(path, flags, *args, **kwargs):
             raise OSError(number, os.strerror(number), path)
 
         return fake_open
 
     for number in (errno.ENODEV, errno.EINVAL):  # the device went away; nothing to read now
-        monkeypatch.setattr("builtins.open", failing(number))
+        monkeypatch.setattr(host_files.os, "open", failing(number))
         assert host_files.read_attr("/sys/class/net/eth0/mtu") is None
     for number in (errno.EACCES, errno.EIO):  # anything else is the caller's to report
-        monkeypatch.setattr("builtins.open", failing(number))
+        monkeypatch.setattr(host_files.os, "open", failing(number))
         with pytest.raises(OSError) as info:
             host_files.read_attr("/sys/class/net/eth0/mtu")
         assert info.value.errno == number
+
+
+def _counting_reads(monkeypatch):
+    sizes = []
+    real_read = os.read
+
+    def read(fd, size):
+        data = real_read(fd, size)
+        sizes.append(len(data))
+        return data
+
+    monkeypatch.setattr(host_files.os, "read", read)
+    return sizes
+
+
+def test_a_kernel_file_is_read_with_one_read_unless_the_read_fills_the_buffer(tmp_path, monkeypatch):
+    small = tmp_path / "online"
+    small.write_bytes(b"1\n")
+    big = tmp_path / "big"
+    content = bytes(bytearray(range(256))) * 600  # 153600 bytes: two full reads and a short one
+    big.write_bytes(content)
+    exact = tmp_path / "exact"
+    exact.write_bytes(b"x" * 65536)
+    sizes = _counting_reads(monkeypatch)
+    assert host_files.read_kernel_file(str(small)) == b"1\n"
+    assert sizes == [2]
+    del sizes[:]
+    assert host_files.read_kernel_file(str(big)) == content
+    assert sizes == [65536, 65536, 153600 - 2 * 65536]
+    del sizes[:]
+    assert host_files.read_kernel_file(str(exact)) == b"x" * 65536
+    assert sizes == [65536, 0]
+    dir_fd = os.open(str(tmp_path), os.O_RDONLY)
+    try:
+        assert host_files.read_at(dir_fd, "online") == b"1\n"
+        with pytest.raises(OSError) as info:
+            host_files.read_at(dir_fd, "offline")
+        assert info.value.errno == errno.ENOENT
+    finally:
+        os.close(dir_fd)
