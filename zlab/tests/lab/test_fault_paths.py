@@ -460,6 +460,13 @@ def test_libvirt_definition_that_cannot_be_saved_stays_old(run):
 
 QETH_ROLE_TASK = "s390x.network.qeth : Configure the qeth devices (one module call for all of them)"
 QETH_INSTALL_TASK = "s390x.network.qeth : Install s390-tools and configure the qeth devices (chzdev was missing)"
+QETH_STOP_TASK = (
+    "s390x.network.qeth : Stop on the module's failure unless chzdev was missing and the role may install it"
+)
+QETH_VALIDATE_TASK = (
+    "s390x.network.qeth : Validating arguments against arg spec 'main'"
+    " - Configure HiperSockets and OSA-Express (qeth) network devices"
+)
 
 
 def _buffer_count(host):
@@ -482,12 +489,15 @@ def test_the_qeth_role_needs_chzdev_only_for_a_change(lab, run, tmp_path):
         rc, tasks = role(QETH_OLD_ARGS["config"])
         assert rc == 0, tasks
         assert tasks[QETH_ROLE_TASK]["lpar-b"]["changed"] is False
-        assert tasks[QETH_INSTALL_TASK]["lpar-b"].get("skipped"), tasks[QETH_INSTALL_TASK]
+        assert sorted(tasks) == sorted([QETH_VALIDATE_TASK, QETH_ROLE_TASK]), sorted(tasks)  # no rescue, no install
 
         rc, tasks = role(QETH_NEW_ARGS["config"], qeth_install_packages=False)
         res = tasks[QETH_ROLE_TASK]["lpar-b"]
         assert rc != 0 and res.get("failed"), res
         assert res["missing_tool"] == "chzdev" and re.search(r"s390utils-base|s390-tools", res["msg"]), res
+        # the rescue stops the host with the module's message instead of installing
+        stop = tasks[QETH_STOP_TASK]["lpar-b"]
+        assert stop.get("failed") and stop["msg"] == res["msg"], stop
         assert QETH_INSTALL_TASK not in tasks
         assert _buffer_count("lpar-b") == "64"
     finally:
