@@ -74,11 +74,12 @@ _ATTR_READ_SIZE = 65536
 
 def read_kernel_file(real_path, dir_fd=None):
     """The bytes of a one-value kernel file (a sysfs or procfs attribute) at ``real_path``, a path
-    already below ``ROOT`` or a name relative to the open directory ``dir_fd``. Read with os.open
+    already below ``ROOT``, or a name relative to the open directory ``dir_fd`` (reading several
+    attributes of one device that way walks its path once, not once per attribute). Read with os.open
     and os.read, not open(): a kernel attribute answers the first read with all it has, so there is
     no isatty ioctl, no fstat and no read at end of file (each is a round trip to the kernel, or to
     a FUSE daemon). Only a read that fills the buffer is followed by another. Raises OSError."""
-    fd = os.open(real_path, os.O_RDONLY) if dir_fd is None else os.open(real_path, os.O_RDONLY, dir_fd=dir_fd)
+    fd = os.open(real_path, os.O_RDONLY, dir_fd=dir_fd)
     try:
         chunk = os.read(fd, _ATTR_READ_SIZE)
         chunks = [chunk]
@@ -88,13 +89,6 @@ def read_kernel_file(real_path, dir_fd=None):
         return b"".join(chunks)
     finally:
         os.close(fd)
-
-
-def read_at(dir_fd, name):
-    """The bytes of the kernel attribute ``name`` relative to the open directory ``dir_fd``: reading
-    several attributes of one device this way walks the device's path once instead of once per
-    attribute. Raises OSError."""
-    return read_kernel_file(name, dir_fd)
 
 
 #: what reading a kernel attribute answers when there is none to read: no such file or directory,

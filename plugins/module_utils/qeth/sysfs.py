@@ -61,12 +61,14 @@ class SysfsReader(object):
         return host_files.path(self.host_path(*parts))
 
     @staticmethod
-    def read_text(path):
-        """Contents without the trailing newline, or None when the file cannot be read."""
+    def read_text(path, dir_fd=None):
+        """Contents without the trailing newline, or None when the file cannot be read. ``path``
+        is relative to the open directory ``dir_fd`` when one is given (one path walk for all of a
+        device's attributes)."""
         # not host_files.read_attr: any attribute a caller names is read, and one the card does not
         # offer fails with its own errno (EOPNOTSUPP, EPERM ...); it is then not there
         try:
-            return host_files.read_kernel_file(path).decode("utf-8").rstrip("\n")
+            return host_files.read_kernel_file(path, dir_fd).decode("utf-8").rstrip("\n")
         except (IOError, OSError, UnicodeDecodeError):
             return None
 
@@ -92,14 +94,6 @@ class SysfsReader(object):
             self.path("bus", "ccwgroup", "drivers", "qeth", busid),
         )
 
-    @staticmethod
-    def _read_at(dir_fd, name):
-        """read_text of ``name`` relative to an open directory (host_files.read_at)."""
-        try:
-            return host_files.read_at(dir_fd, name).decode("utf-8").rstrip("\n")
-        except (IOError, OSError, UnicodeDecodeError):
-            return None
-
     def read_group(self, busid, extra_names=()):
         """Active state of one group device as raw strings, or None when it does not exist."""
         for directory in self._group_dirs(busid):
@@ -116,7 +110,7 @@ class SysfsReader(object):
     def _read_group_at(self, busid, directory, dir_fd, extra_names):
         data = {"busid": busid}
         for name in BASE_FILES:
-            data[name] = self._read_at(dir_fd, name)
+            data[name] = self.read_text(name, dir_fd)
         cdevs = []
         for index in range(3):
             try:
@@ -133,7 +127,7 @@ class SysfsReader(object):
             data["if_name"] = netdirs[0] if netdirs else None
         extras = {}
         for name in extra_names:
-            extras[name] = self._read_at(dir_fd, name)
+            extras[name] = self.read_text(name, dir_fd)
         data["extra"] = extras
         return data
 

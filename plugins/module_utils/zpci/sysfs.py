@@ -190,19 +190,15 @@ class ZpciSysfs(object):
         return _text(self.read_bytes(path))
 
     def read_bytes(self, path):
-        try:
-            return host_files.read_kernel_file(host_files.path(path))
-        except (IOError, OSError) as exc:
-            if exc.errno in _NO_VALUE:
-                return None
-            raise
+        return self.read_bytes_at(None, host_files.path(path))
 
     @staticmethod
     def read_bytes_at(dir_fd, name):
         """read_bytes of ``name`` relative to an open directory (one path walk for all of a
-        function's attributes instead of one per attribute)."""
+        function's attributes instead of one per attribute); with ``dir_fd`` None, ``name`` is a
+        path below the host root."""
         try:
-            return host_files.read_at(dir_fd, name)
+            return host_files.read_kernel_file(name, dir_fd)
         except (IOError, OSError) as exc:
             if exc.errno in _NO_VALUE:
                 return None
@@ -256,16 +252,15 @@ class ZpciSysfs(object):
             return None
         return value == '1'
 
-    def find_address(self, fid, names=None):
+    def find_address(self, fid, device_names=None):
         """Return the PCI address of a configured FID (None when no device has it).
 
         Looks first at devices below the slot's ``address`` (``DDDD:BB:dd``), then at
         every PCI device; a device matches when its ``function_id`` equals the FID.
-        ``names``: the listing of the PCI devices when the caller has one.
+        ``device_names``: the listing of the PCI devices when the caller has one.
         """
         wanted = fid
-        if names is None:
-            names = self.listdir(DEVICES_DIR)
+        names = self.listdir(DEVICES_DIR) if device_names is None else device_names
         prefix = self.read_text(self.slot_dir(fid) + '/address')
         ordered = names
         if prefix:
@@ -379,5 +374,5 @@ class ZpciSysfs(object):
         return dict((fid, self.read_function(fid, names)) for fid in fids)
 
     def read_all(self):
-        functions = self.read_functions(self.list_fids())
-        return [functions[fid] for fid in sorted(functions)]
+        names = self.listdir(DEVICES_DIR)
+        return [self.read_function(fid, names) for fid in self.list_fids()]

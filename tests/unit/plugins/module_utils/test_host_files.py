@@ -234,9 +234,9 @@ def test_a_kernel_file_is_read_with_one_read_unless_the_read_fills_the_buffer(tm
     assert sizes == [65536, 0]
     dir_fd = os.open(str(tmp_path), os.O_RDONLY)
     try:
-        assert host_files.read_at(dir_fd, "online") == b"1\n"
+        assert host_files.read_kernel_file("online", dir_fd) == b"1\n"
         with pytest.raises(OSError) as info:
-            host_files.read_at(dir_fd, "offline")
+            host_files.read_kernel_file("offline", dir_fd)
         assert info.value.errno == errno.ENOENT
     finally:
         os.close(dir_fd)
