@@ -264,15 +264,15 @@ def floor_playbook(workdir, k):
 
 def modules_playbook(workdir, inv_dir, hosts):
     """The four module calls of ours' re-run as plain tasks, with the arguments the roles pass on
-    this inventory (the smc plan from the collection's own filters), written per host beside the
+    this inventory (the smc plan from the collection's own planning code), written per host beside the
     playbook: what the modules cost without the roles' other tasks (validations, plan, skipped
     steps). Its run on the configured lab must change nothing."""
     import yaml  # pylint: disable=import-outside-toplevel
 
     sys.path.insert(0, os.path.join(REPO, ".cache", "collections"))
     # pylint: disable=import-outside-toplevel
-    from ansible_collections.s390x.network.plugins.filter.cpc_host import cpc_host
-    from ansible_collections.s390x.network.plugins.filter.smc_role_plan import smc_role_plan
+    from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import host_view
+    from ansible_collections.s390x.network.plugins.plugin_utils.smc_role_plan import role_plan
 
     fleet = {}
     for name in ("cpc.yml", "fleet.yml"):
@@ -283,13 +283,15 @@ def modules_playbook(workdir, inv_dir, hosts):
     size = fleet["smc_buffer_size"]
     per_host = {}
     for host in hosts:
-        plan = smc_role_plan(
-            cpc_host(fleet["cpc"], host),
-            protocol="smcd",
-            services=[],
-            dropin_name="50-s390x-network-smc.conf",
-            pnet_config=[],
-            pnet_state="merged",
+        plan = role_plan(
+            host_view(fleet["cpc"], host),
+            dict(
+                protocol="smcd",
+                services=[],
+                dropin_name="50-s390x-network-smc.conf",
+                pnet_config=[],
+                pnet_state="merged",
+            ),
         )
         per_host[host] = {
             "qeth_device": {

@@ -159,8 +159,8 @@ ROLE_RESULTS = {
 
 def role_drift(variables, role):
     """The drift rows of ``role`` from the results it registered in ``variables`` (a host's
-    variables: ``hostvars[host]``); a result that is not there is an error row, and None when
-    the role registered none of them (it did not run). A role that is not one of the collection's
+    variables: ``hostvars[host]``); a result that is not there, with none after it, is an error row
+    (the role stopped), and None when the role registered none of them (it did not run). A role that is not one of the collection's
     gives its own report, the variable ``<role>_drift``, or None."""
     if role not in ROLE_RESULTS:
         report = _get(variables, "%s_drift" % role)
@@ -168,12 +168,15 @@ def role_drift(variables, role):
     results = [(name, kind, _get(variables, name)) for name, kind in ROLE_RESULTS[role]]
     if all(result is None for _name, _kind, result in results):
         return None  # the role did not run: the summary's "reported nothing" row
+    # a result missing before one the role registered later is a step the host did not need (the
+    # role runs some steps only where the inventory asks for them); after the last one, the role stopped
+    last = max(index for index, (_name, _kind, result) in enumerate(results) if result is not None)
     rows = []
-    for name, kind, result in results:
-        if result is None:
-            rows.append(_row(name, "no result: the role stopped before this step", "error", kind))
-        else:
+    for index, (name, kind, result) in enumerate(results):
+        if result is not None:
             rows.extend(result_drift(result, kind))
+        elif index > last:
+            rows.append(_row(name, "no result: the role stopped before this step", "error", kind))
     return rows
 
 

@@ -113,7 +113,7 @@ def _entries(config):
         try:
             result.append(normalize_entry(item, index))
         except PnetError:
-            continue  # the role's check (smc_role_plan) reports it
+            continue  # the role's check (the smc_plan action) reports it
     return result
 
 

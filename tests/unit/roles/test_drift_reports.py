@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Every role drift.yml runs reports its drift from results the role really registers, without
 a task of its own, and a result that is missing (a renamed register, a role that stopped) is an
-error row, never "no drift"."""
+error row, never "no drift"; only a step a later registered result shows the role passed is none."""
 
 from __future__ import annotations
 
@@ -94,6 +94,24 @@ def test_a_role_that_stopped_half_way_names_the_results_it_did_not_reach():
     ]
     assert "Permission denied" in rows[0]["difference"]
     assert all("stopped before" in r["difference"] for r in rows[1:])
+
+
+def test_a_step_the_host_did_not_need_is_no_row_when_a_later_one_ran():
+    # the smc role registers smc_pnet_result and smc_ueid_result only on a host that needs them
+    variables = {
+        "smc_ism_result": {"skipped": True},
+        "smc_sysctl_result": {"changed": False},
+        "smc_services_result": {"changed": True, "drift": [{"object": "db2.service", "difference": "d"}]},
+    }
+    rows = role_drift(variables, "smc")
+    assert [(r["kind"], r["object"]) for r in rows] == [("dropin", "db2.service")]
+    del variables["smc_services_result"]
+    rows = role_drift(variables, "smc")
+    assert [(r["object"], r["scope"]) for r in rows] == [
+        ("smc_pnet_result", "error"),
+        ("smc_ueid_result", "error"),
+        ("smc_services_result", "error"),
+    ]
 
 
 def test_a_role_of_the_shop_reports_through_its_own_variable():

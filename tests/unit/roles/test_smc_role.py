@@ -53,20 +53,22 @@ def test_the_drop_ins_are_the_modules_and_the_checks_come_first():
         "dropin_name": "{{ smc_dropin_name }}",
         "restart": "{{ smc_restart_services | bool }}",
     }
-    # no other task builds a path from smc_dropin_name or smc_services
-    others = yaml.safe_dump([t for t in main if t is not calls[0]])
-    assert "smc_dropin_name" not in others.replace("dropin_name=smc_dropin_name", "")
+    # no other task builds a path from smc_dropin_name or smc_services; the plan only checks the name
+    plan = [i for i, t in enumerate(main) if "s390x.network.smc_plan" in t]
+    others = yaml.safe_dump([t for i, t in enumerate(main) if t is not calls[0] and i not in plan])
+    assert "smc_dropin_name" not in others
     # the plan, which fails on every wrong value, comes before the first task that changes the host
     names = [t.get("name") for t in main]
-    plan = [
-        i
-        for i, t in enumerate(main)
-        if "smc_role_plan(" in str((t.get("ansible.builtin.set_fact") or {}).get("smc_plan"))
-    ][0]
-    changing = [i for i, t in enumerate(main) if any(k.startswith("s390x.network.") for k in t)]
-    assert plan == 0 and plan < min(changing), names
-    for option in ("services=smc_services", "dropin_name=smc_dropin_name", "pnet_config=smc_pnet_config"):
-        assert option in main[plan]["ansible.builtin.set_fact"]["smc_plan"]
+    changing = [i for i, t in enumerate(main) if any(k.startswith("s390x.network.") for k in t) and i not in plan]
+    assert plan == [0] and plan[0] < min(changing), names
+    assert main[0]["register"] == "smc_plan"
+    args = main[0]["s390x.network.smc_plan"]
+    for option, variable in (
+        ("services", "smc_services"),
+        ("dropin_name", "smc_dropin_name"),
+        ("pnet_config", "smc_pnet_config"),
+    ):
+        assert args[option] == "{{ %s }}" % variable
 
 
 # -- the PNET boot unit ---------------------------------------------------------------------------------

@@ -1,18 +1,21 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""smc_role_plan: the smc role's plan and every check of its input in one step; the PNET entries
-checked as the smc_pnet module checks them, named by the role's variable."""
+"""smc_plan: the smc role's plan and every check of its input in one step, on the controller; the
+PNET entries checked as the smc_pnet module checks them, named by the role's variable."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from unittest import mock
+
 import pytest
 
-from ansible.errors import AnsibleFilterError
+from ansible.errors import AnsibleActionFail
+from ansible.playbook.task import Task
 
-from ansible_collections.s390x.network.plugins.filter.smc_role_plan import smc_role_plan
+from ansible_collections.s390x.network.plugins.action.smc_plan import ActionModule
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_role_plan import pnet_errors as smc_pnet_errors
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_role_plan import smcr_errors
 
@@ -52,14 +55,70 @@ def test_not_a_list():
 
 
 def _plan(**options):
+    """The action's result for ``options`` as the task's arguments, run for inventory host lp01."""
     options.setdefault("dropin_name", "50-smc.conf")
-    return smc_role_plan({}, **options)
+    task = Task()
+    task.args = options
+    connection = mock.MagicMock()
+    connection._shell.tmpdir = "/nonexistent"
+    action = ActionModule(task, connection, play_context=None, loader=None, templar=None)
+    return action.run(task_vars={"inventory_hostname": "lp01"})
+
+
+CPC = {
+    "name": "CPC1",
+    "machine": "z16",
+    "partitions": [{"name": "LP01", "mif_id": 1, "host": "lp01"}, {"name": "LP02", "mif_id": 2, "host": "lp02"}],
+    "ism": [
+        {
+            "vchid": "7C8",
+            "functions": [
+                {"fid": 0x1001, "vf": 1, "partition": "LP01"},
+                {"fid": 0x1002, "vf": 2, "partition": "LP02"},
+                {"fid": 0x1003, "vf": 3, "partition": "LP01", "guest": "g1"},
+            ],
+        }
+    ],
+}
+
+
+def test_the_plan_of_a_host_is_its_part_of_the_model():
+    plan = _plan(cpc=CPC)
+    assert plan["changed"] is False
+    assert plan["ism"]["partition"] == "LP01" and plan["ism"]["labels"] == ["0x1001"]
+    assert _plan(cpc=CPC, host="lp02")["ism"]["labels"] == ["0x1002"]
+    assert _plan(cpc=CPC, partition="lp02")["ism"]["fids"] == [0x1002]
+    assert _plan(cpc=CPC, ism_fids=["1003"])["ism"]["fids"] == [0x1003]
+
+
+def test_a_templated_null_before_ansible_core_2_19_is_null():
+    # "{{ none }}" renders as "" there: the options whose null means "take it from the model"
+    plan = _plan(cpc=CPC, ism_fids="", roce_fids="", smcr="")
+    assert plan["ism"]["fids"] == [0x1001] and plan["roce"]["enabled"] is False
+    assert _plan(cpc="")["ism"]["fids"] == []
+
+
+def test_wrong_options_fail_naming_the_option_and_the_allowed_values():
+    with pytest.raises(AnsibleActionFail, match="protocol.*smcd, smcr"):
+        _plan(protocol="smc")
+    with pytest.raises(AnsibleActionFail, match="pnet_state"):
+        _plan(pnet_state="replaced")
+    with pytest.raises(AnsibleActionFail, match="cpc: expected the CPC model"):
+        _plan(cpc=["LP01"])
+    with pytest.raises(AnsibleActionFail, match="dropin_name"):
+        _plan(dropin_name=None)
+
+
+def test_a_wrong_model_fails_the_plan():
+    model = dict(CPC, ism=[{"vchid": "7C8", "functions": [{"fid": 0x1001, "vf": 1, "partition": "NOPE"}]}])
+    with pytest.raises(AnsibleActionFail, match="NOPE"):
+        _plan(cpc=model)
 
 
 def test_the_plan_without_a_model_is_empty_and_every_error_is_named_at_once():
     plan = _plan(services=["db2"], dropin_name="50-smc.conf")
     assert plan["services"]["names"] == ["db2.service"] and plan["ism"]["fids"] == [] and not plan["roce"]["enabled"]
-    with pytest.raises(AnsibleFilterError) as err:
+    with pytest.raises(AnsibleActionFail) as err:
         _plan(
             services=["a b", {"name": "x", "rmem": "8K"}],
             dropin_name="../x.conf",
@@ -96,5 +155,5 @@ def test_smcr_checks_interface_and_pnet_id_whole(interface, ok, pnet_id, pnet_ok
 
 def test_the_smcr_checks_apply_only_to_a_host_that_uses_smcr():
     assert _plan(smcr=False, smcr_interface="a/b")["roce"]["enabled"] is False
-    with pytest.raises(AnsibleFilterError, match="smc_smcr_interface"):
+    with pytest.raises(AnsibleActionFail, match="smc_smcr_interface"):
         _plan(smcr=True, roce_fids=["0x1c0"], smcr_interface="a/b")

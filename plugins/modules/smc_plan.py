@@ -1,0 +1,196 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, s390x.network contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+
+# The documentation of the action plugin plugins/action/smc_plan.py, which does the work on the
+# controller; this file is never sent to a host.
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: smc_plan
+short_description: Plan the SMC functions and services of one host from the CPC model, and check every input
+version_added: 0.1.0
+description:
+  - Computes on the controller, from the CPC model O(cpc) and the smc role's variables, what the smc role configures
+    on the host O(host) - the RoCE functions it powers on for SMC-R, its own ISM functions for SMC-D (those of its
+    partition that no KVM guest has, or O(ism_fids)) and the services it runs with SMC - and returns them as
+    RV(roce), RV(ism) and RV(services).
+  - Fails with one message naming every wrong field before anything is changed - the CPC model, the ISM FIDs, the
+    services and O(dropin_name), the PNET entries as M(s390x.network.smc_pnet) would refuse them (also as lines of
+    its boot unit with O(pnet_boot_unit)), and for a host that uses SMC-R its RoCE functions, O(smcr_interface) and
+    O(smcr_pnet_id).
+  - The smc role runs it as its first task and registers the result as C(smc_plan); it is the role's input check.
+author:
+  - s390x.network contributors (@s390x-network)
+attributes:
+  action:
+    description: Runs on the controller as an action plugin.
+    support: full
+  async:
+    description: Runs on the controller only.
+    support: none
+  bypass_host_loop:
+    description: Runs once for every host of the play.
+    support: none
+  check_mode:
+    description: Changes nothing, so it runs unchanged in check mode.
+    support: full
+  diff_mode:
+    description: Changes nothing, so there is no diff to return.
+    support: none
+  idempotent:
+    description: Never changes anything.
+    support: full
+  platform:
+    description: Runs on the controller; the host is only named.
+    support: full
+    platforms: all
+options:
+  cpc:
+    description:
+      - The CPC model (the C(cpc) inventory variable described in docs/inventory.md); null when the inventory has
+        none, so that only O(ism_fids), O(roce_fids) and O(services) are planned.
+    type: raw
+  host:
+    description: The inventory name of the host, found in C(cpc.partitions[].host). Defaults to the current host.
+    type: str
+  partition:
+    description: The host's partition name, when C(cpc.partitions) does not name the host (C(smc_ism_partition)).
+    type: str
+    default: ""
+  roce_fids:
+    description: The RoCE FIDs the host uses for SMC-R (C(smc_roce_fids)).
+    type: raw
+  smcr:
+    description: Whether the host uses SMC-R (C(smc_smcr); null decides from the model).
+    type: raw
+  ism_fids:
+    description: The ISM FIDs the host uses itself (C(smc_ism_fids)); null takes those of its partition.
+    type: raw
+  protocol:
+    description: The SMC flavour the host is sized for (C(smc_protocol)).
+    type: str
+    choices: [smcd, smcr]
+    default: smcd
+  services:
+    description: The services the host runs with SMC, as M(s390x.network.smc_services) takes them (C(smc_services)).
+    type: list
+    elements: raw
+    default: []
+  dropin_name:
+    description: The name of the services' systemd drop-in (C(smc_dropin_name)).
+    type: str
+    required: true
+  pnet_config:
+    description: The PNET table entries, as M(s390x.network.smc_pnet) takes them (C(smc_pnet_config)).
+    type: list
+    elements: raw
+    default: []
+  pnet_state:
+    description: How the PNET entries are applied (C(smc_pnet_state)).
+    type: str
+    choices: [merged, overridden, deleted]
+    default: merged
+  pnet_boot_unit:
+    description: Whether the entries are also written as lines of the boot unit (C(smc_pnet_persistent)).
+    type: bool
+    default: true
+  smcr_interface:
+    description: The interface SMC-R pairs with its RoCE ports (C(smc_smcr_interface)).
+    type: str
+    default: ""
+  smcr_pnet_id:
+    description: The PNET ID written into the software PNET entries of SMC-R (C(smc_smcr_pnet_id)).
+    type: str
+    default: ""
+seealso:
+  - module: s390x.network.zpci_function
+  - module: s390x.network.smc_services
+  - module: s390x.network.smc_pnet
+"""
+
+EXAMPLES = r"""
+- name: Plan the ISM functions and services of this host
+  s390x.network.smc_plan:
+    cpc: "{{ cpc | default(none) }}"
+    services:
+      - name: db2.service
+        rmem: 1M
+    dropin_name: 50-s390x-network-smc.conf
+  register: plan
+
+- name: Show the ISM functions the host uses for SMC-D
+  ansible.builtin.debug:
+    msg: "{{ plan.ism.labels }}"
+"""
+
+RETURN = r"""
+roce:
+  description: The RoCE functions for SMC-R.
+  returned: success
+  type: dict
+  contains:
+    enabled:
+      description: Whether the host uses SMC-R.
+      type: bool
+    fids:
+      description: The RoCE FIDs.
+      type: list
+      elements: int
+    labels:
+      description: The RoCE FIDs as hex strings.
+      type: list
+      elements: str
+    functions:
+      description: The RoCE functions of the model, with their PNET IDs and ports.
+      type: list
+      elements: dict
+    config:
+      description: The RoCE entries of M(s390x.network.zpci_function)'s O(s390x.network.zpci_function#module:config).
+      type: list
+      elements: dict
+ism:
+  description: The host's own ISM functions for SMC-D.
+  returned: success
+  type: dict
+  contains:
+    partition:
+      description: The host's partition, or null for a host that is no partition.
+      type: str
+    fids:
+      description: The ISM FIDs.
+      type: list
+      elements: int
+    labels:
+      description: The ISM FIDs as hex strings.
+      type: list
+      elements: str
+    config:
+      description: The ISM entries of M(s390x.network.zpci_function)'s O(s390x.network.zpci_function#module:config).
+      type: list
+      elements: dict
+services:
+  description: The services that run with SMC.
+  returned: success
+  type: dict
+  contains:
+    services:
+      description: The services, normalised as M(s390x.network.smc_services) takes them.
+      type: list
+      elements: dict
+    names:
+      description: The unit names.
+      type: list
+      elements: str
+    max_rmem:
+      description: The largest receive buffer size of the services, in bytes.
+      type: int
+    max_wmem:
+      description: The largest send buffer size of the services, in bytes.
+      type: int
+"""
