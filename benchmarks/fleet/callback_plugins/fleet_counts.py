@@ -45,6 +45,7 @@ CONTROLLER_ACTIONS = frozenset(
         "group_by",
         "pause",
         "validate_argument_spec",
+        "s390x.network.smc_plan",  # an action of this collection that runs on the controller
     )
 )
 

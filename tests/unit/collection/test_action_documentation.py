@@ -35,3 +35,13 @@ def test_each_action_has_a_module_that_documents_its_argument_spec():
             documented = dict((k, options[option][k]) for k in KEYS if k in options[option])
             declared = dict((k, spec[k]) for k in KEYS if k in spec)
             assert documented == declared, "%s: option %s" % (name, option)
+
+
+def test_the_task_counter_counts_each_action_as_a_controller_task():
+    # benchmarks/fleet/callback_plugins/fleet_counts.py: the task budget and the benchmark's floor
+    # (K pings per host, K = the remote calls) count these as controller tasks
+    path = os.path.join(REPO, "benchmarks", "fleet", "callback_plugins", "fleet_counts.py")
+    with open(path) as handle:
+        text = handle.read()
+    for name in _actions():
+        assert '"s390x.network.%s"' % name in text, name
