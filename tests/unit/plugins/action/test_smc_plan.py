@@ -61,7 +61,7 @@ def _plan(**options):
     task.args = options
     connection = mock.MagicMock()
     connection._shell.tmpdir = "/nonexistent"
-    action = ActionModule(task, connection, play_context=None, loader=None, templar=None)
+    action = ActionModule(task, connection, play_context=None, loader=None, templar=None, shared_loader_obj=None)
     return action.run(task_vars={"inventory_hostname": "lp01"})
 
 
