@@ -160,8 +160,9 @@ ROLE_RESULTS = {
 def role_drift(variables, role):
     """The drift rows of ``role`` from the results it registered in ``variables`` (a host's
     variables: ``hostvars[host]``); a result that is not there, with none after it, is an error row
-    (the role stopped), and None when the role registered none of them (it did not run). A role that is not one of the collection's
-    gives its own report, the variable ``<role>_drift``, or None."""
+    (the role stopped), and None when the role registered none of them (it did not run). A role
+    that is not one of the collection's gives its own report, the variable ``<role>_drift``, or
+    None."""
     if role not in ROLE_RESULTS:
         report = _get(variables, "%s_drift" % role)
         return report if isinstance(report, list) else None
