@@ -33,29 +33,47 @@ ARGUMENT_SPEC = dict(
     pnet_boot_unit=dict(type="bool", default=True),
     smcr_interface=dict(type="str", default=""),
     smcr_pnet_id=dict(type="str", default=""),
+    rmem=dict(type="raw"),
+    wmem=dict(type="raw"),
+    tcp_rmem_min=dict(type="raw"),
+    tcp_rmem_max=dict(type="raw"),
+    tcp_wmem_min=dict(type="raw"),
+    tcp_wmem_max=dict(type="raw"),
+    raise_core_mem_max=dict(type="bool", default=True),
+    install_packages=dict(type="bool", default=True),
+    ueids=dict(type="list", elements="str", default=[]),
+    ueid_state=dict(type="str", default="merged", choices=["merged", "overridden", "deleted"]),
+    seid=dict(type="str", default="unchanged", choices=["enabled", "disabled", "unchanged"]),
 )
 # raw options where null means "not given"; "{{ none }}" renders as "" before ansible-core 2.19
-_NULLABLE = ("cpc", "roce_fids", "smcr", "ism_fids")
+_NULLABLE = ("cpc", "roce_fids", "smcr", "ism_fids", "tcp_rmem_min", "tcp_rmem_max", "tcp_wmem_min", "tcp_wmem_max")
 _PLAN_OPTIONS = tuple(name for name in ARGUMENT_SPEC if name not in ("cpc", "host", "partition"))
 
 
 class ActionModule(ActionBase):
-    """Returns the plan (``roce``, ``ism``, ``services``) or fails naming every wrong field."""
+    """Returns the plan (``roce``, ``ism``, ``services``, ``functions``, ``sysctl``, ``steps``) or
+    fails naming every wrong field."""
 
     TRANSFERS_FILES = False
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
+        task_vars = task_vars or {}
+        raw = dict(self._task.args)
+        if "cpc" not in raw:
+            # the host's cpc variable, templated here: the role passes no "{{ cpc | default(none) }}",
+            # whose filter would load every filter plugin in each host's worker
+            raw["cpc"] = self._templar.template(task_vars["cpc"]) if "cpc" in task_vars else None
         # plain data first: the validator deep-copies its input, and a tagged CPC model copies slowly
-        validation = ArgumentSpecValidator(ARGUMENT_SPEC).validate(plain(dict(self._task.args)))
+        validation = ArgumentSpecValidator(ARGUMENT_SPEC).validate(plain(raw))
         if validation.error_messages:
             raise AnsibleActionFail("smc_plan: %s" % "; ".join(validation.error_messages))
         args = validation.validated_parameters
         for name in _NULLABLE:
             if args[name] == "":
                 args[name] = None  # a templated null on ansible-core before 2.19
-        host = args["host"] or (task_vars or {}).get("inventory_hostname")
+        host = args["host"] or task_vars.get("inventory_hostname")
         cpc = args["cpc"]
         if cpc is not None and not isinstance(cpc, dict):
             raise AnsibleActionFail("cpc: expected the CPC model (a dict), got %s" % type(cpc).__name__)

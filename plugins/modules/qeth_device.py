@@ -73,8 +73,8 @@ options:
         description:
           - Whether the device is online. V(false) keeps it configured (grouped, attributes set,
             persistent rule with C(online=0)) but offline.
+          - Defaults to O(device_defaults.online), else V(true).
         type: bool
-        default: true
       layer2:
         description:
           - Layer 2 (V(true)) or layer 3 (V(false)) mode. Offline-only attribute.
@@ -108,6 +108,32 @@ options:
           - C(portname) and C(hsuid) are 1 to 8 characters, each a letter, a digit, C(@), C(#), C(_) or C(-).
             chzdev writes every value unescaped into its udev rule C(41-qeth-<id>.rules), so no value may
             hold a quote, a backslash, C($), C(%), blanks or control characters.
+        type: dict
+  device_defaults:
+    description:
+      - Settings for every entry of O(config) that does not give them itself; the entry wins, a
+        setting at a time (C(attributes) as a whole). The qeth role passes C(qeth_device_defaults)
+        here.
+    type: dict
+    suboptions:
+      online:
+        description: O(config[].online) of the entries without it.
+        type: bool
+      layer2:
+        description: O(config[].layer2) of the entries without it.
+        type: bool
+      buffer_count:
+        description: O(config[].buffer_count) of the entries without it.
+        type: int
+      portno:
+        description: O(config[].portno) of the entries without it.
+        type: int
+      isolation:
+        description: O(config[].isolation) of the entries without it.
+        type: str
+        choices: [none, drop, forward]
+      attributes:
+        description: O(config[].attributes) of the entries without it.
         type: dict
   state:
     description:
@@ -312,21 +338,21 @@ from ansible_collections.s390x.network.plugins.module_utils.engine import resour
 from ansible_collections.s390x.network.plugins.module_utils.qeth.resource import QethDevices
 
 
+def _settings():
+    return dict(
+        online=dict(type="bool"),
+        layer2=dict(type="bool"),
+        buffer_count=dict(type="int"),
+        portno=dict(type="int"),
+        isolation=dict(type="str", choices=["none", "drop", "forward"]),
+        attributes=dict(type="dict"),
+    )
+
+
 def argument_spec():
     return dict(
-        config=dict(
-            type="list",
-            elements="dict",
-            options=dict(
-                id=dict(type="str", required=True),
-                online=dict(type="bool", default=True),
-                layer2=dict(type="bool"),
-                buffer_count=dict(type="int"),
-                portno=dict(type="int"),
-                isolation=dict(type="str", choices=["none", "drop", "forward"]),
-                attributes=dict(type="dict"),
-            ),
-        ),
+        config=dict(type="list", elements="dict", options=dict(id=dict(type="str", required=True), **_settings())),
+        device_defaults=dict(type="dict", options=_settings()),
         state=dict(
             type="str",
             default="merged",

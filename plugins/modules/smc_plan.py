@@ -20,6 +20,9 @@ description:
     on the host O(host) - the RoCE functions it powers on for SMC-R, its own ISM functions for SMC-D (those of its
     partition that no KVM guest has, or O(ism_fids)) and the services it runs with SMC - and returns them as
     RV(roce), RV(ism) and RV(services).
+  - Also returns what the role's module tasks pass - RV(functions) for M(s390x.network.zpci_function), RV(sysctl)
+    for M(s390x.network.smc_sysctl) - and which optional steps the inventory asks for (RV(steps)), so that those
+    tasks template plain values.
   - Fails with one message naming every wrong field before anything is changed - the CPC model, the ISM FIDs, the
     services and O(dropin_name), the PNET entries as M(s390x.network.smc_pnet) would refuse them (also as lines of
     its boot unit with O(pnet_boot_unit)), and for a host that uses SMC-R its RoCE functions, O(smcr_interface) and
@@ -55,6 +58,7 @@ options:
     description:
       - The CPC model (the C(cpc) inventory variable described in docs/inventory.md); null when the inventory has
         none, so that only O(ism_fids), O(roce_fids) and O(services) are planned.
+      - When not given, the host's variable C(cpc), or null when the host has none.
     type: raw
   host:
     description: The inventory name of the host, found in C(cpc.partitions[].host). Defaults to the current host.
@@ -108,6 +112,49 @@ options:
     description: The PNET ID written into the software PNET entries of SMC-R (C(smc_smcr_pnet_id)).
     type: str
     default: ""
+  rmem:
+    description: The SMC receive buffer size (C(smc_rmem)); null or an empty string sets none.
+    type: raw
+  wmem:
+    description: The SMC send buffer size (C(smc_wmem)); null or an empty string sets none.
+    type: raw
+  tcp_rmem_min:
+    description: Minimum of C(net.ipv4.tcp_rmem) on kernels without C(net.smc.rmem) (C(smc_tcp_rmem_min)).
+    type: raw
+  tcp_rmem_max:
+    description: Maximum of C(net.ipv4.tcp_rmem) on kernels without C(net.smc.rmem) (C(smc_tcp_rmem_max)).
+    type: raw
+  tcp_wmem_min:
+    description: Minimum of C(net.ipv4.tcp_wmem) on kernels without C(net.smc.wmem) (C(smc_tcp_wmem_min)).
+    type: raw
+  tcp_wmem_max:
+    description: Maximum of C(net.ipv4.tcp_wmem) on kernels without C(net.smc.wmem) (C(smc_tcp_wmem_max)).
+    type: raw
+  raise_core_mem_max:
+    description:
+      - Whether C(net.core.rmem_max)/C(wmem_max) are raised to the largest service buffer size above the kernel
+        default of 212992 bytes (C(smc_raise_core_mem_max)).
+    type: bool
+    default: true
+  install_packages:
+    description: Whether the role may install smc-tools when M(s390x.network.smc_sysctl) reports them missing.
+    type: bool
+    default: true
+  ueids:
+    description: The user-defined EIDs (C(smc_ueids)); only whether there are any is planned here.
+    type: list
+    elements: str
+    default: []
+  ueid_state:
+    description: How the UEIDs are applied (C(smc_ueid_state)).
+    type: str
+    choices: [merged, overridden, deleted]
+    default: merged
+  seid:
+    description: What to do with the system EID (C(smc_seid)).
+    type: str
+    choices: [enabled, disabled, unchanged]
+    default: unchanged
 seealso:
   - module: s390x.network.zpci_function
   - module: s390x.network.smc_services
@@ -117,7 +164,6 @@ seealso:
 EXAMPLES = r"""
 - name: Plan the ISM functions and services of this host
   s390x.network.smc_plan:
-    cpc: "{{ cpc | default(none) }}"
     services:
       - name: db2.service
         rmem: 1M
@@ -193,4 +239,46 @@ services:
     max_wmem:
       description: The largest send buffer size of the services, in bytes.
       type: int
+functions:
+  description: What the role passes to M(s390x.network.zpci_function).
+  returned: success
+  type: dict
+  contains:
+    needed:
+      description: Whether the host has ISM or RoCE functions to configure.
+      type: bool
+    config:
+      description: The ISM entries of RV(ism.config) and then the RoCE entries of RV(roce.config).
+      type: list
+      elements: dict
+sysctl:
+  description:
+    - What the role passes to M(s390x.network.smc_sysctl); null values are not passed.
+    - C(protocol) is V(smcr) for a host that uses RoCE and no ISM function, else O(protocol); C(core_rmem_max) and
+      C(core_wmem_max) are the largest service sizes where they are above 212992 and O(raise_core_mem_max) is on.
+  returned: success
+  type: dict
+  sample:
+    rmem: 128K
+    wmem: 128K
+    protocol: smcd
+    tcp_rmem_min: null
+    tcp_rmem_max: null
+    tcp_wmem_min: null
+    tcp_wmem_max: null
+    core_rmem_max: 1048576
+    core_wmem_max: null
+steps:
+  description:
+    - The optional steps the inventory asks of the host - C(tools) (installing smc-tools, when
+      M(s390x.network.smc_sysctl) then reports them missing), C(smcr) (the SMC-R pairing), C(pnet) (PNET entries,
+      an overridden table or the boot unit to remove) and C(ueid) (UEIDs or a SEID setting, applied while smc is
+      loaded).
+  returned: success
+  type: dict
+  sample:
+    tools: true
+    smcr: false
+    pnet: false
+    ueid: false
 """

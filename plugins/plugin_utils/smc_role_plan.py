@@ -4,10 +4,13 @@
 """The smc role's plan for one host, and every check of its input, before its first change.
 
 ``role_plan`` returns the host's RoCE functions (``smc_smcr.roce_plan``), ISM functions
-(``cpc_host.smc_ism_config``) and services (``services.smc_services_plan``) and raises one
+(``cpc_host.smc_ism_config``) and services (``services.smc_services_plan``), the arguments of the
+role's zpci_function and smc_sysctl calls and which optional steps it needs, and raises one
 ``RolePlanError`` naming every wrong field: the services and ``smc_dropin_name``, the PNET entries
 as smc_pnet would refuse them (``pnet_errors``), and with SMC-R the rendezvous interface and the
-PNET ID the role writes into software PNET entries. So the role needs one task for both.
+PNET ID the role writes into software PNET entries. So the role needs one task for both, and its
+module tasks pass values without Jinja filters or tests: a worker that uses the first one loads
+every filter or test plugin of ansible-core, for every host and task.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import roce
 # dev_valid_name() takes it (1-15 bytes, no '/', ':' or blank, not '.' or '..'; empty: none)
 _PNET_ID = re.compile(r"[A-Za-z0-9]{0,16}")
 _IFNAME = re.compile(r"[^/:\s]{0,15}")
+
+
+# net.core.rmem_max/wmem_max of a kernel that nobody changed: the role raises them only above it
+CORE_MEM_DEFAULT = 212992
 
 
 class RolePlanError(ValueError):
@@ -69,11 +76,56 @@ def smcr_errors(interface, pnet_id):
     return errors
 
 
+def _size(value):
+    """A buffer size of the inventory, or None (not set) for null and the empty string."""
+    return None if value is None or str(value) == "" else value
+
+
+def sysctl_args(options, roce, ism, services):
+    """smc_sysctl's size arguments (None: not passed): the sizes as given, the protocol SMC-R for a
+    host that uses RoCE and no ISM, and net.core.rmem_max/wmem_max raised to the largest service
+    size where that is above the kernel default and ``raise_core_mem_max`` is on."""
+
+    def core(limit):
+        if options.get("raise_core_mem_max", True) and (limit or 0) > CORE_MEM_DEFAULT:
+            return limit
+        return None
+
+    args = dict(
+        rmem=_size(options.get("rmem")),
+        wmem=_size(options.get("wmem")),
+        protocol="smcr" if roce["enabled"] and not ism["fids"] else options.get("protocol", "smcd"),
+        core_rmem_max=core(services["max_rmem"]),
+        core_wmem_max=core(services["max_wmem"]),
+    )
+    for name in ("tcp_rmem_min", "tcp_rmem_max", "tcp_wmem_min", "tcp_wmem_max"):
+        args[name] = options.get(name)
+    return args
+
+
+def steps(options, roce):
+    """Which optional steps (tasks/steps.yml) the inventory asks of the host; ``tools`` and ``ueid``
+    run only if smc_sysctl then reports smc-tools missing, or smc loaded (or check mode)."""
+    return dict(
+        tools=bool(options.get("install_packages", True)),
+        smcr=bool(roce["enabled"]),
+        pnet=bool(options.get("pnet_config"))
+        or options.get("pnet_state", "merged") == "overridden"
+        or not options.get("pnet_boot_unit", True),
+        ueid=bool(options.get("ueids"))
+        or options.get("ueid_state", "merged") == "overridden"
+        or options.get("seid", "unchanged") != "unchanged",
+    )
+
+
 def role_plan(view, options):
-    """``{"roce", "ism", "services"}`` for the host ``view`` (from ``cpc_host``) and the role's
-    variables ``options`` (``roce_fids``, ``smcr``, ``ism_fids``, ``protocol``, ``services``,
-    ``dropin_name``, ``pnet_config``, ``pnet_state``, ``pnet_boot_unit``, ``smcr_interface``,
-    ``smcr_pnet_id``); raises RolePlanError with every error."""
+    """``{"roce", "ism", "services", "functions", "sysctl", "steps"}`` for the host ``view`` (from
+    ``cpc_host``) and the role's variables ``options`` (``roce_fids``, ``smcr``, ``ism_fids``,
+    ``protocol``, ``services``, ``dropin_name``, ``pnet_config``, ``pnet_state``,
+    ``pnet_boot_unit``, ``smcr_interface``, ``smcr_pnet_id``; for the module arguments ``rmem``,
+    ``wmem``, ``tcp_rmem_min`` ... ``tcp_wmem_max``, ``raise_core_mem_max``; for the steps
+    ``install_packages``, ``ueids``, ``ueid_state``, ``seid``); raises RolePlanError with every
+    error."""
     roce = roce_plan(view, options.get("roce_fids"), options.get("smcr"))
     ism = smc_ism_config(view, options.get("ism_fids"), options.get("protocol", "smcd"))
     services = smc_services_plan(options.get("services") or [], dropin_name=options.get("dropin_name"))
@@ -85,4 +137,11 @@ def role_plan(view, options):
         errors += list(roce["errors"]) + smcr_errors(options.get("smcr_interface"), options.get("smcr_pnet_id"))
     if errors:
         raise RolePlanError("; ".join(errors))
-    return {"roce": roce, "ism": ism, "services": services}
+    return {
+        "roce": roce,
+        "ism": ism,
+        "services": services,
+        "functions": {"needed": bool(ism["fids"] or roce["fids"]), "config": ism["config"] + roce["config"]},
+        "sysctl": sysctl_args(options, roce, ism, services),
+        "steps": steps(options, roce),
+    }

@@ -95,6 +95,15 @@ class Step(engine.Step):
         return self.subject
 
 
+def with_defaults(config, defaults):
+    """The entries of ``config`` with the values of ``defaults`` for the settings they do not give
+    (None); the entry wins, a setting at a time."""
+    given = dict((name, value) for name, value in (defaults or {}).items() if value is not None)
+    if not given:
+        return config
+    return [dict(entry, **dict((n, v) for n, v in given.items() if entry.get(n) is None)) for entry in config]
+
+
 def entry_settings(entry, label):
     """Validated chzdev settings (name -> string) from one config entry."""
     settings = {}

@@ -24,6 +24,7 @@ from ansible_collections.s390x.network.plugins.module_utils.qeth.plan import (
     plan_rollback,
     predict,
     predict_delete,
+    with_defaults,
 )
 from ansible_collections.s390x.network.plugins.module_utils.qeth.state import (
     DeviceState,
@@ -86,7 +87,7 @@ class QethDevices(Resource):
     def __init__(self, module, reader=None):
         super(QethDevices, self).__init__(module)
         self.reader = reader or SysfsReader()
-        self.config = self.params["config"] or []
+        self.config = with_defaults(self.params["config"] or [], self.params.get("device_defaults"))
         self.state = self.params["state"]
         self.scope = self.params["scope"]
         self.binary = None

@@ -51,7 +51,7 @@ def test_the_drop_ins_are_the_modules_and_the_checks_come_first():
         "config": "{{ smc_services }}",
         "state": "overridden",
         "dropin_name": "{{ smc_dropin_name }}",
-        "restart": "{{ smc_restart_services | bool }}",
+        "restart": "{{ smc_restart_services }}",
     }
     # no other task builds a path from smc_dropin_name or smc_services; the plan only checks the name
     plan = [i for i, t in enumerate(main) if "s390x.network.smc_plan" in t]
@@ -90,7 +90,7 @@ def test_the_boot_unit_is_the_modules():
     assert calls[0]["when"] == "'pnet' in smc__steps"
     steps = yaml.safe_load(_load("vars", "main.yml"))["smc__steps"]
     pnet_clause = steps[steps.index("['pnet']") : steps.index("['ueid']")]
-    assert "smc_pnet_config" in pnet_clause and "smc_loaded" not in pnet_clause
+    assert "smc_plan.steps.pnet" in pnet_clause and "smc_loaded" not in pnet_clause
 
 
 def test_the_boot_unit_rows_reach_the_roles_drift_report():

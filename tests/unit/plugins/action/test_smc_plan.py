@@ -13,7 +13,9 @@ from unittest import mock
 import pytest
 
 from ansible.errors import AnsibleActionFail
+from ansible.parsing.dataloader import DataLoader
 from ansible.playbook.task import Task
+from ansible.template import Templar
 
 from ansible_collections.s390x.network.plugins.action.smc_plan import ActionModule
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_role_plan import pnet_errors as smc_pnet_errors
@@ -54,15 +56,18 @@ def test_not_a_list():
     assert smc_pnet_errors("NETA") == ["smc_pnet_config: expected a list of entries, got 'NETA'"]
 
 
-def _plan(**options):
-    """The action's result for ``options`` as the task's arguments, run for inventory host lp01."""
+def _plan(host_vars=None, **options):
+    """The action's result for ``options`` as the task's arguments, run for inventory host lp01
+    (with the further variables ``host_vars``)."""
     options.setdefault("dropin_name", "50-smc.conf")
     task = Task()
     task.args = options
     connection = mock.MagicMock()
     connection._shell.tmpdir = "/nonexistent"
-    action = ActionModule(task, connection, play_context=None, loader=None, templar=None, shared_loader_obj=None)
-    return action.run(task_vars={"inventory_hostname": "lp01"})
+    task_vars = dict(host_vars or {}, inventory_hostname="lp01")
+    templar = Templar(loader=DataLoader(), variables=task_vars)
+    action = ActionModule(task, connection, play_context=None, loader=None, templar=templar, shared_loader_obj=None)
+    return action.run(task_vars=task_vars)
 
 
 CPC = {
@@ -91,6 +96,65 @@ def test_the_plan_of_a_host_is_its_part_of_the_model():
     assert _plan(cpc=CPC, ism_fids=["1003"])["ism"]["fids"] == [0x1003]
 
 
+def test_without_the_option_the_hosts_cpc_variable_is_the_model():
+    assert _plan(host_vars={"cpc": CPC})["ism"]["labels"] == ["0x1001"]
+    assert _plan(host_vars={"cpc": CPC}, cpc=None)["ism"]["fids"] == []  # null: no model
+    assert _plan()["ism"]["fids"] == []  # a host without the variable has no model
+
+
+def test_the_module_tasks_get_plain_values():
+    plan = _plan(cpc=CPC, rmem="1M", wmem="")
+    assert plan["functions"] == {"needed": True, "config": plan["ism"]["config"] + plan["roce"]["config"]}
+    assert plan["sysctl"] == dict(
+        rmem="1M",
+        wmem=None,
+        protocol="smcd",
+        tcp_rmem_min=None,
+        tcp_rmem_max=None,
+        tcp_wmem_min=None,
+        tcp_wmem_max=None,
+        core_rmem_max=None,
+        core_wmem_max=None,
+    )
+    assert _plan()["functions"] == {"needed": False, "config": []}
+    # a templated null of ansible-core before 2.19 is no TCP limit
+    assert _plan(tcp_rmem_min="", tcp_wmem_max=4096)["sysctl"]["tcp_rmem_min"] is None
+    assert _plan(tcp_rmem_min="", tcp_wmem_max=4096)["sysctl"]["tcp_wmem_max"] == 4096
+
+
+def test_net_core_limits_are_raised_only_above_the_kernel_default():
+    services = [{"name": "db2", "rmem": "1M", "wmem": "64K"}]
+    sysctl = _plan(services=services)["sysctl"]
+    assert (sysctl["core_rmem_max"], sysctl["core_wmem_max"]) == (1048576, None)
+    sysctl = _plan(services=services, raise_core_mem_max=False)["sysctl"]
+    assert (sysctl["core_rmem_max"], sysctl["core_wmem_max"]) == (None, None)
+
+
+def test_a_host_with_roce_and_no_ism_is_sized_for_smcr():
+    assert _plan(smcr=True, roce_fids=["0x1c0"])["sysctl"]["protocol"] == "smcr"
+    assert _plan(smcr=True, roce_fids=["0x1c0"], ism_fids=["1001"])["sysctl"]["protocol"] == "smcd"
+
+
+@pytest.mark.parametrize(
+    "options,wanted",
+    [
+        ({}, {"tools": True, "smcr": False, "pnet": False, "ueid": False}),
+        ({"install_packages": False}, {"tools": False, "smcr": False, "pnet": False, "ueid": False}),
+        ({"pnet_config": [{"pnet_id": "NETA", "interface": "enc1"}]}, {"pnet": True}),
+        ({"pnet_state": "overridden"}, {"pnet": True}),
+        ({"pnet_boot_unit": False}, {"pnet": True}),
+        ({"ueids": ["ETH01"]}, {"ueid": True}),
+        ({"ueid_state": "overridden"}, {"ueid": True}),
+        ({"seid": "disabled"}, {"ueid": True}),
+        ({"seid": "unchanged", "ueid_state": "deleted"}, {"ueid": False}),
+        ({"smcr": True, "roce_fids": ["0x1c0"]}, {"smcr": True, "pnet": False}),
+    ],
+)
+def test_the_optional_steps_the_inventory_asks_for(options, wanted):
+    steps = _plan(**options)["steps"]
+    assert dict((k, steps[k]) for k in wanted) == wanted
+
+
 def test_a_templated_null_before_ansible_core_2_19_is_null():
     # "{{ none }}" renders as "" there: the options whose null means "take it from the model"
     plan = _plan(cpc=CPC, ism_fids="", roce_fids="", smcr="")
@@ -107,6 +171,10 @@ def test_wrong_options_fail_naming_the_option_and_the_allowed_values():
         _plan(cpc=["LP01"])
     with pytest.raises(AnsibleActionFail, match="dropin_name"):
         _plan(dropin_name=None)
+    with pytest.raises(AnsibleActionFail, match="seid.*enabled, disabled, unchanged"):
+        _plan(seid="on")
+    with pytest.raises(AnsibleActionFail, match="ueid_state"):
+        _plan(ueid_state="replaced")
 
 
 def test_a_wrong_model_fails_the_plan():

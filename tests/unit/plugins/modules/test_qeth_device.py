@@ -538,6 +538,30 @@ def test_sixteen_devices_with_the_same_settings_take_one_chzdev_call_then_none(e
     assert again["chzdev_calls"] == [] and again["changed"] is False
 
 
+def test_device_defaults_fill_what_an_entry_does_not_give(env):
+    env.build({"devices": [{"first": "0.0.8200", "count": 9}]})
+    config = [{"id": "0.0.8200"}, {"id": "0.0.8203", "buffer_count": 64}, {"id": "0.0.8206", "online": False}]
+    defaults = {"layer2": True, "buffer_count": 128, "online": True}
+    first = run(env, {"config": config, "device_defaults": defaults})
+    assert not first["failed"], first.get("msg")
+    wanted = {"0.0.8200": ["1", "1", "128"], "0.0.8203": ["1", "1", "64"], "0.0.8206": ["0", "1", "128"]}
+    for busid, values in wanted.items():
+        assert [env.kernel.qeth_read(busid, n) for n in ("online", "layer2", "buffer_count")] == values
+    again = run(env, {"config": config, "device_defaults": defaults})
+    assert again["chzdev_calls"] == [] and again["changed"] is False
+    # without defaults an entry leaves what it does not name alone, and online defaults to true
+    same = run(env, {"config": [{"id": "0.0.8200"}, {"id": "0.0.8206", "online": False}]})
+    assert same["chzdev_calls"] == [] and same["changed"] is False
+
+
+def test_device_defaults_are_checked_like_the_entries(env):
+    env.build({"devices": [{"first": "0.0.8200", "count": 3}]})
+    result = run(env, {"config": [{"id": "0.0.8200"}], "device_defaults": {"isolation": "off"}})
+    assert result["failed"] and "isolation" in result["msg"] and "none, drop, forward" in result["msg"]
+    result = run(env, {"config": [{"id": "0.0.8200"}], "device_defaults": {"id": "0.0.8203"}})
+    assert result["failed"] and "id" in result["msg"]
+
+
 def test_devices_share_a_call_only_where_the_command_line_is_the_same(env):
     env.build(
         {
