@@ -291,26 +291,22 @@ def modules_playbook(workdir, inv_dir, hosts):
                 dropin_name="50-s390x-network-smc.conf",
                 pnet_config=[],
                 pnet_state="merged",
+                rmem=size,
+                wmem=size,
             ),
         )
+        sysctl = dict((k, v) for k, v in plan["sysctl"].items() if v is not None)  # the role omits null
+        sysctl.update(settings={}, core_mem_max_at_least=True, file="90-smc.conf", load_module=True, require_smc=False)
         per_host[host] = {
             "qeth_device": {
-                "config": [dict(qeth_defaults, **d) for d in fleet["qeth_devices"]],
+                "config": fleet["qeth_devices"],
+                "device_defaults": qeth_defaults,
                 "state": "merged",
                 "scope": "both",
                 "allow_disruptive": False,
             },
-            "zpci_function": {"config": plan["ism"]["config"] + plan["roce"]["config"], "persistent": True},
-            "smc_sysctl": {
-                "rmem": size,
-                "wmem": size,
-                "protocol": "smcd",
-                "settings": {},
-                "core_mem_max_at_least": True,
-                "file": "90-smc.conf",
-                "load_module": True,
-                "require_smc": False,
-            },
+            "zpci_function": {"config": plan["functions"]["config"], "persistent": True},
+            "smc_sysctl": sysctl,
             "smc_services": {
                 "config": [],
                 "state": "overridden",
