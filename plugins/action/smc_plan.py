@@ -41,7 +41,7 @@ ARGUMENT_SPEC = dict(
     tcp_wmem_max=dict(type="raw"),
     raise_core_mem_max=dict(type="bool", default=True),
     install_packages=dict(type="bool", default=True),
-    ueids=dict(type="list", elements="str", default=[]),
+    ueids=dict(type="raw", default=[]),
     ueid_state=dict(type="str", default="merged", choices=["merged", "overridden", "deleted"]),
     seid=dict(type="str", default="unchanged", choices=["enabled", "disabled", "unchanged"]),
 )

@@ -111,9 +111,9 @@ options:
         type: dict
   device_defaults:
     description:
-      - Settings for every entry of O(config) that does not give them itself; the entry wins, a
-        setting at a time (C(attributes) as a whole). The qeth role passes C(qeth_device_defaults)
-        here.
+      - Settings for every entry of O(config) that does not give them itself; a setting the entry
+        gives (not null) wins, a setting at a time (C(attributes) as a whole). A null in an entry takes
+        the default. The qeth role passes C(qeth_device_defaults) here.
     type: dict
     suboptions:
       online:

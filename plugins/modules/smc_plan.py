@@ -113,22 +113,34 @@ options:
     type: str
     default: ""
   rmem:
-    description: The SMC receive buffer size (C(smc_rmem)); null or an empty string sets none.
+    description:
+      - The SMC receive buffer size (C(smc_rmem)); null or an empty string sets none. M(s390x.network.smc_sysctl)
+        checks it.
     type: raw
   wmem:
-    description: The SMC send buffer size (C(smc_wmem)); null or an empty string sets none.
+    description:
+      - The SMC send buffer size (C(smc_wmem)); null or an empty string sets none. M(s390x.network.smc_sysctl) checks
+        it.
     type: raw
   tcp_rmem_min:
-    description: Minimum of C(net.ipv4.tcp_rmem) on kernels without C(net.smc.rmem) (C(smc_tcp_rmem_min)).
+    description:
+      - Minimum of C(net.ipv4.tcp_rmem) on kernels without C(net.smc.rmem)
+        (C(smc_tcp_rmem_min)); null or an empty string sets none.
     type: raw
   tcp_rmem_max:
-    description: Maximum of C(net.ipv4.tcp_rmem) on kernels without C(net.smc.rmem) (C(smc_tcp_rmem_max)).
+    description:
+      - Maximum of C(net.ipv4.tcp_rmem) on kernels without C(net.smc.rmem)
+        (C(smc_tcp_rmem_max)); null or an empty string sets none.
     type: raw
   tcp_wmem_min:
-    description: Minimum of C(net.ipv4.tcp_wmem) on kernels without C(net.smc.wmem) (C(smc_tcp_wmem_min)).
+    description:
+      - Minimum of C(net.ipv4.tcp_wmem) on kernels without C(net.smc.wmem)
+        (C(smc_tcp_wmem_min)); null or an empty string sets none.
     type: raw
   tcp_wmem_max:
-    description: Maximum of C(net.ipv4.tcp_wmem) on kernels without C(net.smc.wmem) (C(smc_tcp_wmem_max)).
+    description:
+      - Maximum of C(net.ipv4.tcp_wmem) on kernels without C(net.smc.wmem)
+        (C(smc_tcp_wmem_max)); null or an empty string sets none.
     type: raw
   raise_core_mem_max:
     description:
@@ -141,9 +153,10 @@ options:
     type: bool
     default: true
   ueids:
-    description: The user-defined EIDs (C(smc_ueids)); only whether there are any is planned here.
-    type: list
-    elements: str
+    description:
+      - The user-defined EIDs (C(smc_ueids)); only whether there are any is planned here (null and an empty string
+        are none). M(s390x.network.smc_ueid) checks them.
+    type: raw
     default: []
   ueid_state:
     description: How the UEIDs are applied (C(smc_ueid_state)).

@@ -97,11 +97,14 @@ class Step(engine.Step):
 
 def with_defaults(config, defaults):
     """The entries of ``config`` with the values of ``defaults`` for the settings they do not give
-    (None); the entry wins, a setting at a time."""
+    (None, also a null the entry gives: the module's arguments cannot tell them apart); a setting
+    the entry gives wins. Each entry gets its own copy of a default dict (``attributes``)."""
     given = dict((name, value) for name, value in (defaults or {}).items() if value is not None)
     if not given:
         return config
-    return [dict(entry, **dict((n, v) for n, v in given.items() if entry.get(n) is None)) for entry in config]
+    return [
+        dict(entry, **dict((n, copy.deepcopy(v)) for n, v in given.items() if entry.get(n) is None)) for entry in config
+    ]
 
 
 def entry_settings(entry, label):

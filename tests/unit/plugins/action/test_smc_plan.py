@@ -144,6 +144,8 @@ def test_a_host_with_roce_and_no_ism_is_sized_for_smcr():
         ({"pnet_state": "overridden"}, {"pnet": True}),
         ({"pnet_boot_unit": False}, {"pnet": True}),
         ({"ueids": ["ETH01"]}, {"ueid": True}),
+        ({"ueids": ""}, {"ueid": False}),  # as the role's "smc_ueids | length > 0" read it
+        ({"ueids": None}, {"ueid": False}),
         ({"ueid_state": "overridden"}, {"ueid": True}),
         ({"seid": "disabled"}, {"ueid": True}),
         ({"seid": "unchanged", "ueid_state": "deleted"}, {"ueid": False}),

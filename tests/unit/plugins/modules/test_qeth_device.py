@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.qeth import ccw_blacklist
+from ansible_collections.s390x.network.plugins.module_utils.qeth.plan import with_defaults
 from ansible_collections.s390x.network.plugins.module_utils.qeth.resource import QethDevices
 from ansible_collections.s390x.network.plugins.module_utils.qeth.udev_rules import rule_path
 from ansible_collections.s390x.network.plugins.modules import qeth_device
@@ -552,6 +553,18 @@ def test_device_defaults_fill_what_an_entry_does_not_give(env):
     # without defaults an entry leaves what it does not name alone, and online defaults to true
     same = run(env, {"config": [{"id": "0.0.8200"}, {"id": "0.0.8206", "online": False}]})
     assert same["chzdev_calls"] == [] and same["changed"] is False
+
+
+def test_with_defaults_fills_nulls_and_copies_the_defaults():
+    defaults = {"layer2": True, "attributes": {"hw_trap": "arm"}, "portno": None}
+    config = [{"id": "a", "layer2": None, "portno": 1}, {"id": "b", "layer2": False, "attributes": {}}]
+    merged = with_defaults(config, defaults)
+    assert merged == [
+        {"id": "a", "layer2": True, "portno": 1, "attributes": {"hw_trap": "arm"}},
+        {"id": "b", "layer2": False, "attributes": {}},
+    ]
+    assert merged[0]["attributes"] is not defaults["attributes"]
+    assert with_defaults(config, None) is config and with_defaults(config, {"portno": None}) is config
 
 
 def test_device_defaults_are_checked_like_the_entries(env):
