@@ -46,7 +46,8 @@ ARGUMENT_SPEC = dict(
     seid=dict(type="str", default="unchanged", choices=["enabled", "disabled", "unchanged"]),
 )
 # raw options where null means "not given"; "{{ none }}" renders as "" before ansible-core 2.19
-_NULLABLE = ("cpc", "roce_fids", "smcr", "ism_fids", "tcp_rmem_min", "tcp_rmem_max", "tcp_wmem_min", "tcp_wmem_max")
+# (the sizes and TCP limits: smc_role_plan.sysctl_args takes "" as none)
+_NULLABLE = ("cpc", "roce_fids", "smcr", "ism_fids")
 _PLAN_OPTIONS = tuple(name for name in ARGUMENT_SPEC if name not in ("cpc", "host", "partition"))
 
 

@@ -77,14 +77,16 @@ def smcr_errors(interface, pnet_id):
 
 
 def _size(value):
-    """A buffer size of the inventory, or None (not set) for null and the empty string."""
+    """A buffer size or TCP limit of the inventory, or None (not set) for null and the empty string
+    (a templated null before ansible-core 2.19)."""
     return None if value is None or str(value) == "" else value
 
 
 def sysctl_args(options, roce, ism, services):
-    """smc_sysctl's size arguments (None: not passed): the sizes as given, the protocol SMC-R for a
-    host that uses RoCE and no ISM, and net.core.rmem_max/wmem_max raised to the largest service
-    size where that is above the kernel default and ``raise_core_mem_max`` is on."""
+    """smc_sysctl's size arguments (None: not passed): the sizes and TCP limits as given, the
+    protocol SMC-R for a host that uses RoCE and no ISM, and net.core.rmem_max/wmem_max raised to
+    the largest service size where that is above the kernel default and ``raise_core_mem_max`` is
+    on."""
 
     def core(limit):
         if options.get("raise_core_mem_max", True) and (limit or 0) > CORE_MEM_DEFAULT:
@@ -92,14 +94,14 @@ def sysctl_args(options, roce, ism, services):
         return None
 
     args = dict(
-        rmem=_size(options.get("rmem")),
-        wmem=_size(options.get("wmem")),
+        (name, _size(options.get(name)))
+        for name in ("rmem", "wmem", "tcp_rmem_min", "tcp_rmem_max", "tcp_wmem_min", "tcp_wmem_max")
+    )
+    args.update(
         protocol="smcr" if roce["enabled"] and not ism["fids"] else options.get("protocol", "smcd"),
         core_rmem_max=core(services["max_rmem"]),
         core_wmem_max=core(services["max_wmem"]),
     )
-    for name in ("tcp_rmem_min", "tcp_rmem_max", "tcp_wmem_min", "tcp_wmem_max"):
-        args[name] = options.get(name)
     return args
 
 
