@@ -390,7 +390,7 @@ def _osa(ctx, raw, known):
     return result
 
 
-def _function_common(ctx, obj, item, known, default_pnet, vf_required=True):
+def _function_common(ctx, obj, item, known, default_pnet, vf_required=True, read_pnet=None):
     partition = item.get("partition")
     if isinstance(partition, list):
         names = _name_list(ctx, obj, "partition", partition)
@@ -424,11 +424,11 @@ def _function_common(ctx, obj, item, known, default_pnet, vf_required=True):
         "candidates": candidates,
         "uid": _id_number(ctx, obj, "uid", item.get("uid"), 0xFFFFFFFF, required=False),
         "vf": _dec_number(ctx, obj, "vf", item.get("vf"), required=vf_required),
-        "pnet_id": _pnet(ctx, obj, "pnet_id", pnet),
+        "pnet_id": (read_pnet or _pnet)(ctx, obj, "pnet_id", pnet),
     }
 
 
-def _functions(ctx, obj, item, allowed, known, default_pnet, vf_required=True):
+def _functions(ctx, obj, item, allowed, known, default_pnet, vf_required=True, read_pnet=None):
     """Yield ``(fobj, func, entry)`` for each function of an ISM VCHID or RoCE PCHID.
 
     ``fobj`` names the function in messages, ``func`` is the user's mapping and
@@ -446,7 +446,7 @@ def _functions(ctx, obj, item, allowed, known, default_pnet, vf_required=True):
             fobj = "%s FID %s" % (obj, fid_text(fid))
         _unknown_keys(ctx, fobj, func, allowed)
         entry = {"fid": fid}
-        entry.update(_function_common(ctx, fobj, func, known, default_pnet, vf_required))
+        entry.update(_function_common(ctx, fobj, func, known, default_pnet, vf_required, read_pnet))
         yield fobj, func, entry
 
 
@@ -550,10 +550,12 @@ def _network_express(ctx, raw, known):
             ctx.error(obj, "card", "%r is not a card label (1-32 characters A-Z a-z 0-9 _ . -)" % (card,))
             card = None
         pnet = _one_pnet(ctx, obj, "pnet_id", item.get("pnet_id"), ntype)
+
+        def read_pnet(ctx, fobj, field, value, ntype=ntype):
+            return _one_pnet(ctx, fobj, field, value, ntype)
+
         functions = []
-        for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet, vf_required=False):
-            if isinstance(func.get("pnet_id"), list):
-                entry["pnet_id"] = _one_pnet(ctx, fobj, "pnet_id", func["pnet_id"], ntype)
+        for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet, False, read_pnet):
             entry.update(_netx_keywords(ctx, fobj, func, ntype, entry["vf"]))
             functions.append(entry)
         osh = _osh(ctx, obj, item.get("osh"), ntype, pnet, known)
@@ -653,7 +655,8 @@ def _osh(ctx, obj, value, ntype, pnet, known):
         ctx.error(oobj, "partitions", "must name at least one partition")
     _check_refs(ctx, oobj, "partitions", partitions, known)
     units = []
-    if any(key in value for key in ("control_unit", "devices", "control_units")):
+    # an OSH CHPID may come without control units (the deck of the z/OS or z/VM side may hold them)
+    if value.get("control_units") or "control_unit" in value or "devices" in value:
         units = _control_units(ctx, oobj, value)
     return {
         "chpid": chpid,
