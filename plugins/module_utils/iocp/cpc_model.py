@@ -567,7 +567,9 @@ def _network_express(ctx, raw, known):
             pnet = pnets.pop()
         elif pnets:
             pnet = None
-        result.append({"pchid": pchid, "type": ntype, "card": card, "pnet_id": pnet, "functions": functions, "osh": osh})
+        result.append(
+            {"pchid": pchid, "type": ntype, "card": card, "pnet_id": pnet, "functions": functions, "osh": osh}
+        )
     return result
 
 

@@ -313,13 +313,24 @@ def _netx_cards(css, port):
     lines = ["*"]
     lines += comment_cards(
         "Network Express PCHID %s (%s mode, TYPE=%s), %d FIDs%s"
-        % (pchid, mode, port["type"], len(port["functions"]), ", OSH CHPID %s" % port["osh"]["chpid"] if port.get("osh") else "")
+        % (
+            pchid,
+            mode,
+            port["type"],
+            len(port["functions"]),
+            ", OSH CHPID %s" % port["osh"]["chpid"] if port.get("osh") else "",
+        )
     )
     if port.get("card"):
         lines.append(_annotation("CARD", pchid, port["card"]))
     osh = port.get("osh")
     if osh:
-        params = ["PATH=(CSS(%d),%s)" % (css, osh["chpid"]), "PCHID=%s" % pchid, "SHARED", _css_part(css, osh["partitions"])]
+        params = [
+            "PATH=(CSS(%d),%s)" % (css, osh["chpid"]),
+            "PCHID=%s" % pchid,
+            "SHARED",
+            _css_part(css, osh["partitions"]),
+        ]
         params.append("TYPE=OSH")
         if osh["pnet_id"]:
             params.append("PNETID=%s" % osh["pnet_id"])

@@ -189,7 +189,18 @@ def _netx_rows(model):
                 osh_text,
             )
         if osh and not port["functions"]:
-            yield (_h(port["pchid"], 3), _cell(port["card"]), port["type"], "-", "-", "-", "-", "-", _cell(osh["pnet_id"]), osh_text)
+            yield (
+                _h(port["pchid"], 3),
+                _cell(port["card"]),
+                port["type"],
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                _cell(osh["pnet_id"]),
+                osh_text,
+            )
 
 
 def _smcd_section(model):

@@ -263,8 +263,7 @@ def _check_units(model, errors, warnings):
             if cu["number"] is not None:
                 if cu["number"] in cus:
                     errors.append(
-                        "%s: control unit number %s is already used by %s"
-                        % (cu_label, cu["number"], cus[cu["number"]])
+                        "%s: control unit number %s is already used by %s" % (cu_label, cu["number"], cus[cu["number"]])
                     )
                 else:
                     cus[cu["number"]] = cu_label
@@ -488,7 +487,12 @@ def _check_network_express(model, errors, warnings):
                 errors.append(
                     "%s: pnet_id %s differs from %s of FID %s on the same PCHID; a port has one PNET ID "
                     "(PNETID)"
-                    % (_netx_label(port, func), func["pnet_id"] or "none", first["pnet_id"] or "none", fid_text(first["fid"]))
+                    % (
+                        _netx_label(port, func),
+                        func["pnet_id"] or "none",
+                        first["pnet_id"] or "none",
+                        fid_text(first["fid"]),
+                    )
                 )
         osh = port.get("osh")
         if osh:

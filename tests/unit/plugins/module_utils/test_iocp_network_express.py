@@ -31,7 +31,6 @@ from ansible_collections.s390x.network.tests.unit.plugins.module_utils.cpc_sampl
 from ansible_collections.s390x.network.tests.unit.plugins.module_utils.test_iocp_render import check_layout
 
 
-
 @pytest.fixture
 def z17():
     return load_cpc("z17_cpc.yml")
@@ -268,7 +267,8 @@ def test_pf_and_vf_in_a_deck_are_refused():
 def test_vf_is_required(z17, fid, hint):
     func_of(z17, fid).pop("vf")
     assert errors_of(z17) == [
-        "Network Express PCHID %s FID 0x%x: vf is required (VF=%s; ICP219I)" % ("314" if fid == 0x11 else "330", fid, hint)
+        "Network Express PCHID %s FID 0x%x: vf is required (VF=%s; ICP219I)"
+        % ("314" if fid == 0x11 else "330", fid, hint)
     ]
 
 
@@ -287,7 +287,9 @@ def test_fidparm_values_render(z17, value, shown):
 @pytest.mark.parametrize("value", ["02", 2, "1F", "on", True])
 def test_fidparm_other_values_are_refused(z17, value):
     func_of(z17, 0x11)["fidparm"] = value
-    assert errors_of(z17) == ["Network Express PCHID 314 FID 0x11: fidparm %r is not 00 or 01 (FIDPARM, ICP210I)" % (value,)]
+    assert errors_of(z17) == [
+        "Network Express PCHID 314 FID 0x11: fidparm %r is not 00 or 01 (FIDPARM, ICP210I)" % (value,)
+    ]
 
 
 def test_fidparm_is_refused_on_netd(z17):
@@ -353,7 +355,9 @@ def test_vf_is_unique_per_port_not_per_card(z17):
 
 def test_one_pf_per_port(z17):
     port_of(z17, 0x330)["functions"].append({"fid": 0x22, "uid": 0x22, "pf": True, "partition": "LNX1"})
-    assert errors_of(z17) == ["Network Express PCHID 330: pf is set on FIDs 0x20, 0x22; a port has one physical function"]
+    assert errors_of(z17) == [
+        "Network Express PCHID 330: pf is set on FIDs 0x20, 0x22; a port has one physical function"
+    ]
 
 
 def test_uid_and_fid_rules_cover_network_express(z17):
@@ -430,7 +434,9 @@ def test_osh_without_control_units_and_without_functions(z17):
     for key in ("control_unit", "devices"):
         port["osh"].pop(key)
     text = rendered(z17)
-    assert " CHPID    PATH=(CSS(0),D0),PCHID=314,SHARED,PARTITION=((CSS(0),(ZOS1),(=))),TYPE=OSH,PNETID=NETWORK1\n" in text
+    assert (
+        " CHPID    PATH=(CSS(0),D0),PCHID=314,SHARED,PARTITION=((CSS(0),(ZOS1),(=))),TYPE=OSH,PNETID=NETWORK1\n" in text
+    )
     assert "CUNUMBR=D000" not in text
     again = normalize_cpc(parse_deck(render_fragment(normalize_cpc(z17)[0]))["cpc"])[0]
     assert again["network_express"][0]["osh"]["control_units"] == []
