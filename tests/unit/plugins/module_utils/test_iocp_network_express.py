@@ -10,9 +10,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 import re
 
 import pytest
+import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.iocp.compare import compare_models
 from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import (
@@ -554,3 +556,16 @@ def test_smcr_functions_of_every_kind(z17):
         (0x2002, "ROC2", 0x0A, 1, "OSANET1"),
     ]
     assert FUNCTION_PFT == {"ROCE": 0x02, "ISM": 0x05, "ROC2": 0x0A, "NETH": 0x0C, "NETD": 0x0F}
+
+
+def test_the_examples_in_docs_cpc_model_are_valid():
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "docs", "cpc-model.md")
+    with open(path) as handle:
+        text = handle.read()
+    blocks = [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
+    models = [yaml.safe_load(b)["cpc"] for b in blocks if b.startswith("cpc:")]
+    assert len(models) == 2
+    for cpc in models:
+        model, errors, warnings = normalize_cpc(cpc)
+        assert errors == [] and warnings == []
+    assert [p["type"] for p in normalize_cpc(models[1])[0]["network_express"]] == ["NETH", "NETH", "NETD"]
