@@ -566,6 +566,6 @@ def test_the_examples_in_docs_cpc_model_are_valid():
     models = [yaml.safe_load(b)["cpc"] for b in blocks if b.startswith("cpc:")]
     assert len(models) == 2
     for cpc in models:
-        model, errors, warnings = normalize_cpc(cpc)
+        _model, errors, warnings = normalize_cpc(cpc)
         assert errors == [] and warnings == []
     assert [p["type"] for p in normalize_cpc(models[1])[0]["network_express"]] == ["NETH", "NETH", "NETD"]
