@@ -10,27 +10,33 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 ---
 module: iocp
-short_description: Render, validate, parse and compare IOCP statements for HiperSockets and ISM
+short_description: Render, validate, parse and compare IOCP statements for HiperSockets, ISM and Network Express
 version_added: 0.1.0
 description:
   - Works on the C(cpc) inventory data model of this collection (documented in
     C(docs/cpc-model.md)) on the Ansible controller; nothing on a managed host is touched.
   - O(state=rendered) returns the IOCP card-image source (ID, RESOURCE, UUID, CHPID, CNTLUNIT,
     IODEVICE and FUNCTION statements) for the HiperSockets (IQD) CHPIDs, ISM VCHIDs and FIDs and
-    the optional OSA and RoCE definitions of one CPC, with a header comment naming the CPC and
-    what is included; with O(dest) it also writes it to a file.
+    the optional OSA, RoCE Express (z15, z16) and Network Express (z17 / LinuxONE 5, FUNCTION
+    TYPE=NETH or TYPE=NETD, and the OSH CHPID on a hybrid-mode port) definitions of one CPC, with
+    a header comment naming the CPC and what is included; with O(dest) it also writes it to a file.
   - O(state=validated) returns the validation errors and warnings of the model, changing nothing.
   - O(state=parsed) reads IOCP source from O(deck) and returns the model it describes;
     statements this module does not model are returned as RV(unparsed).
   - O(state=compared) compares the inventory O(cpc) with an existing IOCP O(deck) and returns the
-    differences (partitions, UID checking, CHPIDs, control units and devices, FIDs with UID, VF,
-    partition, VCHID and PNET ID).
+    differences (partitions, UID checking, CHPIDs, control units and devices, FIDs with UID, VF
+    or PF, partition, VCHID or PCHID, PNET ID and FIDPARM).
   - Validation covers duplicate FIDs, a FID in the access list of more than one partition, UIDs
     outside 0001-FFFF or duplicated in a partition with UID checking, VFs outside 1-255 or
     duplicated within a VCHID, more than 32 ISM VCHIDs, CHPID number clashes, overlapping device
     numbers, more than 64 control units per IQD CHPID, frame sizes, PNET ID syntax and reuse, and
     whether the partitions and guests listed in C(smcd_peers) can use SMC-D with each other.
-    Every error names the object and the field.
+  - 'For Network Express it checks the IOCP keyword rules of each type: no C(PORT=) (the PCHID is
+    the port), C(PF) only on NETD and never with C(VF), C(VF) required otherwise (NETH 0-123, NETD
+    0-127, unique per port), C(FIDPARM) 00 or 01 on NETH only, one PNET ID per port (the OSH
+    CHPID''s too), an OSH CHPID only on a NETH port, both ports of a card in one mode; RoCE Express
+    is refused on a z17 / LinuxONE 5 and Network Express before it.'
+  - Every error names the object (for a function its FID) and the field.
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -50,10 +56,11 @@ options:
     description:
       - The CPC model (the C(cpc) inventory variable). Required unless O(state=parsed), not used with
         O(state=parsed).
-      - 'Top-level keys: C(name), C(machine) (V(z15), V(z16), V(z17)), C(css), C(uid_checking),
-        C(partitions), C(hipersockets), C(ism), C(osa), C(roce), C(smcd_peers). FIDs, UIDs and
-        VCHIDs are ints (YAML C(0x605)) or hex strings (C("605")); CHPIDs, control unit and device
-        numbers are hex strings. See C(docs/cpc-model.md) for every field.'
+      - 'Top-level keys: C(name), C(machine) (V(z15), V(z16), V(z17), a LinuxONE name such as
+        V(LinuxONE 5), or a machine type such as V(9176)), C(css), C(uid_checking), C(partitions),
+        C(hipersockets), C(ism), C(osa), C(roce), C(network_express), C(smcd_peers). FIDs, UIDs,
+        VCHIDs and PCHIDs are ints (YAML C(0x605)) or hex strings (C("605")); CHPIDs, control unit
+        and device numbers are hex strings. See C(docs/cpc-model.md) for every field.'
     type: dict
   state:
     description:

@@ -3,10 +3,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Compare two normalised ``cpc`` models: the inventory and an existing IOCP deck.
 
-Only what IOCP knows is compared (partitions and MIF ids, UID checking, IQD/OSD
-CHPIDs with their control units and devices, ISM/RoCE FIDs with UID, VF,
-partition, VCHID/PCHID and PNET ID); inventory-only data (hosts, guests,
-SMC-D peer groups) is not.
+Only what IOCP knows is compared (partitions and MIF ids, UID checking, IQD/OSD/OSH
+CHPIDs with their control units and devices, ISM/RoCE/NETH/NETD FIDs with UID, VF or
+PF, partition, VCHID/PCHID, PNET ID and FIDPARM); inventory-only data (hosts, guests,
+SMC-D peer groups, Network Express card labels) is not.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -49,6 +49,18 @@ def _channels(model):
                 "pnet_id": chp.get("pnet_id"),
                 "control_units": dict((cu["number"], cu["devices"]) for cu in chp["control_units"]),
             }
+    for port in model.get("network_express") or []:
+        chp = port.get("osh")
+        if chp:
+            result[chp["chpid"]] = {
+                "type": "OSH",
+                "frame_size": None,
+                "pchid": _hexs(port["pchid"], 3),
+                "vchid": None,
+                "partitions": sorted(chp["partitions"]),
+                "pnet_id": chp["pnet_id"],
+                "control_units": dict((cu["number"], cu["devices"]) for cu in chp["control_units"]),
+            }
     return result
 
 
@@ -75,6 +87,18 @@ def _fids(model):
                 "partition": func["partition"],
                 "pnet_id": func["pnet_id"],
                 "port": func.get("port"),
+            }
+    for port in model.get("network_express") or []:
+        for func in port["functions"]:
+            result[func["fid"]] = {
+                "type": port["type"],
+                "channel": "PCHID %s" % _hexs(port["pchid"], 3),
+                "uid": _hexs(func["uid"], 4),
+                "vf": "PF" if func["pf"] else func["vf"],
+                "partition": func["partition"],
+                "pnet_id": func["pnet_id"],
+                "port": None,
+                "fidparm": func["fidparm"],
             }
     return result
 
@@ -123,7 +147,7 @@ def compare_models(inventory, deck):
         lambda k: "FID 0x%X" % k,
         _fids(inventory),
         _fids(deck),
-        ("type", "channel", "uid", "vf", "partition", "pnet_id", "port"),
+        ("type", "channel", "uid", "vf", "partition", "pnet_id", "port", "fidparm"),
         out,
     )
     return out

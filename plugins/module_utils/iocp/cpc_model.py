@@ -27,12 +27,19 @@ __metaclass__ = type
 import copy
 import re
 
+from ansible_collections.s390x.network.plugins.module_utils.iocp.machines import (
+    GENERATIONS,
+    accepted_names,
+    read_machine,
+)
 from ansible_collections.s390x.network.plugins.module_utils.iocp.validate import (
+    NETX_TYPES,
     validate_model,
 )
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text, parse_hex_id
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import PFT_NAMES
 
-MACHINES = ("z15", "z16", "z17")
+MACHINES = GENERATIONS
 FRAME_SIZES = ("16K", "24K", "40K", "64K")
 # CHPARM value of an IQD CHPID per maximum frame size (and the Linux MTU it gives).
 FRAME_SIZE_CHPARM = {"16K": "00", "24K": "40", "40K": "80", "64K": "C0"}
@@ -41,6 +48,10 @@ FRAME_SIZE_MTU = {"16K": 8192, "24K": 16384, "40K": 32768, "64K": 57344}
 ROCE_TYPES = ("ROCE", "ROC2")
 ROCE_ADAPTERS = ("express", "express2", "express3")
 OSA_TYPES = ("OSD",)
+# zPCI function type (``pft``, the kernel's owner of the numbers) of each IOCP FUNCTION TYPE
+FUNCTION_PFT = dict((name, pft) for pft, name in PFT_NAMES.items() if name in ("ISM",) + ROCE_TYPES + NETX_TYPES)
+SMCR_TYPES = ROCE_TYPES + NETX_TYPES
+FIDPARMS = ("00", "01")
 MAX_CSS = 5
 MAX_DEVICES_PER_STATEMENT = 256
 
@@ -50,6 +61,8 @@ _PNET_RE = re.compile(r"[A-Z0-9]{1,16}")
 _BUSID_RE = re.compile(r"0\.[0-3]\.([0-9A-Fa-f]{4})")
 _LABEL_RE = re.compile(r"[^\s]{1,48}")
 _FRAME_RE = re.compile(r"(16|24|40|64)\s*(?:K|KB|KIB)?", re.IGNORECASE)
+_CARD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
+_FIDPARM_RE = re.compile(r"(?:0[xX])?0?([01])")
 
 TOP_KEYS = (
     "name",
@@ -61,6 +74,7 @@ TOP_KEYS = (
     "ism",
     "osa",
     "roce",
+    "network_express",
     "smcd_peers",
 )
 
@@ -376,7 +390,7 @@ def _osa(ctx, raw, known):
     return result
 
 
-def _function_common(ctx, obj, item, known, default_pnet):
+def _function_common(ctx, obj, item, known, default_pnet, vf_required=True, read_pnet=None):
     partition = item.get("partition")
     if isinstance(partition, list):
         names = _name_list(ctx, obj, "partition", partition)
@@ -409,12 +423,12 @@ def _function_common(ctx, obj, item, known, default_pnet):
         "partition": partition,
         "candidates": candidates,
         "uid": _id_number(ctx, obj, "uid", item.get("uid"), 0xFFFFFFFF, required=False),
-        "vf": _dec_number(ctx, obj, "vf", item.get("vf")),
-        "pnet_id": _pnet(ctx, obj, "pnet_id", pnet),
+        "vf": _dec_number(ctx, obj, "vf", item.get("vf"), required=vf_required),
+        "pnet_id": (read_pnet or _pnet)(ctx, obj, "pnet_id", pnet),
     }
 
 
-def _functions(ctx, obj, item, allowed, known, default_pnet):
+def _functions(ctx, obj, item, allowed, known, default_pnet, vf_required=True, read_pnet=None):
     """Yield ``(fobj, func, entry)`` for each function of an ISM VCHID or RoCE PCHID.
 
     ``fobj`` names the function in messages, ``func`` is the user's mapping and
@@ -432,7 +446,7 @@ def _functions(ctx, obj, item, allowed, known, default_pnet):
             fobj = "%s FID %s" % (obj, fid_text(fid))
         _unknown_keys(ctx, fobj, func, allowed)
         entry = {"fid": fid}
-        entry.update(_function_common(ctx, fobj, func, known, default_pnet))
+        entry.update(_function_common(ctx, fobj, func, known, default_pnet, vf_required, read_pnet))
         yield fobj, func, entry
 
 
@@ -517,6 +531,143 @@ def _roce_adapter(ctx, obj, rtype, value):
     return text
 
 
+NETX_MODES = {"HYBRID": "NETH", "DIRECT": "NETD"}
+_OSH_KEYS = ("chpid", "partitions", "pnet_id", "control_unit", "devices", "control_units")
+
+
+def _network_express(ctx, raw, known):
+    """Network Express ports, one PCHID each: the mode of the card (``type`` NETH for hybrid, NETD
+    for direct), the ``card`` both ports of one adapter share, the port's ``pnet_id`` (the default of
+    its functions and OSH CHPID), its FUNCTIONs and, in hybrid mode, the OSH CHPID on the same PCHID.
+    Keywords IOCP refuses for the port's type are errors here, naming the FID, field and value."""
+    result = []
+    allowed = ("pchid", "type", "card", "pnet_id", "functions", "osh")
+    function_keys = ("fid", "uid", "vf", "pf", "fidparm", "port", "partition", "candidates", "pnet_id")
+    for obj, item, pchid in _entries(ctx, raw, "network_express", "Network Express", "pchid", allowed):
+        ntype = _netx_type(ctx, obj, item.get("type"))
+        card = item.get("card")
+        if card is not None and (not isinstance(card, str) or not _CARD_RE.fullmatch(card)):
+            ctx.error(obj, "card", "%r is not a card label (1-32 characters A-Z a-z 0-9 _ . -)" % (card,))
+            card = None
+        pnet = _one_pnet(ctx, obj, "pnet_id", item.get("pnet_id"), ntype)
+
+        def read_pnet(ctx, fobj, field, value, ntype=ntype):
+            return _one_pnet(ctx, fobj, field, value, ntype)
+
+        functions = []
+        for fobj, func, entry in _functions(ctx, obj, item, function_keys, known, pnet, False, read_pnet):
+            entry.update(_netx_keywords(ctx, fobj, func, ntype, entry["vf"]))
+            functions.append(entry)
+        osh = _osh(ctx, obj, item.get("osh"), ntype, pnet, known)
+        # canonical PNET ID of the port: the one its functions and OSH CHPID share, else none
+        pnets = set(f["pnet_id"] for f in functions)
+        if osh is not None:
+            pnets.add(osh["pnet_id"])
+        if len(pnets) == 1:
+            pnet = pnets.pop()
+        elif pnets:
+            pnet = None
+        result.append(
+            {"pchid": pchid, "type": ntype, "card": card, "pnet_id": pnet, "functions": functions, "osh": osh}
+        )
+    return result
+
+
+def _netx_type(ctx, obj, value):
+    if value is None:
+        ctx.error(obj, "type", "is required: NETH (hybrid mode) or NETD (direct mode)")
+        return None
+    text = str(value).strip().upper()
+    text = NETX_MODES.get(text, text)
+    if text not in NETX_TYPES:
+        ctx.error(obj, "type", "%r is not NETH (hybrid mode) or NETD (direct mode)" % (value,))
+        return None
+    return text
+
+
+def _one_pnet(ctx, obj, field, value, ntype):
+    """A PNET ID of a Network Express port; a list of more than one is refused (one per port)."""
+    if isinstance(value, list):
+        if len(value) == 1:
+            value = value[0]
+        elif value:
+            ctx.error(
+                obj,
+                field,
+                "has %d PNET IDs (%s); TYPE=%s takes one, the port's (PNETID, ICP217I)"
+                % (len(value), ", ".join(str(v) for v in value), ntype or "NETH/NETD"),
+            )
+            return None
+        else:
+            value = None
+    return _pnet(ctx, obj, field, value)
+
+
+def _fidparm(ctx, obj, value):
+    if value is None:
+        return None
+    text = "%d" % value if _is_int(value) else value if isinstance(value, str) else None
+    match = _FIDPARM_RE.fullmatch(text.strip()) if text is not None else None
+    if not match:
+        ctx.error(obj, "fidparm", "%r is not 00 or 01 (FIDPARM, ICP210I)" % (value,))
+        return None
+    return "0" + match.group(1)
+
+
+def _netx_keywords(ctx, fobj, func, ntype, vf):
+    """``pf`` and ``fidparm`` of a NETH/NETD function, and the IOCP keyword rules of its type."""
+    port = func.get("port")
+    if port is not None:
+        ctx.error(fobj, "port", "%r is not allowed on TYPE=%s: the PCHID is the port (PORT=, ICP201I)" % (port, ntype))
+    pf = func.get("pf", False)
+    if pf is None:
+        pf = False
+    if not isinstance(pf, bool):
+        ctx.error(fobj, "pf", "%r is not true or false" % (pf,))
+        pf = False
+    if pf and ntype == "NETH":
+        ctx.error(fobj, "pf", "true is not allowed on TYPE=NETH: only a NETD port has a PF (PF, ICP201I)")
+    if pf and vf is not None:
+        ctx.error(fobj, "pf", "true and vf %d exclude each other: a FUNCTION is the PF or a VF (PF, VF, ICP182I)" % vf)
+    if not pf and vf is None and func.get("vf") is None:
+        hint = ", or pf: true for the port's physical function" if ntype == "NETD" else ""
+        ctx.error(fobj, "vf", "is required (VF=%s; ICP219I)" % hint)
+    fidparm = _fidparm(ctx, fobj, func.get("fidparm"))
+    if fidparm is not None and ntype == "NETD":
+        ctx.error(fobj, "fidparm", "%s is not allowed on TYPE=NETD: FIDPARM is for NETH only (ICP210I)" % fidparm)
+    return {"pf": pf, "fidparm": fidparm}
+
+
+def _osh(ctx, obj, value, ntype, pnet, known):
+    """The OSH CHPID on a hybrid-mode port (for z/OS and z/VM; Linux does not use OSH)."""
+    if value is None:
+        return None
+    oobj = "%s OSH" % obj
+    value = _dict(ctx, oobj, value)
+    if value is None:
+        return None
+    chpid = _hex_number(ctx, oobj, "chpid", value.get("chpid"), 2)
+    if chpid is not None:
+        oobj = "%s OSH CHPID %s" % (obj, chpid)
+    _unknown_keys(ctx, oobj, value, _OSH_KEYS)
+    if ntype == "NETD":
+        ctx.error(oobj, "", "CHPID TYPE=OSH needs a port in hybrid mode (type NETH); this port is NETD (direct mode)")
+    partitions = _name_list(ctx, oobj, "partitions", value.get("partitions"))
+    if not partitions:
+        ctx.error(oobj, "partitions", "must name at least one partition")
+    _check_refs(ctx, oobj, "partitions", partitions, known)
+    units = []
+    # an OSH CHPID may come without control units (the deck of the z/OS or z/VM side may hold them)
+    if value.get("control_units") or "control_unit" in value or "devices" in value:
+        units = _control_units(ctx, oobj, value)
+    return {
+        "chpid": chpid,
+        "partitions": partitions,
+        "pnet_id": _one_pnet(ctx, oobj, "pnet_id", value.get("pnet_id", pnet), ntype),
+        "control_units": units,
+    }
+
+
 def _list(ctx, obj, field, value):
     if value is None:
         return []
@@ -562,10 +713,12 @@ def normalize_cpc(cpc):
     else:
         name = name.strip().upper()
     machine = cpc.get("machine")
-    if not isinstance(machine, str) or machine.strip().lower() not in MACHINES:
-        ctx.error("cpc", "machine", "%r is not one of %s" % (machine, ", ".join(MACHINES)))
+    machine_type = None
+    known_machine = read_machine(machine)
+    if known_machine is None:
+        ctx.error("cpc", "machine", "%r is not one of %s" % (machine, accepted_names()))
     else:
-        machine = machine.strip().lower()
+        machine, machine_type = known_machine
     css = _dec_number(ctx, "cpc", "css", cpc.get("css", 0))
     if css is not None and not 0 <= css <= MAX_CSS:
         ctx.error("cpc", "css", "%d is outside 0-%d" % (css, MAX_CSS))
@@ -585,6 +738,7 @@ def normalize_cpc(cpc):
     model = {
         "name": name,
         "machine": machine,
+        "machine_type": machine_type,
         "css": css,
         "uid_checking": uid_checking,
         "partitions": partitions,
@@ -592,6 +746,7 @@ def normalize_cpc(cpc):
         "ism": _ism(ctx, cpc.get("ism"), known),
         "osa": _osa(ctx, cpc.get("osa"), known),
         "roce": _roce(ctx, cpc.get("roce"), known),
+        "network_express": _network_express(ctx, cpc.get("network_express"), known),
     }
     endpoints = set(known)
     for vchid in model["ism"]:
@@ -635,7 +790,7 @@ def iqd_devices(model):
 
 
 def partition_functions(model, partition):
-    """ISM and RoCE functions whose access list is ``partition`` (normalised model)."""
+    """ISM, RoCE and Network Express functions whose access list is ``partition`` (normalised model)."""
     result = []
     for vchid in model.get("ism") or []:
         for func in vchid["functions"]:
@@ -646,7 +801,51 @@ def partition_functions(model, partition):
         for func in card["functions"]:
             if func["partition"] == partition:
                 result.append(dict(func, type=card["type"], pchid=card["pchid"]))
+    for port in model.get("network_express") or []:
+        for func in port["functions"]:
+            if func["partition"] == partition:
+                result.append(dict(func, type=port["type"], pchid=port["pchid"], card=port["card"]))
     return result
+
+
+def smcr_functions(model, partition=None):
+    """The RDMA functions SMC-R can use (RoCE Express ROCE/ROC2, Network Express NETH/NETD) of a
+    normalised model, of one partition's access list when ``partition`` is given.
+
+    One dict per function: ``fid``, ``uid``, ``type`` (IOCP ``TYPE=``), ``pft`` (the zPCI function
+    type the kernel shows in sysfs), ``pchid``, ``port`` (the card port: a ROC2 function's
+    ``PORT=``; None for ROCE, whose function drives both ports, and for NETH/NETD, whose PCHID is
+    the port), ``pnet_id`` (of that port, None when the IOCDS gives none), ``partition``, ``vf``,
+    ``pf`` (a NETD port's physical function), ``card`` (Network Express card label or None) and
+    ``fidparm``.
+    """
+    result = []
+    for card in model.get("roce") or []:
+        for func in card["functions"]:
+            if partition is None or func["partition"] == partition:
+                result.append(_smcr_item(func, card["type"], card["pchid"], func.get("port"), None))
+    for port in model.get("network_express") or []:
+        for func in port["functions"]:
+            if partition is None or func["partition"] == partition:
+                result.append(_smcr_item(func, port["type"], port["pchid"], None, port["card"]))
+    return result
+
+
+def _smcr_item(func, ftype, pchid, port, card):
+    return {
+        "fid": func["fid"],
+        "uid": func["uid"],
+        "type": ftype,
+        "pft": FUNCTION_PFT.get(ftype),
+        "pchid": pchid,
+        "port": port,
+        "pnet_id": func["pnet_id"],
+        "partition": func["partition"],
+        "vf": func["vf"],
+        "pf": bool(func.get("pf")),
+        "card": card,
+        "fidparm": func.get("fidparm"),
+    }
 
 
 def partition_by_host(model):

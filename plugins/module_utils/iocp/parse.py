@@ -4,8 +4,8 @@
 """Read IOCP card-image source back into a ``cpc`` dict (the inventory form).
 
 ``parse_deck(text)`` understands the statements this collection renders (ID,
-RESOURCE, UUID, CHPID TYPE=IQD/OSD, CNTLUNIT/IODEVICE UNIT=IQD/OSA, FUNCTION
-TYPE=ISM/ROCE/ROC2) in the forms the IOCP User's Guide allows (PART or
+RESOURCE, UUID, CHPID TYPE=IQD/OSD/OSH, CNTLUNIT/IODEVICE UNIT=IQD/OSA, FUNCTION
+TYPE=ISM/ROCE/ROC2/NETH/NETD) in the forms the IOCP User's Guide allows (PART or
 PARTITION, optional parentheses around single values, CSS-qualified or plain
 partition lists, FID counts).  Every other statement is kept in ``unparsed``.
 Card rules (column 72 continuation, column 16 restart, ``*`` comments) and the
@@ -20,10 +20,8 @@ __metaclass__ = type
 
 import re
 
-from ansible_collections.s390x.network.plugins.module_utils.iocp.render import (
-    ANNOTATION,
-    MACHINE_BY_TYPE,
-)
+from ansible_collections.s390x.network.plugins.module_utils.iocp.machines import GENERATION_OF_TYPE
+from ansible_collections.s390x.network.plugins.module_utils.iocp.render import ANNOTATION
 
 CHPARM_FRAME = {"00": "16K", "40": "24K", "80": "40K", "C0": "64K"}
 KNOWN = ("ID", "RESOURCE", "UUID", "CHPID", "CNTLUNIT", "IODEVICE", "FUNCTION")
@@ -293,7 +291,15 @@ def _hexint(text):
 
 class _Deck(object):
     def __init__(self):
-        self.cpc = {"partitions": [], "uid_checking": [], "hipersockets": [], "ism": [], "osa": [], "roce": []}
+        self.cpc = {
+            "partitions": [],
+            "uid_checking": [],
+            "hipersockets": [],
+            "ism": [],
+            "osa": [],
+            "roce": [],
+            "network_express": [],
+        }
         self.css = None
         self.unparsed = []
         self.warnings = []
@@ -301,6 +307,7 @@ class _Deck(object):
         self.cus = {}
         self.ism = {}
         self.roce = {}
+        self.ports = {}
 
     def keep(self, stmt, why):
         self.unparsed.append(
@@ -309,6 +316,13 @@ class _Deck(object):
 
     def warn(self, stmt, msg):
         self.warnings.append("line %d: %s %s" % (stmt["line"], stmt["operation"], msg))
+
+    def port(self, pchid, ntype):
+        """The Network Express port entry of ``pchid``, made with type ``ntype`` when new."""
+        if pchid not in self.ports:
+            self.ports[pchid] = {"pchid": pchid, "type": ntype, "functions": []}
+            self.cpc["network_express"].append(self.ports[pchid])
+        return self.ports[pchid]
 
     def in_css(self, ids):
         if ids is None:
@@ -322,8 +336,8 @@ def _st_id(deck, stmt, params):
     for key, value in params:
         if key == "SYSTEM":
             mtype = _as_list(value)[0]
-            if mtype in MACHINE_BY_TYPE:
-                deck.cpc["machine"] = MACHINE_BY_TYPE[mtype]
+            if mtype in GENERATION_OF_TYPE:
+                deck.cpc["machine"] = mtype
             else:
                 deck.warn(stmt, "SYSTEM=%s is not a z15/z16/z17 machine type" % mtype)
         elif key == "LSYSTEM":
@@ -361,7 +375,7 @@ def _st_uuid(deck, stmt, params):
 def _st_chpid(deck, stmt, params):
     kw = dict(params)
     ctype = kw.get("TYPE")
-    if ctype not in ("IQD", "OSD"):
+    if ctype not in ("IQD", "OSD", "OSH"):
         deck.keep(stmt, "CHPID TYPE=%s is not modelled" % ctype)
         return
     if "NOTPART" in kw or "IOCLUSTER" in kw:
@@ -399,7 +413,16 @@ def _st_chpid(deck, stmt, params):
     if "PNETID" in kw:
         pnets = [x for x in _as_list(kw["PNETID"]) if x]
         entry["pnet_id"] = pnets[0] if pnets else None
-    if ctype == "IQD":
+    if ctype == "OSH":
+        port = deck.port(_hexint(kw["PCHID"]), "NETH")
+        if "osh" in port:
+            deck.keep(stmt, "a second OSH CHPID on PCHID %s is not modelled" % kw["PCHID"])
+            return
+        if "PNETID" in kw:
+            entry["pnet_id"] = _pnet_value(kw["PNETID"])
+        entry["control_units"] = []
+        port["osh"] = entry
+    elif ctype == "IQD":
         chparm = kw.get("CHPARM", kw.get("OS", "00"))
         if chparm not in CHPARM_FRAME:
             deck.warn(stmt, "CHPARM=%s: only the frame size bits are modelled" % chparm)
@@ -422,8 +445,8 @@ def _st_cntlunit(deck, stmt, params):
     unit = kw.get("UNIT")
     paths = [chp for ids, chp in _cu_paths(kw.get("PATH")) if deck.in_css(ids)]
     owners = [deck.chpids[p] for p in paths if p in deck.chpids]
-    want = {"IQD": "IQD", "OSA": "OSD"}.get(unit)
-    if want is None or not owners or any(t != want for t, _e in owners):
+    want = {"IQD": ("IQD",), "OSA": ("OSD", "OSH")}.get(unit)
+    if want is None or not owners or any(t not in want for t, _e in owners):
         deck.keep(stmt, "CNTLUNIT UNIT=%s on CHPID %s is not modelled" % (unit, ",".join(paths)))
         return
     if len(owners) > 1:
@@ -474,11 +497,22 @@ def _st_function(deck, stmt, params, guests):
         return
     if ftype == "ISM" and "VCHID" in kw:
         channel = _hexint(kw["VCHID"])
-    elif ftype in ("ROCE", "ROC2") and "PCHID" in kw:
+    elif ftype in ("ROCE", "ROC2", "NETH", "NETD") and "PCHID" in kw:
         channel = _hexint(kw["PCHID"])
     else:
         deck.keep(stmt, "FUNCTION TYPE=%s is not modelled" % ftype)
         return
+    if ftype in ("NETH", "NETD"):
+        port = deck.ports.get(channel)
+        if port is not None and port["type"] != ftype:
+            why = "OSH CHPID" if "osh" in port and not port["functions"] else "TYPE=%s FUNCTIONs" % port["type"]
+            deck.warn(
+                stmt,
+                "TYPE=%s on PCHID %s, which has %s: both ports of a Network Express card run in one "
+                "mode; the statement is not modelled" % (ftype, kw["PCHID"], why),
+            )
+            deck.keep(stmt, "FUNCTION TYPE=%s on a PCHID of another mode" % ftype)
+            return
     part = kw.get("PART", kw.get("PARTITION"))
     items = _as_list(part)
     if items and isinstance(items[0], list):
@@ -505,7 +539,9 @@ def _st_function(deck, stmt, params, guests):
             "candidates": candidates,
             "pnet_id": pnets[0] if pnets else None,
         }
-        if ftype == "ISM":
+        if ftype in ("NETH", "NETD"):
+            _netx_function(deck, kw, func, channel, ftype)
+        elif ftype == "ISM":
             if channel not in deck.ism:
                 deck.ism[channel] = {"vchid": channel, "functions": []}
                 deck.cpc["ism"].append(deck.ism[channel])
@@ -520,6 +556,28 @@ def _st_function(deck, stmt, params, guests):
             deck.roce[channel]["functions"].append(func)
 
 
+def _pnet_value(value):
+    """A PNETID keyword value: one PNET ID, None, or the list when there are several (the model
+    refuses more than one per Network Express port and names them)."""
+    pnets = [x for x in _as_list(value) if x]
+    if len(pnets) > 1:
+        return pnets
+    return pnets[0] if pnets else None
+
+
+def _netx_function(deck, kw, func, pchid, ftype):
+    """A NETH or NETD FUNCTION: PF or VF, FIDPARM and any PORT= (which the model refuses)."""
+    if "PNETID" in kw:
+        func["pnet_id"] = _pnet_value(kw["PNETID"])
+    if "PF" in kw:
+        func["pf"] = True
+    if "FIDPARM" in kw:
+        func["fidparm"] = kw["FIDPARM"]
+    if "PORT" in kw:
+        func["port"] = kw["PORT"]
+    deck.port(pchid, ftype)["functions"].append(func)
+
+
 def parse_deck(text):
     """Parse IOCP source. Returns ``{"cpc", "unparsed", "warnings", "statements"}``."""
     statements, annotations, warnings = read_cards(text)
@@ -528,11 +586,14 @@ def parse_deck(text):
     hosts = {}
     guests = {}
     peers = {}
+    cards = {}
     for line, words in annotations:
         if len(words) == 3 and words[0] == "HOST":
             hosts[words[1]] = words[2]
         elif len(words) == 3 and words[0] == "GUEST":
             guests[_hexint(words[1])] = words[2]
+        elif len(words) == 3 and words[0] == "CARD" and re.fullmatch(r"[0-9A-F]{1,3}", words[1]):
+            cards[_hexint(words[1])] = words[2]
         elif len(words) >= 3 and words[0] == "SMCD-PEERS":
             peers.setdefault(words[1], []).extend(words[2:])
         else:
@@ -558,6 +619,9 @@ def parse_deck(text):
         except (ValueError, IndexError, TypeError, KeyError) as exc:
             deck.warn(stmt, "could not be read (%s)" % exc)
             deck.keep(stmt, "syntax not understood: %s" % exc)
+    for port in deck.cpc["network_express"]:
+        if port["pchid"] in cards:
+            port["card"] = cards[port["pchid"]]
     for part in deck.cpc["partitions"]:
         if part["name"] in hosts:
             part["host"] = hosts[part["name"]]

@@ -82,6 +82,12 @@ def render_report(model, errors, warnings, fragment_file=None):
             ("PCHID", "Type", "FID", "UID", "VF", "Port", "Partition", "PNET ID"),
             _roce_rows(model),
         )
+    if model.get("network_express"):
+        out += _table(
+            "Network Express (NETH hybrid, NETD direct; one PCHID per port)",
+            ("PCHID", "Card", "Type", "FID", "UID", "VF", "FIDPARM", "Partition", "PNET ID", "OSH CHPID"),
+            _netx_rows(model),
+        )
     out += _smcd_section(model)
     for title, items in (("Errors", errors), ("Warnings", warnings)):
         out += ["", "## %s" % title, ""]
@@ -164,6 +170,39 @@ def _roce_rows(model):
             )
 
 
+def _netx_rows(model):
+    """One row per NETH/NETD function; an OSH CHPID without functions on its port gets a row too."""
+    for port in model["network_express"]:
+        osh = port.get("osh")
+        osh_text = "%s (%s)" % (osh["chpid"], " ".join(osh["partitions"])) if osh else "-"
+        for func in port["functions"]:
+            yield (
+                _h(port["pchid"], 3),
+                _cell(port["card"]),
+                port["type"],
+                "0x%X" % func["fid"],
+                _h(func["uid"], 4),
+                "PF" if func["pf"] else func["vf"],
+                _cell(func["fidparm"]),
+                func["partition"],
+                _cell(func["pnet_id"]),
+                osh_text,
+            )
+        if osh and not port["functions"]:
+            yield (
+                _h(port["pchid"], 3),
+                _cell(port["card"]),
+                port["type"],
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                _cell(osh["pnet_id"]),
+                osh_text,
+            )
+
+
 def _smcd_section(model):
     out = ["", "## SMC-D reachability", ""]
     names = sorted(n for n, sig in endpoints(model).items() if sig)
@@ -207,6 +246,7 @@ def render_dot(model):
     out += _dot_partitions(model, guests)
     out += _dot_chpids(model)
     out += _dot_ism(model)
+    out += _dot_netx(model)
     out += _dot_smcd(model, guests)
     out.append("}")
     return "\n".join(out) + "\n"
@@ -289,6 +329,39 @@ def _dot_ism(model):
                 counts[target] = counts.get(target, 0) + 1
             for target in sorted(counts):
                 out.append("  %s -> %s [label=%s];" % (node, target, _q("%d FIDs" % counts[target])))
+    return out
+
+
+def _dot_netx(model):
+    """Network Express ports (grouped by card when the inventory names it), an edge per FID to its
+    partition, and the OSH CHPID on a hybrid-mode port."""
+    out = []
+    for port in model.get("network_express") or []:
+        pchid = _h(port["pchid"], 3)
+        node = _node_id("netx", pchid)
+        mode = "hybrid" if port["type"] == "NETH" else "direct"
+        label = "Network Express PCHID %s\n%s (%s)%s%s" % (
+            pchid,
+            port["type"],
+            mode,
+            "\ncard %s" % port["card"] if port["card"] else "",
+            "\nPNET ID %s" % port["pnet_id"] if port["pnet_id"] else "",
+        )
+        out.append("  %s [shape=box, style=filled, fillcolor=lightpink, label=%s];" % (node, _q(label)))
+        out.append("  %s -> %s;" % (_node_id("cpc", model["name"]), node))
+        for func in port["functions"]:
+            what = "PF" if func["pf"] else "VF %s" % func["vf"]
+            extra = " FIDPARM %s" % func["fidparm"] if func["fidparm"] else ""
+            out.append(
+                "  %s -> %s [label=%s];"
+                % (node, _node_id("part", func["partition"]), _q("FID 0x%X %s%s" % (func["fid"], what, extra)))
+            )
+        osh = port.get("osh")
+        if osh:
+            chp = _node_id("chpid", osh["chpid"])
+            out.append("  %s [shape=hexagon, label=%s];" % (chp, _q("OSH CHPID %s\nPCHID %s" % (osh["chpid"], pchid))))
+            out.append("  %s -> %s [style=dashed, arrowhead=none];" % (node, chp))
+            out += ["  %s -> %s [arrowhead=none];" % (chp, _node_id("part", name)) for name in osh["partitions"]]
     return out
 
 

@@ -14,10 +14,21 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.s390x.network.plugins.module_utils.iocp.machines import (
+    MACHINE_TYPES,
+    NETWORK_EXPRESS_GENERATIONS,
+    ROCE_GENERATIONS,
+    machine_label,
+)
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text
 
 MAX_ISM_VCHIDS = 32
 VF_MIN, VF_MAX = 1, 255
+# Network Express FUNCTION types: NETH (hybrid mode), NETD (direct mode)
+NETX_TYPES = ("NETH", "NETD")
+# VF numbers per Network Express port (PCHID), per type
+NETX_VF_RANGE = {"NETH": (0, 123), "NETD": (0, 127)}
+PORTS_PER_NETX_CARD = 2
 UID_MIN, UID_MAX = 0x0001, 0xFFFF
 MAX_CU_PER_IQD = 64
 MAX_CU_PER_OSD = 16
@@ -39,6 +50,29 @@ def _functions(model):
         for func in card["functions"]:
             label = "RoCE PCHID %s FID %s" % (_vchid(card["pchid"]), fid_text(func["fid"]))
             yield label, func, card["type"], card["pchid"]
+    for port in model.get("network_express") or []:
+        for func in port["functions"]:
+            yield _netx_label(port, func), func, port["type"], port["pchid"]
+
+
+def _netx_label(port, func=None):
+    label = "Network Express PCHID %s" % _vchid(port["pchid"])
+    return label if func is None else "%s FID %s" % (label, fid_text(func["fid"]))
+
+
+def _osh_label(port):
+    return "%s OSH CHPID %s" % (_netx_label(port), port["osh"]["chpid"])
+
+
+def _channel_paths(model):
+    """(kind, label, channel path) of every IQD, OSD and OSH CHPID."""
+    for chp in model.get("hipersockets") or []:
+        yield "HiperSockets", "HiperSockets CHPID %s" % chp["chpid"], chp
+    for chp in model.get("osa") or []:
+        yield "OSA", "OSA CHPID %s" % chp["chpid"], chp
+    for port in model.get("network_express") or []:
+        if port.get("osh"):
+            yield "OSH", _osh_label(port), port["osh"]
 
 
 def _check_partitions(model, errors):
@@ -109,8 +143,10 @@ def _check_fids(model, errors, warnings):
 def _check_vfs(model, errors):
     for label, func, kind, _chan in _functions(model):
         vf = func["vf"]
-        if vf is not None and not VF_MIN <= vf <= VF_MAX:
-            errors.append("%s: vf %d is outside %d-%d" % (label, vf, VF_MIN, VF_MAX))
+        low, high = NETX_VF_RANGE.get(kind, (VF_MIN, VF_MAX))
+        if vf is not None and not low <= vf <= high:
+            per = " per port for TYPE=%s" % kind if kind in NETX_VF_RANGE else ""
+            errors.append("%s: vf %d is outside %d-%d%s" % (label, vf, low, high, per))
     for vchid in model.get("ism") or []:
         seen = {}
         for func in vchid["functions"]:
@@ -138,6 +174,27 @@ def _check_vfs(model, errors):
                 )
             else:
                 seen[key] = func["fid"]
+    for port in model.get("network_express") or []:
+        seen = {}
+        pfs = []
+        for func in port["functions"]:
+            if func.get("pf"):
+                pfs.append(func["fid"])
+            vf = func["vf"]
+            if vf is None:
+                continue
+            if vf in seen:
+                errors.append(
+                    "%s: vf %d is duplicated on this port (also FID %s)"
+                    % (_netx_label(port, func), vf, fid_text(seen[vf]))
+                )
+            else:
+                seen[vf] = func["fid"]
+        if len(pfs) > 1:
+            errors.append(
+                "%s: pf is set on FIDs %s; a port has one physical function"
+                % (_netx_label(port), ", ".join(fid_text(f) for f in pfs))
+            )
 
 
 def _check_channels(model, errors, warnings):
@@ -165,22 +222,22 @@ def _check_channels(model, errors, warnings):
             else:
                 vchids[chp["vchid"]] = label
     chpids = {}
-    for kind, items in (("HiperSockets", model.get("hipersockets") or []), ("OSA", model.get("osa") or [])):
-        for chp in items:
-            if chp["chpid"] is None:
-                continue
-            label = "%s CHPID %s" % (kind, chp["chpid"])
-            if chp["chpid"] in chpids:
-                errors.append(
-                    "%s: chpid %s is already defined as %s (CHPID number and type clash "
-                    "in CSS %s)" % (label, chp["chpid"], chpids[chp["chpid"]], model.get("css"))
-                )
-            else:
-                chpids[chp["chpid"]] = label
+    for _kind, label, chp in _channel_paths(model):
+        if chp["chpid"] is None:
+            continue
+        if chp["chpid"] in chpids:
+            errors.append(
+                "%s: chpid %s is already defined as %s (CHPID number and type clash "
+                "in CSS %s)" % (label, chp["chpid"], chpids[chp["chpid"]], model.get("css"))
+            )
+        else:
+            chpids[chp["chpid"]] = label
     pchids = {}
-    for label, pchid in [("OSA CHPID %s" % c["chpid"], c["pchid"]) for c in model.get("osa") or []] + [
-        ("RoCE PCHID %s" % _vchid(c["pchid"]), c["pchid"]) for c in model.get("roce") or []
-    ]:
+    for label, pchid in (
+        [("OSA CHPID %s" % c["chpid"], c["pchid"]) for c in model.get("osa") or []]
+        + [("RoCE PCHID %s" % _vchid(c["pchid"]), c["pchid"]) for c in model.get("roce") or []]
+        + [(_netx_label(p), p["pchid"]) for p in model.get("network_express") or []]
+    ):
         if pchid is None:
             continue
         if pchid in pchids:
@@ -193,39 +250,35 @@ def _check_units(model, errors, warnings):
     cus = {}
     ranges = []
     subchannels = 0
-    for kind, items, limit in (
-        ("HiperSockets", model.get("hipersockets") or [], MAX_CU_PER_IQD),
-        ("OSA", model.get("osa") or [], MAX_CU_PER_OSD),
-    ):
-        for chp in items:
-            label = "%s CHPID %s" % (kind, chp["chpid"])
-            if len(chp["control_units"]) > limit:
-                errors.append(
-                    "%s: control_units has %d control units, more than %d per %s CHPID"
-                    % (label, len(chp["control_units"]), limit, "IQD" if kind == "HiperSockets" else "OSD")
-                )
-            for cu in chp["control_units"]:
-                cu_label = "%s control unit %s" % (label, cu["number"])
-                if cu["number"] is not None:
-                    if cu["number"] in cus:
-                        errors.append(
-                            "%s: control unit number %s is already used by %s"
-                            % (cu_label, cu["number"], cus[cu["number"]])
-                        )
-                    else:
-                        cus[cu["number"]] = cu_label
-                devices = cu["devices"]
-                if not devices:
-                    continue
-                first = int(devices["first"], 16)
-                ranges.append((first, first + devices["count"] - 1, cu_label))
-                if kind == "HiperSockets":
-                    subchannels += devices["count"] * max(1, len(chp["partitions"]))
-                    if devices["count"] < MIN_IQD_DEVICES:
-                        warnings.append(
-                            "%s: devices count %d is below 3; a qeth device needs "
-                            "read, write and data subchannels" % (cu_label, devices["count"])
-                        )
+    limits = {"HiperSockets": (MAX_CU_PER_IQD, "IQD"), "OSA": (MAX_CU_PER_OSD, "OSD")}
+    for kind, label, chp in _channel_paths(model):
+        limit, ctype = limits.get(kind, (None, kind))
+        if limit is not None and len(chp["control_units"]) > limit:
+            errors.append(
+                "%s: control_units has %d control units, more than %d per %s CHPID"
+                % (label, len(chp["control_units"]), limit, ctype)
+            )
+        for cu in chp["control_units"]:
+            cu_label = "%s control unit %s" % (label, cu["number"])
+            if cu["number"] is not None:
+                if cu["number"] in cus:
+                    errors.append(
+                        "%s: control unit number %s is already used by %s" % (cu_label, cu["number"], cus[cu["number"]])
+                    )
+                else:
+                    cus[cu["number"]] = cu_label
+            devices = cu["devices"]
+            if not devices:
+                continue
+            first = int(devices["first"], 16)
+            ranges.append((first, first + devices["count"] - 1, cu_label))
+            if kind == "HiperSockets":
+                subchannels += devices["count"] * max(1, len(chp["partitions"]))
+                if devices["count"] < MIN_IQD_DEVICES:
+                    warnings.append(
+                        "%s: devices count %d is below 3; a qeth device needs "
+                        "read, write and data subchannels" % (cu_label, devices["count"])
+                    )
     ranges.sort()
     reach_end, reach_label = -1, None
     for low, high, label in ranges:
@@ -397,11 +450,91 @@ def _check_smcd(model, errors, warnings):
                 )
 
 
+def _check_machine(model, errors):
+    """RoCE Express only up to z16 / LinuxONE 4, Network Express only from z17 / LinuxONE 5."""
+    machine = model.get("machine")
+    if machine not in MACHINE_TYPES:
+        return  # reported by the normaliser
+    mtype = model.get("machine_type") or MACHINE_TYPES[machine][0]
+    shown = machine_label(machine, mtype)
+    if machine not in ROCE_GENERATIONS:
+        for card in model.get("roce") or []:
+            labels = ["RoCE PCHID %s FID %s" % (_vchid(card["pchid"]), fid_text(f["fid"])) for f in card["functions"]]
+            for label in labels or ["RoCE PCHID %s" % _vchid(card["pchid"])]:
+                errors.append(
+                    "%s: type %s (RoCE Express) is not supported on %s; use Network Express "
+                    "(network_express, FUNCTION TYPE=NETH or TYPE=NETD)" % (label, card["type"], shown)
+                )
+    if machine not in NETWORK_EXPRESS_GENERATIONS:
+        for port in model.get("network_express") or []:
+            errors.append(
+                "%s: type %s (Network Express) is not supported on %s; it needs a z17 or LinuxONE 5 "
+                "(machine type %s)" % (_netx_label(port), port["type"], shown, " or ".join(MACHINE_TYPES["z17"]))
+            )
+
+
+def _check_network_express(model, errors, warnings):
+    """One PNET ID per port (functions and OSH CHPID agree), cards of two ports in one mode, OSH only
+    for partitions without a Linux host, ports without statements."""
+    linux = dict((p["name"], p["host"]) for p in model.get("partitions") or [] if p.get("host"))
+    cards = {}
+    for port in model.get("network_express") or []:
+        first = None
+        for func in port["functions"]:
+            if first is None:
+                first = func
+            elif func["pnet_id"] != first["pnet_id"]:
+                errors.append(
+                    "%s: pnet_id %s differs from %s of FID %s on the same PCHID; a port has one PNET ID "
+                    "(PNETID)"
+                    % (
+                        _netx_label(port, func),
+                        func["pnet_id"] or "none",
+                        first["pnet_id"] or "none",
+                        fid_text(first["fid"]),
+                    )
+                )
+        osh = port.get("osh")
+        if osh:
+            if first is not None and osh["pnet_id"] != first["pnet_id"]:
+                errors.append(
+                    "%s: pnet_id %s differs from %s of NETH FID %s on the same PCHID; the OSH CHPID and "
+                    "the NETH functions of a port carry the same PNET ID (PNETID)"
+                    % (_osh_label(port), osh["pnet_id"] or "none", first["pnet_id"] or "none", fid_text(first["fid"]))
+                )
+            hosts = ["%s (%s)" % (name, linux[name]) for name in osh["partitions"] if name in linux]
+            if hosts:
+                warnings.append(
+                    "%s: partitions %s run Linux, which does not support OSH; Linux uses the port's NETH "
+                    "functions" % (_osh_label(port), ", ".join(hosts))
+                )
+        if not port["functions"] and not osh:
+            warnings.append("%s: has no functions and no osh; a port without them is not rendered" % _netx_label(port))
+        if port.get("card") is not None and port["pchid"] is not None:
+            cards.setdefault(port["card"], []).append(port)
+    for card in sorted(cards):
+        ports = cards[card]
+        pchids = ", ".join(_vchid(p["pchid"]) for p in ports)
+        if len(ports) > PORTS_PER_NETX_CARD:
+            errors.append(
+                "Network Express card %s: card names %d ports (PCHIDs %s); a Network Express card has %d"
+                % (card, len(ports), pchids, PORTS_PER_NETX_CARD)
+            )
+        types = sorted(set(p["type"] for p in ports if p["type"]))
+        if len(types) > 1:
+            errors.append(
+                "Network Express card %s: type is %s on PCHIDs %s; both ports of a card run in one mode "
+                "(NETH hybrid or NETD direct)" % (card, " and ".join(types), pchids)
+            )
+
+
 def validate_model(model):
     """Run every cross-object rule. Returns ``(errors, warnings)``."""
     errors = []
     warnings = []
     _check_partitions(model, errors)
+    _check_machine(model, errors)
+    _check_network_express(model, errors, warnings)
     _check_fids(model, errors, warnings)
     _check_vfs(model, errors)
     _check_channels(model, errors, warnings)

@@ -20,8 +20,13 @@ HOSTS = st.from_regex(r"\A[a-z][a-z0-9.-]{0,30}\Z")
 PNETS = st.from_regex(r"\A[A-Z0-9]{1,16}\Z")
 
 
+MACHINES = ["z15", "z16", "z17", "8562", "3932", "9175", "9176", "LinuxONE 5"]
+Z17 = ("z17", "9175", "9176", "LinuxONE 5")
+
+
 @st.composite
 def cpc_models(draw):
+    machine = draw(st.sampled_from(MACHINES))
     names = draw(st.lists(NAMES, min_size=1, max_size=6, unique=True))
     mifs = draw(st.permutations(range(1, 16)))[: len(names)]
     partitions = [
@@ -31,7 +36,7 @@ def cpc_models(draw):
     pick = st.sampled_from(names)
     subset = st.lists(pick, min_size=1, max_size=len(names), unique=True)
     pnet_pool = iter(draw(st.lists(PNETS, min_size=12, max_size=12, unique=True)))
-    chpids = iter(draw(st.lists(st.integers(0, 255), min_size=5, max_size=5, unique=True)))
+    chpids = iter(draw(st.lists(st.integers(0, 255), min_size=8, max_size=8, unique=True)))
     next_cu = [0x1000]
     next_dev = [0x0100]
 
@@ -94,7 +99,7 @@ def cpc_models(draw):
             item["pnet_id"] = vpnet
         ism.append(item)
     roce = []
-    if draw(st.booleans()):
+    if machine not in Z17 and draw(st.booleans()):
         rtype = draw(st.sampled_from(["ROCE", "ROC2"]))
         funcs = []
         for vf in draw(st.lists(st.integers(1, 126), min_size=1, max_size=3, unique=True)):
@@ -109,11 +114,43 @@ def cpc_models(draw):
                 func["port"] = draw(st.sampled_from([1, 2]))
             funcs.append(func)
         roce.append({"pchid": draw(st.integers(0x200, 0x2FF)), "type": rtype, "functions": funcs})
+    ports = []
+    pchids = iter(draw(st.lists(st.integers(0x300, 0x3FF), min_size=3, max_size=3, unique=True)))
+    cards = ["NX%d" % i for i in range(2)]
+    for _i in range(draw(st.integers(0, 3)) if machine in Z17 else 0):
+        ntype = draw(st.sampled_from(["NETH", "NETD"]))
+        pnet = draw(st.none() | st.just(next(pnet_pool)))
+        port = {"pchid": next(pchids), "type": ntype, "functions": []}
+        if pnet is not None:
+            port["pnet_id"] = pnet
+        card = draw(st.none() | st.sampled_from(cards))
+        if card is not None and sum(1 for p in ports if p.get("card") == card) < 2:
+            if all(p["type"] == ntype for p in ports if p.get("card") == card):
+                port["card"] = card
+        high = 123 if ntype == "NETH" else 127
+        vfs = draw(st.lists(st.integers(0, high), max_size=3, unique=True))
+        for vf in vfs:
+            func = {"fid": next(fids), "vf": vf, "partition": draw(pick)}
+            if draw(st.booleans()):
+                func["uid"] = next(uids)
+            if ntype == "NETH" and draw(st.booleans()):
+                func["fidparm"] = draw(st.sampled_from(["00", "01", 0, 1]))
+            port["functions"].append(func)
+        if ntype == "NETD" and draw(st.booleans()):
+            port["functions"].append({"fid": next(fids), "pf": True, "partition": draw(pick), "uid": next(uids)})
+        if ntype == "NETH" and (not vfs or draw(st.booleans())):
+            osh = {"chpid": "%02X" % next(chpids), "partitions": draw(subset)}
+            if draw(st.booleans()):
+                osh["control_units"] = control_units(2)
+            port["osh"] = osh
+        if not port["functions"] and "osh" not in port:
+            port["functions"].append({"fid": next(fids), "vf": 1, "partition": draw(pick)})
+        ports.append(port)
     endpoints = list(names) + [f["guest"] for v in ism for f in v["functions"] if "guest" in f]
     peers = draw(st.lists(st.lists(st.sampled_from(endpoints), min_size=2, max_size=4), max_size=2))
     return {
         "name": draw(NAMES),
-        "machine": draw(st.sampled_from(["z15", "z16", "z17"])),
+        "machine": machine,
         "css": draw(st.integers(0, 5)),
         "partitions": partitions,
         "uid_checking": draw(st.lists(pick, unique=True)),
@@ -121,6 +158,7 @@ def cpc_models(draw):
         "osa": osa,
         "ism": ism,
         "roce": roce,
+        "network_express": ports,
         "smcd_peers": peers,
     }
 

@@ -38,6 +38,19 @@ def fn(index, **fields):
     return lambda c: c["ism"][0]["functions"][index].update(fields)
 
 
+def netx(entry_fields=None, machine="z17", **fields):
+    """The lab CPC as a z17 with one Network Express port (PCHID 314, NETH); ``fields`` change its function."""
+
+    def apply(c):
+        func = {"fid": 0x10, "uid": 0x10, "vf": 1, "partition": "LPARA"}
+        func.update(fields)
+        entry = {"pchid": 0x314, "type": "NETH", "pnet_id": "NETWORK1", "functions": [func]}
+        entry.update(entry_fields or {})
+        c.update(machine=machine, network_express=[entry])
+
+    return apply
+
+
 def both(*changes):
     def apply(c):
         for change in changes:
@@ -200,6 +213,38 @@ CASES = [
         cpc(lambda c: c.update(roce=[{"pchid": 0x15C, "type": "ROC3", "functions": []}])),
         ["RoCE PCHID 15C: type 'ROC3' is not one of ROCE, ROC2"],
     ),
+    (
+        "RoCE on z17",
+        cpc(
+            lambda c: c.update(
+                machine="9176",
+                roce=[{"pchid": 0x15C, "functions": [{"fid": 0x20E, "vf": 1, "port": 1, "partition": "LPARA"}]}],
+            )
+        ),
+        ["RoCE PCHID 15C FID 0x20e: type ROC2 (RoCE Express) is not supported on z17 (machine type 9176)"],
+    ),
+    # -- Network Express -----------------------------------------------------------------------
+    ("Network Express on z16", cpc(netx(machine="z16")), ["Network Express PCHID 314: type NETH (Network Express)"]),
+    ("Network Express type", cpc(netx({"type": "OSH"})), ["PCHID 314: type 'OSH' is not NETH (hybrid mode) or"]),
+    ("Network Express port", cpc(netx(port=2)), ["FID 0x10: port 2 is not allowed on TYPE=NETH"]),
+    ("Network Express pf on NETH", cpc(netx(pf=True)), ["FID 0x10: pf true is not allowed on TYPE=NETH"]),
+    ("Network Express pf and vf", cpc(netx({"type": "NETD"}, pf=True)), ["pf true and vf 1 exclude each other"]),
+    ("Network Express no vf", cpc(netx(vf=None)), ["Network Express PCHID 314 FID 0x10: vf is required"]),
+    ("Network Express fidparm", cpc(netx(fidparm="02")), ["FID 0x10: fidparm '02' is not 00 or 01"]),
+    ("Network Express fidparm on NETD", cpc(netx({"type": "NETD"}, fidparm=1)), ["fidparm 01 is not allowed on"]),
+    ("Network Express vf range", cpc(netx(vf=124)), ["FID 0x10: vf 124 is outside 0-123 per port for TYPE=NETH"]),
+    ("Network Express pnet_id", cpc(netx(pnet_id="net1")), ["FID 0x10: pnet_id 'net1' is not a valid PNET ID"]),
+    (
+        "Network Express OSH on NETD",
+        cpc(netx({"type": "NETD", "osh": {"chpid": "D0", "partitions": ["LPARB"]}})),
+        ["PCHID 314 OSH CHPID D0: CHPID TYPE=OSH needs a port in hybrid mode"],
+    ),
+    (
+        "Network Express OSH PNET ID",
+        cpc(netx({"osh": {"chpid": "D0", "partitions": ["LPARB"], "pnet_id": "OTHER"}})),
+        ["OSH CHPID D0: pnet_id OTHER differs from NETWORK1 of NETH FID 0x10"],
+    ),
+    ("Network Express card label", cpc(netx({"card": "a b"})), ["PCHID 314: card 'a b' is not a card label"]),
     # -- every problem in one message ----------------------------------------------------------
     (
         "all problems of the model",
