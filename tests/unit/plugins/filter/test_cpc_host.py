@@ -208,8 +208,8 @@ def test_own_entries_add_options_and_win():
 
 
 def test_a_network_express_vf_named_by_fid_and_type():
-    # the model of this release has no Network Express functions: kvm_guests names the VF and its
-    # type, which libvirt_device checks against the pft the KVM host shows
+    # kvm_guests names the VF and its type, which libvirt_device checks against the pft the KVM
+    # host shows
     guests = guest_args(
         [{'name': 'g2', 'hostdevs': [{'fid': '0x110', 'type': 'NETH'}], 'macvtap': [{'source': 'eno4'}]}]
     )
