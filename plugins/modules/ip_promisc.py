@@ -89,7 +89,9 @@ EXAMPLES = r"""
 
 RETURN = r"""
 before:
-  description: Per handled interface, C(active) (C(promisc)) and C(persistent) (C(unit), the boot unit's text, and C(enabled)); null where the interface or the unit does not exist.
+  description:
+    - Per handled interface, C(active) (C(promisc)) and C(persistent) (C(unit), the boot unit's text,
+      and C(enabled)); null where the interface or the unit does not exist.
   returned: always
   type: list
   elements: dict
@@ -116,7 +118,9 @@ skipped:
   type: list
   elements: str
 functions:
-  description: The zPCI function behind each interface that has one (C(address), C(fid), C(pft), C(type), C(fidparm), C(fidparm_text)).
+  description:
+    - The zPCI function behind each interface that has one (C(address), C(fid), C(pft), C(type),
+      C(fidparm), C(fidparm_text)), by interface name.
   returned: always
   type: dict
 rollback:

@@ -3,11 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kvm_guest_network role honours check mode.
 
-Runs the role's tasks/main.yml with the real ansible-playbook on localhost, with a stand-in
-``s390x.network.libvirt_device`` in a private collection tree that only records whether it ran in
-check mode (and a stand-in ``s390x.network.ip_promisc`` that records its arguments). Regression: the role's module task had ``check_mode: "{{ not kvm_guest_network_apply }}"``,
-which is ``false`` by default and so overrode a play's ``check_mode: true`` (and ``--check``): a
-check run changed the guests.
+Runs the role's tasks/main.yml with the real ansible-playbook on localhost, with stand-ins for
+``s390x.network.libvirt_device`` and ``s390x.network.ip_promisc`` in a private collection tree
+that record whether they ran in check mode (ip_promisc also its arguments). Regression: the role's
+module task had ``check_mode: "{{ not kvm_guest_network_apply }}"``, which is ``false`` by default
+and so overrode a play's ``check_mode: true`` (and ``--check``): a check run changed the guests.
 """
 
 from __future__ import absolute_import, division, print_function
