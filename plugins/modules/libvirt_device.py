@@ -16,10 +16,10 @@ description:
   - Adds, checks and removes the two kinds of guest devices of the IBM study "SMC-D via ISM
     pass-through versus MacVTap HiperSockets" on an existing libvirt domain of a KVM host on IBM Z
     or LinuxONE.
-  - A PCI pass-through C(<hostdev>) with a C(<zpci uid fid>) address for an ISM or RoCE function
-    (the FID of the KVM host's partition), and a MacVTap C(<interface type='direct'>) on a host
-    network interface, typically a layer-2 HiperSockets device, with the C(virtio) model and the
-    C(vhost) driver.
+  - A PCI pass-through C(<hostdev>) with a C(<zpci uid fid>) address for an ISM, RoCE or Network
+    Express (NETH, NETD) function (the FID of the KVM host's partition), and a MacVTap
+    C(<interface type='direct'>) on a host network interface, typically a layer-2 HiperSockets device
+    or a Network Express interface, with the C(virtio) model and the C(vhost) driver.
   - Works on the persistent definition with libvirt device calls (attach, detach and update with
     C(VIR_DOMAIN_AFFECT_CONFIG), plus C(VIR_DOMAIN_AFFECT_LIVE) for a running domain, see O(live));
     the domain is never redefined as a whole, so other devices and settings are left alone.
@@ -63,9 +63,12 @@ options:
     default: qemu:///system
   hostdevs:
     description:
-      - PCI functions (ISM or RoCE) to pass through, each identified by its FID.
+      - PCI functions (ISM, RoCE or Network Express) to pass through, each identified by its FID,
+        never by its host PCI address (that of an isolated Network Express VF changes across reboots
+        without UID checking; the module reads it from sysfs on every run).
       - For O(state=merged) and O(state=overridden) the module checks on the host that the FID exists
-        (C(/sys/bus/pci/slots/<fid>)), is configured, is an ISM or RoCE function, and, with
+        (C(/sys/bus/pci/slots/<fid>)), is configured, is an ISM, RoCE or Network Express function (of
+        O(hostdevs[].type) when given, by the C(pft) the kernel shows), and, with
         O(hostdevs[].managed=false), is bound to C(vfio-pci); that no other domain on the host has the
         FID or its host PCI function; and that uid and fid are unique in the domain.
       - In check mode a FID in standby or not bound to C(vfio-pci) is a warning (an earlier task of
@@ -99,6 +102,15 @@ options:
             C(vfio-pci).
         type: bool
         default: true
+      type:
+        description:
+          - The function type the host must show for the FID (C(pft) in sysfs) - V(ISM), V(ROCE)
+            (RoCE Express), V(ROC2) (RoCE Express2 and 3), V(NETH) or V(NETD) (Network Express in
+            hybrid or direct mode). A Network Express VF and a RoCE Express3 function have the same
+            PCI id; only C(pft) tells them apart.
+          - When omitted, any ISM, RoCE or Network Express function is accepted.
+        type: str
+        choices: [ISM, ROCE, ROC2, NETH, NETD]
   interfaces:
     description:
       - MacVTap interfaces (C(<interface type='direct'>)), each identified by its host source device
@@ -106,6 +118,10 @@ options:
       - For O(state=merged) and O(state=overridden), a source that is a qeth device (HiperSockets or OSA)
         must be in layer 2 and online; a source that does not exist yet only gives a warning, and so
         does an offline one in check mode (an earlier task of the same run may set it online).
+      - A source on a Network Express NETH function must allow promiscuous mode (C(fidparm) 0x01 in
+        sysfs, from C(FIDPARM=01) in the IOCDS; Linux 6.13 and later show it), else the module fails
+        naming the interface, FID and fidparm; a source that is not promiscuous gives a warning
+        (M(s390x.network.ip_promisc) sets it now and at boot, the kvm_guest_network role runs it first).
     type: list
     elements: dict
     default: []
@@ -214,6 +230,12 @@ EXAMPLES = r"""
       - {fid: "0x00000605", address: "0605:00:00.0", managed: false}
     interfaces:
       - {source: enc8200, mode: bridge}
+
+- name: Pass a Network Express NETH VF through to g2 (the host checks that FID 0x110 is NETH)
+  s390x.network.libvirt_device:
+    domain: g2
+    hostdevs:
+      - {fid: 0x110, uid: 0x110, type: NETH}
 
 - name: Remove the ISM function from g1
   s390x.network.libvirt_device:
@@ -362,6 +384,7 @@ def argument_spec():
                 uid=dict(type='raw'),
                 address=dict(type='str'),
                 managed=dict(type='bool', default=True),
+                type=dict(type='str', choices=list(lx.HOSTDEV_TYPES)),
             ),
         ),
         interfaces=dict(

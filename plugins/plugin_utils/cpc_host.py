@@ -197,7 +197,8 @@ def guest_device_args(kvm_guests, view, default_state="merged", managed=True):
 
     A guest's hostdevs are its own ``hostdevs`` entries (options win), then the functions the
     model gives it that the list does not name. A hostdev without ``uid`` takes the function's
-    UID from the model (None: the module's default, the FID).
+    UID from the model (None: the module's default, the FID); its ``type`` (NETH, NETD ...) is
+    passed on when given.
     """
     errors = []
     uid_of = dict((item["fid"], item["uid"]) for item in view.get("ism_uids") or [])
@@ -210,14 +211,16 @@ def guest_device_args(kvm_guests, view, default_state="merged", managed=True):
         hostdevs, named = [], set()
         for fid, dev in _guest_fids(where, guest, errors):
             uid = dev.get("uid")
-            hostdevs.append(
-                {
-                    "fid": fid,
-                    "uid": uid_of.get(fid) if uid is None else uid,
-                    "address": dev.get("address"),
-                    "managed": bool(dev.get("managed", managed)),
-                }
-            )
+            hostdev = {
+                "fid": fid,
+                "uid": uid_of.get(fid) if uid is None else uid,
+                "address": dev.get("address"),
+                "managed": bool(dev.get("managed", managed)),
+            }
+            if dev.get("type") is not None:
+                # the function type the host must show (libvirt_device checks it against pft)
+                hostdev["type"] = dev["type"]
+            hostdevs.append(hostdev)
             named.add(fid)
         for item in (view.get("guests") or {}).get(guest["name"], []):
             if item["fid"] not in named:

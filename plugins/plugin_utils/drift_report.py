@@ -144,7 +144,7 @@ def _result_rows(result, kind):
 ROLE_RESULTS = {
     "qeth": (("qeth_result", "qeth"),),
     "ism_passthrough": (("ism_passthrough_result", "zpci"),),
-    "kvm_guest_network": (("kvm_guest_network_result", "guest"),),
+    "kvm_guest_network": (("kvm_guest_network_promisc_result", "link"), ("kvm_guest_network_result", "guest")),
     "interfaces": (("interfaces_result", "ip"),),
     "nic_tuning": (("nic_tuning_result", "nic"),),
     "smc": (

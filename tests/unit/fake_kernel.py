@@ -18,6 +18,9 @@ qeth (drivers/s390/cio/ccwgroup.c, drivers/s390/net/qeth_core_sys.c): subchannel
 ``/sys/bus/ccw/drivers/qeth``, group devices under ``/sys/devices/qeth`` linked from
 ``/sys/bus/ccwgroup``; offline-only attributes -> EPERM while online, buffer_count clamped to
 8..128, layer2 0/1, isolation EOPNOTSUPP on HiperSockets, online=1 names the netdev ``enc<devno>``.
+A function's ``net`` names become netdevs (``/sys/class/net/<if>`` with ``flags`` and ``device``,
+the function), the way mlx5_core shows a Network Express or RoCE function's interfaces.
+
 chzdev's udev rules are written in its layout (s390-tools zdev/src/udev_ccwgroup.c) by
 ``write_rule``. There is no chzdev here: module tests decide what a chzdev call did.
 """
@@ -37,6 +40,12 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.util_string imp
 
 ISM = {'vendor': 0x1014, 'device': 0x04ED, 'pft': 0x05, 'default_driver': 'ism'}
 ROCE2 = {'vendor': 0x15B3, 'device': 0x1016, 'pft': 0x0A, 'default_driver': 'mlx5_core'}
+# Network Express VFs (z17): the PCI id of RoCE Express3, told apart by pft only; ``fidparm`` (Linux
+# 6.13 and later) 0x01 on a NETH function that may run in promiscuous mode
+NETH = {'vendor': 0x15B3, 'device': 0x101E, 'pft': 0x0C, 'default_driver': 'mlx5_core'}
+NETD = {'vendor': 0x15B3, 'device': 0x101E, 'pft': 0x0F, 'default_driver': 'mlx5_core'}
+ROCE3 = {'vendor': 0x15B3, 'device': 0x101E, 'pft': 0x0A, 'default_driver': 'mlx5_core'}
+IFF_UP_BROADCAST_MULTICAST = 0x1003
 
 QETH_OFFLINE_ONLY = ("layer2", "portname", "priority_queueing", "buffer_count", "portno")
 
@@ -209,6 +218,8 @@ class FakeKernel(ZpciSysfs):
             'device': '0x%04x' % spec['device'],
             'driver_override': '(null)',
         }
+        if spec.get('fidparm') is not None:
+            attrs['fidparm'] = '0x%02x' % spec['fidparm']
         for name, value in attrs.items():
             _write(os.path.join(base, name), value + '\n')
         _write(os.path.join(base, 'util_string'), encode_pnet_ids(spec.get('pnet_ids', [])), 'wb')
@@ -217,12 +228,19 @@ class FakeKernel(ZpciSysfs):
         os.makedirs(group_dir, exist_ok=True)
         os.symlink(group_dir, os.path.join(base, 'iommu_group'))
         for name in spec.get('net', []):
-            os.makedirs(os.path.join(base, 'net', name))
+            # the netdev: /sys/class/net/<if> -> the function's net/<if>, whose device is the function
+            net = os.path.join(base, 'net', name)
+            os.makedirs(net)
+            _write(os.path.join(net, 'flags'), '0x%x\n' % spec.get('flags', IFF_UP_BROADCAST_MULTICAST))
+            os.symlink(base, os.path.join(net, 'device'))
+            _link(net, self.path('/sys/class/net/%s' % name))
         _write(self.path(self.slot_power_path(fid)), '1\n')
         _write(self.path(self.slot_dir(fid) + '/address'), address.rsplit('.', 1)[0] + '\n')
 
     def _deconfigure(self, fid):
         address = self._address(fid)
+        for name in self.functions[fid].get('net', []):
+            os.unlink(self.path('/sys/class/net/%s' % name))
         shutil.rmtree(self.path(self.device_dir(address)))
         os.unlink(self.path(self.slot_dir(fid) + '/address'))
         _write(self.path(self.slot_power_path(fid)), '0\n')
@@ -446,3 +464,12 @@ class FakeKernel(ZpciSysfs):
         """The settings of the device's udev rule as the module reads them; None without a rule."""
         rule = read_rule(busid)
         return None if rule is None else rule.settings
+
+    # -- netdevs --------------------------------------------------------------------------------
+    def netdev_flags(self, ifname):
+        """The flags of a netdev (an int), as ``/sys/class/net/<if>/flags`` shows them."""
+        return int(_read(self.path('/sys/class/net/%s/flags' % ifname)), 16)
+
+    def set_netdev_flags(self, ifname, flags):
+        """What ``ip link set`` (or a change behind the module's back) leaves in the flags."""
+        _write(self.path('/sys/class/net/%s/flags' % ifname), '0x%x\n' % flags)

@@ -5,8 +5,12 @@
 
 zPCI is read through ``zpci_sysfs.ZpciSysfs``: a FID has a hotplug slot
 ``/sys/bus/pci/slots/%08x`` whose ``power`` reads 1 when configured; its PCI function is the device
-whose ``function_id`` equals the FID; ``pft`` (or the PCI ids) tells ISM from RoCE; ``driver`` is the
+whose ``function_id`` equals the FID; ``pft`` (or the PCI ids) tells ISM from RoCE and Network
+Express (NETH 0x0c, NETD 0x0f, whose VFs share their PCI id with RoCE Express3); ``driver`` is the
 bound driver.
+
+A MacVTap source on a Network Express NETH function needs promiscuous mode, which the function
+allows when its ``fidparm`` is 0x01 (ip.link_promisc owns that rule).
 
 qeth (section 1): a netdev's ``/sys/class/net/<if>/device`` is the qeth group device with ``layer2``
 (-1, 0, 1) and ``online`` (0, 1); the group device also reports its interface name in ``if_name``.
@@ -21,6 +25,7 @@ __metaclass__ = type
 import os
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.ip import link_promisc
 from ansible_collections.s390x.network.plugins.module_utils.libvirt.xml import (
     format_fid,
     format_pci_address,
@@ -41,8 +46,8 @@ def _sys(*parts):
 def check_hostdev(spec, state_is_error=True):
     """Resolve and check the host side of a desired hostdev; returns (address, errors, warnings).
 
-    The FID must have a slot, be configured (power 1), be an ISM or RoCE function, match a given
-    address, and be bound to a vfio driver unless libvirt manages the binding (managed=yes).
+    The FID must have a slot, be configured (power 1), be an ISM, RoCE or Network Express function
+    (of the given ``type``, by pft), match a given address, and be bound to a vfio driver unless libvirt manages the binding (managed=yes).
     ``state_is_error=False`` (check mode) makes a FID in standby or not bound to vfio a warning:
     an earlier task of the same run (ism_passthrough) configures and binds it. The address of a
     FID in standby is then None.
@@ -86,11 +91,18 @@ def check_hostdev(spec, state_is_error=True):
             '%s.address: %s does not match FID %s, which is %s on this host'
             % (where, format_pci_address(spec['address']), format_fid(fid), format_pci_address(address))
         )
+    pft = 'n/a' if info['pft'] is None else '0x%02x' % info['pft']
     if info['type'] not in PASSTHROUGH_TYPES:
         what = info['pft_name'] or info['type'] or 'unknown'
         errors.append(
-            '%s.fid: FID %s is a %s function (pft %s); only ISM and RoCE functions are passed '
-            'through' % (where, format_fid(fid), what, 'n/a' if info['pft'] is None else '0x%02x' % info['pft'])
+            '%s.fid: FID %s is a %s function (pft %s); only ISM, RoCE and Network Express functions are '
+            'passed through' % (where, format_fid(fid), what, pft)
+        )
+    elif spec.get('type') is not None and spec['type'] != info['pft_name']:
+        # Network Express VFs and RoCE Express3 share PCI id 15b3:101e: only pft tells them apart
+        errors.append(
+            '%s.type: FID %s is a %s function on this host (pft %s), not %s'
+            % (where, format_fid(fid), info['pft_name'] or 'function of unknown type', pft, spec['type'])
         )
     if not spec['managed'] and info['driver'] not in VFIO_DRIVERS:
         bound = 'bound to %s' % info['driver'] if info['driver'] else 'not bound to a driver'
@@ -137,7 +149,7 @@ def check_macvtap_source(spec, offline_is_error=True):
                 '%s.source: network interface %s does not exist on this host (yet); the guest '
                 'cannot start until it does' % (where, source)
             ]
-        return [], []
+        return check_promisc_source(where, source)
     busid = os.path.basename(os.path.realpath(host_files.path(qeth)))
     errors = []
     layer2 = host_files.read_attr(qeth + '/layer2')
@@ -154,3 +166,22 @@ def check_macvtap_source(spec, offline_is_error=True):
             '%s.source: %s is qeth device %s, which is offline; set it online first' % (where, source, busid)
         )
     return errors, warnings
+
+
+def check_promisc_source(where, source):
+    """(errors, warnings) for a MacVTap source on a Network Express function: a NETH function must
+    allow promiscuous mode (fidparm 0x01), and the interface should be promiscuous (the
+    kvm_guest_network role sets it with ip_promisc before this module runs)."""
+    function = link_promisc.pci_function(source)
+    if link_promisc.network_express_type(function) is None:
+        return [], []
+    problem = link_promisc.promisc_problem(source, function)
+    if problem:
+        return ['%s.source: %s' % (where, problem)], []
+    if link_promisc.is_promisc(link_promisc.read_flags(source)) is False:
+        return [], [
+            '%s.source: %s (Network Express %s, FID 0x%08x) is not in promiscuous mode, which MacVTap '
+            'over Network Express needs; s390x.network.ip_promisc sets it now and at boot'
+            % (where, source, link_promisc.network_express_type(function), function['fid'])
+        ]
+    return [], []

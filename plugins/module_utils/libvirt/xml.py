@@ -34,6 +34,8 @@ UID_MAX = 0xFFFF
 FID_MIN = 0
 
 MACVTAP_MODES = ('bridge', 'vepa', 'private', 'passthrough')
+#: function types a hostdev may name (the pft names of zpci.sysfs.PFT_NAMES that are passed through)
+HOSTDEV_TYPES = ('ISM', 'ROCE', 'ROC2', 'NETH', 'NETD')
 INTERFACE_DRIVERS = ('vhost', 'qemu')
 STATES = ('present', 'absent', 'exact')
 
@@ -306,7 +308,8 @@ def _collect(errors, parse, *args):
 def hostdevs_from_params(items, state):
     """Validate and complete the ``hostdevs`` option. Returns a list of dicts.
 
-    Each dict: fid, uid, address (tuple or None = resolve on the host), managed. Raises
+    Each dict: fid, uid, address (tuple or None = resolve on the host), managed, type (the
+    function type the host must show, None: ISM or RoCE or Network Express). Raises
     DeviceSpecError naming every problem of every item (separated by ``; ``).
     """
     result = []
@@ -337,6 +340,9 @@ def hostdevs_from_params(items, state):
             address = _collect(problems, parse_pci_address, item['address'], where + '.address')
         managed = item.get('managed')
         managed = True if managed is None else bool(managed)
+        ftype = item.get('type')
+        if ftype is not None and ftype not in HOSTDEV_TYPES:
+            problems.append('%s.type: %r is not one of %s' % (where, ftype, ', '.join(HOSTDEV_TYPES)))
         if fid is not None:
             if fid in seen_fid:
                 problems.append(
@@ -358,7 +364,15 @@ def hostdevs_from_params(items, state):
         errors.extend(problems)
         if not problems:
             result.append(
-                {'kind': HOSTDEV, 'fid': fid, 'uid': uid, 'address': address, 'managed': managed, 'param': where}
+                {
+                    'kind': HOSTDEV,
+                    'fid': fid,
+                    'uid': uid,
+                    'address': address,
+                    'managed': managed,
+                    'type': ftype,
+                    'param': where,
+                }
             )
     if errors:
         raise DeviceSpecError('; '.join(errors))

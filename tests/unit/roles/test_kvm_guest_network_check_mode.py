@@ -3,11 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The kvm_guest_network role honours check mode.
 
-Runs the role's tasks/main.yml with the real ansible-playbook on localhost, with a stand-in
-``s390x.network.libvirt_device`` in a private collection tree that only records whether it ran in
-check mode. Regression: the role's module task had ``check_mode: "{{ not kvm_guest_network_apply }}"``,
-which is ``false`` by default and so overrode a play's ``check_mode: true`` (and ``--check``): a
-check run changed the guests.
+Runs the role's tasks/main.yml with the real ansible-playbook on localhost, with stand-ins for
+``s390x.network.libvirt_device`` and ``s390x.network.ip_promisc`` in a private collection tree
+that record whether they ran in check mode (ip_promisc also its arguments). Regression: the role's
+module task had ``check_mode: "{{ not kvm_guest_network_apply }}"``, which is ``false`` by default
+and so overrode a play's ``check_mode: true`` (and ``--check``): a check run changed the guests.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -41,6 +41,22 @@ STUB_MODULE = textwrap.dedent('''\
     main()
     ''')
 
+STUB_PROMISC = textwrap.dedent('''\
+    #!/usr/bin/python
+    from ansible.module_utils.basic import AnsibleModule
+
+    def main():
+        module = AnsibleModule(argument_spec=dict(
+            interfaces=dict(type='list', elements='str'), function_types=dict(type='list', elements='str'),
+            state=dict(type='str'), record=dict(type='str')), supports_check_mode=True)
+        with open(module.params['record'], 'a') as handle:
+            handle.write('promisc %s %s %s\\n' % (','.join(module.params['interfaces']),
+                         ','.join(module.params['function_types']), module.check_mode))
+        module.exit_json(changed=False, drift=[])
+
+    main()
+    ''')
+
 CASES = [
     # (play check_mode, kvm_guest_network_apply, check mode the module must see)
     (False, True, 'False'),  # the normal run changes the guests
@@ -56,10 +72,15 @@ PLAY = textwrap.dedent('''\
       gather_facts: false
       check_mode: {play_check}
       vars:
-        kvm_guests: [{{name: g1}}]
+        kvm_guests:
+          - {{name: g1, macvtap: [{{source: eno4}}, {{source: enc8200}}]}}
+          - {{name: g2, macvtap: [{{source: eno4}}]}}
+          - {{name: g3, state: deleted, macvtap: [{{source: eno5}}]}}
         kvm_guest_network_apply: {apply}
       module_defaults:
         s390x.network.libvirt_device:
+          record: "{{{{ record_dir }}}}/{name}"
+        s390x.network.ip_promisc:
           record: "{{{{ record_dir }}}}/{name}"
       tasks:
         - name: The role
@@ -86,6 +107,7 @@ def run_cases(root):
     (coll / 'roles').mkdir()
     (coll / 'galaxy.yml').write_text('namespace: s390x\nname: network\nversion: 0.0.1\n')
     (coll / 'plugins' / 'modules' / 'libvirt_device.py').write_text(STUB_MODULE)
+    (coll / 'plugins' / 'modules' / 'ip_promisc.py').write_text(STUB_PROMISC)
     os.symlink(ROLE, str(coll / 'roles' / 'kvm_guest_network'))
     # the role reports its drift with the collection's filter
     for sub in ('filter', 'plugin_utils', 'module_utils'):
@@ -125,7 +147,14 @@ def test_module_runs_once_per_guest_in_the_expected_mode(tmp_path):
         # the role's registered result is the one of the call that ran, for callers and later tasks
         result = json.loads((tmp_path / (name + '.result')).read_text())
         assert result['changed'] is True, name
-        assert [item['item']['name'] for item in result['results']] == ['g1'], name
+        assert [item['item']['name'] for item in result['results']] == ['g1', 'g2', 'g3'], name
         assert 'skipped' not in result['results'][0], name
         seen[name] = (tmp_path / name).read_text().split('\n')[:-1]
-    assert seen == dict((case_name(c, a), ['g1 %s' % mode]) for c, a, mode in CASES)
+    # ip_promisc first, once, on the MacVTap sources of the guests that keep their devices
+    assert seen == dict(
+        (
+            case_name(c, a),
+            ['promisc eno4,enc8200 NETH,NETD %s' % mode] + ['%s %s' % (g, mode) for g in ('g1', 'g2', 'g3')],
+        )
+        for c, a, mode in CASES
+    )

@@ -207,6 +207,19 @@ def test_own_entries_add_options_and_win():
     ]
 
 
+def test_a_network_express_vf_named_by_fid_and_type():
+    # kvm_guests names the VF and its type, which libvirt_device checks against the pft the KVM
+    # host shows
+    guests = guest_args(
+        [{'name': 'g2', 'hostdevs': [{'fid': '0x110', 'type': 'NETH'}], 'macvtap': [{'source': 'eno4'}]}]
+    )
+    assert guests[0]['hostdevs'] == [
+        {'fid': 0x110, 'uid': None, 'address': None, 'managed': True, 'type': 'NETH'},
+        {'fid': 0x607, 'uid': 0x1607, 'address': None, 'managed': True},
+    ]
+    assert guests[0]['interfaces'] == [{'source': 'eno4'}]
+
+
 @pytest.mark.parametrize(
     'state, expected', [(None, 'merged'), ('present', 'merged'), ('absent', 'deleted'), ('overridden', 'overridden')]
 )

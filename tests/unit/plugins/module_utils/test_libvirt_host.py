@@ -27,6 +27,16 @@ def hostdev(**kw):
     return lx.hostdevs_from_params([item], 'present')[0]
 
 
+NETH, NETD, ROC2 = 0x0C, 0x0F, 0x0A
+
+
+def network_express(host, fid=0x110, pft=NETH, fidparm=0x01, flags=0x1003, ifname='eno4'):
+    """A Network Express VF (PCI id 15b3:101e, as RoCE Express3) bound to mlx5_core, with its netdev."""
+    address = '%04x:00:00.0' % fid
+    fakes.add_zpci(host, fid, address, pft=pft, driver='mlx5_core', vendor=0x15B3, device=0x101E, fidparm=fidparm)
+    fakes.add_pci_netdev(host, ifname, address, flags)
+
+
 def iface(source='enc8200'):
     return lx.interfaces_from_params([{'source': source}], 'present')[0]
 
@@ -129,3 +139,62 @@ def test_non_qeth_and_missing_sources(host):
     assert libvirt_host.check_macvtap_source(iface('bond0')) == ([], [])
     errors, warnings = libvirt_host.check_macvtap_source(iface('enc9999'))
     assert errors == [] and 'enc9999 does not exist on this host' in warnings[0]
+
+
+@pytest.mark.parametrize('pft', [NETH, NETD])
+def test_network_express_vfs_are_passed_through(host, pft):
+    network_express(host, pft=pft)
+    kind = {NETH: 'NETH', NETD: 'NETD'}[pft]
+    assert libvirt_host.check_hostdev(hostdev(fid=0x110, type=kind)) == ((0x110, 0, 0, 0), [], [])
+    assert libvirt_host.check_hostdev(hostdev(fid=0x110)) == ((0x110, 0, 0, 0), [], [])
+
+
+@pytest.mark.parametrize('pft, wanted, shown', [(ROC2, 'NETH', 'ROC2'), (NETD, 'NETH', 'NETD'), (NETH, 'ISM', 'NETH')])
+def test_the_function_type_is_what_the_kernel_says(host, pft, wanted, shown):
+    # RoCE Express3 and the Network Express VFs share 15b3:101e: only pft decides
+    network_express(host, pft=pft)
+    address, errors, dummy = libvirt_host.check_hostdev(hostdev(fid=0x110, type=wanted))
+    assert errors == [
+        'hostdevs[0].type: FID 0x00000110 is a %s function on this host (pft 0x%02x), not %s' % (shown, pft, wanted)
+    ]
+
+
+def test_macvtap_over_neth_needs_fidparm_01(host):
+    network_express(host, fidparm=0x00)
+    errors, warnings = libvirt_host.check_macvtap_source(iface('eno4'))
+    assert warnings == []
+    assert errors == [
+        'interfaces[0].source: eno4 is Network Express NETH function FID 0x00000110 (0110:00:00.0) with fidparm '
+        '0x00; promiscuous mode (for a bridge or MacVTap over it) needs fidparm 0x01: set FIDPARM=01 on its '
+        'FUNCTION statement in the IOCDS (or the NIC\'s promiscuous property in DPM)'
+    ]
+    # check mode too: an earlier task cannot change the IOCDS
+    assert libvirt_host.check_macvtap_source(iface('eno4'), offline_is_error=False)[0] == errors
+
+
+def test_macvtap_over_neth_on_a_kernel_without_fidparm(host):
+    network_express(host, fidparm=None)
+    errors = libvirt_host.check_macvtap_source(iface('eno4'))[0]
+    assert len(errors) == 1 and 'fidparm not shown (no fidparm in sysfs' in errors[0]
+
+
+@pytest.mark.parametrize('pft, fidparm', [(NETH, 0x01), (NETD, None)])
+def test_macvtap_over_network_express_warns_while_not_promiscuous(host, pft, fidparm):
+    network_express(host, pft=pft, fidparm=fidparm, flags=0x1003)
+    errors, warnings = libvirt_host.check_macvtap_source(iface('eno4'))
+    assert errors == [] and len(warnings) == 1
+    assert warnings[0].startswith(
+        'interfaces[0].source: eno4 (Network Express %s, FID 0x00000110) is not in '
+        'promiscuous mode' % {NETH: 'NETH', NETD: 'NETD'}[pft]
+    )
+    assert 's390x.network.ip_promisc' in warnings[0]
+
+
+def test_macvtap_over_promiscuous_network_express_is_fine(host):
+    network_express(host, flags=0x1103)
+    assert libvirt_host.check_macvtap_source(iface('eno4')) == ([], [])
+
+
+def test_macvtap_over_roce_express3_has_no_promisc_rule(host):
+    network_express(host, pft=ROC2, fidparm=0x00)
+    assert libvirt_host.check_macvtap_source(iface('eno4')) == ([], [])

@@ -148,6 +148,23 @@ def test_uid_defaults_to_fid_and_is_required_when_fid_does_not_fit():
     assert lx.hostdevs_from_params([{'fid': 0x10000}], 'absent')[0]['uid'] is None
 
 
+def test_hostdev_type_is_one_of_the_passed_through_function_types():
+    assert [
+        h['type'] for h in lx.hostdevs_from_params([{'fid': 0x110, 'type': 'NETH'}, {'fid': 0x605}], 'present')
+    ] == [
+        'NETH',
+        None,
+    ]
+    for bad in ('neth', 'OSH', 'NETH ', 5):
+        with pytest.raises(lx.DeviceSpecError) as err:
+            lx.hostdevs_from_params([{'fid': 0x110, 'type': bad}], 'present')
+        assert str(err.value) == 'hostdevs[0].type: %r is not one of ISM, ROCE, ROC2, NETH, NETD' % (bad,)
+    # the type is checked on the host; the device XML is the one of every zPCI hostdev
+    spec = lx.hostdevs_from_params([{'fid': 0x110, 'type': 'NETD', 'address': '0110:00:00.0'}], 'present')[0]
+    assert lx.to_text(lx.build_device(spec)) == lx.to_text(lx.build_device(dict(spec, type=None)))
+    assert 'type' not in lx.public_view(spec)
+
+
 @pytest.mark.parametrize('uid', [0, 0x10000, '0x0', '10000'])
 def test_uid_out_of_range(uid):
     with pytest.raises(lx.DeviceSpecError) as err:

@@ -476,3 +476,72 @@ def test_an_allowed_uri_reaches_libvirt_unchanged(env, uri):
     g1(env)
     assert env.run({'domain': 'g1', 'uri': uri, 'hostdevs': [HOSTDEV]})['changed'] is True
     assert env.opened == [uri]
+
+
+def network_express(env, fid=0x110, pft=0x0C, fidparm=0x01, flags=0x1003, ifname='eno4'):
+    """A Network Express VF (PCI id 15b3:101e) of the host with its netdev; isolated, so its PCI
+    address is not derived from the FID (here 0001:00:00.0)."""
+    fakes.add_zpci(
+        env.root, fid, '0001:00:00.0', pft=pft, driver='mlx5_core', vendor=0x15B3, device=0x101E, fidparm=fidparm
+    )
+    fakes.add_pci_netdev(env.root, ifname, '0001:00:00.0', flags)
+
+
+def test_network_express_vf_is_a_zpci_hostdev_keyed_on_its_fid(env):
+    dom = g1(env)
+    network_express(env)
+    args = {'domain': 'g1', 'hostdevs': [{'fid': 0x110, 'uid': 0x110, 'type': 'NETH'}]}
+    check = env.run(args, check=True, diff=True)
+    assert check['changed'] is True and dom.calls == []
+    assert any('<zpci uid="0x0110" fid="0x00000110" />' in line for line in check['diff']['prepared'].splitlines())
+    first = env.run(args)
+    assert [(c['action'], c['device']['fid'], c['device']['address']) for c in first['changed_devices']] == [
+        ('attach', 0x110, '0001:00:00.0')
+    ]
+    sent = ET.fromstring(dom.calls[0][1])
+    assert sent.get('managed') == 'yes'
+    assert sent.find('address/zpci').attrib == {'uid': '0x0110', 'fid': '0x00000110'}
+    assert sent.find('source/address').attrib == {'domain': '0x0001', 'bus': '0x00', 'slot': '0x00', 'function': '0x0'}
+    calls = len(dom.calls)
+    assert env.run(args)['changed'] is False and len(dom.calls) == calls
+    assert env.run(args, check=True)['drift'] == []
+
+
+def test_network_express_type_must_match_pft(env):
+    dom = g1(env)
+    network_express(env, pft=0x0A)  # RoCE Express3: the same PCI id
+    result = env.run({'domain': 'g1', 'hostdevs': [{'fid': 0x110, 'type': 'NETH'}]}, failed=True)
+    assert result['msg'] == 'hostdevs[0].type: FID 0x00000110 is a ROC2 function on this host (pft 0x0a), not NETH'
+    assert dom.calls == []
+
+
+@pytest.mark.parametrize('check', [False, True])
+def test_macvtap_over_neth_without_promiscuous_fidparm_is_refused(env, check):
+    dom = g1(env)
+    network_express(env, fidparm=0x00)
+    result = env.run({'domain': 'g1', 'interfaces': [{'source': 'eno4', 'mode': 'bridge'}]}, check=check, failed=True)
+    assert result['msg'].startswith(
+        'interfaces[0].source: eno4 is Network Express NETH function FID 0x00000110 (0001:00:00.0) with fidparm 0x00;'
+    )
+    assert dom.calls == [] and devices(dom, 'interface') == []
+
+
+def test_macvtap_over_promiscuous_neth(env):
+    dom = g1(env)
+    network_express(env, flags=0x1103)
+    args = {'domain': 'g1', 'interfaces': [{'source': 'eno4', 'mode': 'bridge', 'mac': '12:34:56:78:9a:bd'}]}
+    first = env.run(args)
+    assert first['changed'] is True and first['warnings'] == []
+    assert devices(dom, 'interface')[0].find('source').attrib == {'dev': 'eno4', 'mode': 'bridge'}
+    assert env.run(args)['changed'] is False
+
+
+def test_macvtap_over_neth_that_is_not_promiscuous_warns(env):
+    g1(env)
+    network_express(env, flags=0x1003)
+    result = env.run({'domain': 'g1', 'interfaces': [{'source': 'eno4'}]})
+    assert result['changed'] is True
+    assert [w for w in result['warnings'] if 'promiscuous' in w] == [
+        'interfaces[0].source: eno4 (Network Express NETH, FID 0x00000110) is not in promiscuous mode, which '
+        'MacVTap over Network Express needs; s390x.network.ip_promisc sets it now and at boot'
+    ]

@@ -92,6 +92,8 @@ CASES = [
     ("fid boolean", g1(hostdevs=[{"fid": False}]), ["hostdevs[0].fid: expected " + HEX]),
     ("fid missing", g1(hostdevs=[{"uid": 1}]), ["missing required arguments: fid", "hostdevs"]),
     ("uid 0", g1(hostdevs=[{"fid": 0x605, "uid": 0}]), ["hostdevs[0].uid: 0x0 is outside 0x0001..0xffff"]),
+    ("type lower case", g1(hostdevs=[{"fid": 0x110, "type": "neth"}]), ["type", "neth", "NETH"]),
+    ("type unknown", g1(hostdevs=[{"fid": 0x110, "type": "OSH"}]), ["type", "OSH", "ISM, ROCE, ROC2, NETH, NETD"]),
     ("uid above 16 bits", g1(hostdevs=[{"fid": 0x605, "uid": "10000"}]), ["hostdevs[0].uid: 0x10000 is outside"]),
     ("uid not hex", g1(hostdevs=[{"fid": 0x605, "uid": "u1"}]), ["hostdevs[0].uid: 'u1' is not " + HEX]),
     ("uid not hex, deleted", g1(state="deleted", hostdevs=[{"fid": 0x605, "uid": "u1"}]), ["hostdevs[0].uid: 'u1'"]),
