@@ -46,7 +46,8 @@ def _failure_rows(kind, res):
 
 def _failure_text(result):
     what = "host unreachable" if result.get("unreachable") else "check failed"
-    return "%s: %s" % (what, result.get("msg") or "unknown error")
+    # one line for the table: ssh's message ends in a line break on some ansible-core releases
+    return "%s: %s" % (what, " ".join(str(result.get("msg") or "unknown error").split()))
 
 
 def _row(obj, difference, scope, kind=None):

@@ -96,6 +96,11 @@ def test_an_unreachable_result_is_an_error_row_not_a_report_without_rows():
         }
     ]
     assert role_drift({"qeth_result": result}, "qeth") == result_drift(result, "qeth")
+    # ssh's message as ansible-core 2.14 passes it: one line in the row
+    result["msg"] = "Data could not be sent to remote host.\r\nssh: connect to host port 22: Connection refused\r\n"
+    assert result_drift(result, "qeth")[0]["difference"] == (
+        "host unreachable: Data could not be sent to remote host. ssh: connect to host port 22: Connection refused"
+    )
     # a loop whose host went away at the second item, and one whose items do not say
     loop = {
         "changed": False,
