@@ -76,7 +76,9 @@ def run_drift(root, inventory=None):
         (coll / "roles" / role / "tasks").mkdir(parents=True)
         results = "\n".join("        %s: {changed: false, drift: []}" % name for name, _kind in ROLE_RESULTS[role])
         probe = ROLE_RESULTS[role][0][0]
-        (coll / "roles" / role / "tasks" / "main.yml").write_text(STAND_IN.format(role=role, results=results, probe=probe))
+        (coll / "roles" / role / "tasks" / "main.yml").write_text(
+            STAND_IN.format(role=role, results=results, probe=probe)
+        )
     (root / "ansible.cfg").write_text("[defaults]\nforks = 10\n")
     (root / "hosts.yml").write_text(yaml.safe_dump(inventory or INVENTORY))
     env = dict(
