@@ -46,7 +46,13 @@ lab-down: zlab-install
 lab-status: zlab-install
 	$(ZLAB) status --all
 
+# The oldest ansible-core the collection supports (meta/runtime.yml): its venv of the support matrix
+# (mk/matrix.mk) runs drift.yml in zlab/tests/lab/test_drift_lost_hosts.py next to the newest.
+ZLAB_OLDEST_CORE := $(shell sed -n 's/^requires_ansible: *">= *\([0-9]*\.[0-9]*\).*/\1/p' meta/runtime.yml)
+
 test-zlab-lab: zlab-image
+	@test -n "$(ZLAB_OLDEST_CORE)" -a -n "$(call core_stamp,$(ZLAB_OLDEST_CORE))" || { echo "test-zlab-lab: no oldest ansible-core venv rule (meta/runtime.yml, mk/matrix.mk)" >&2; exit 1; }
+	$(MAKE) --no-print-directory $(call core_stamp,$(ZLAB_OLDEST_CORE))
 	$(PY) -m pytest zlab/tests/lab -q
 
 zlab-bench: zlab-image

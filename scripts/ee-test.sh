@@ -48,6 +48,15 @@ elapsed() { echo $(($(date +%s) - $1)); }
 record() { summary+=("$(printf '%-44s %5ss  %s' "$1" "$2" "${3:-}")"); }
 # Strips the event data that ansible-runner hides in its output with terminal escapes.
 plain() { sed -E 's/\x1b\[K[^\x1b]*\x1b\[[0-9]+D//g; s/\x1b\[K//g; s/\x1b\[[0-9;]*m//g' "$@"; }
+# Copies its input to stdout and to the stderr already open; tee given stderr's device path would
+# open the caller's file again and truncate it (make test > log).
+to_stderr_too() {
+  local line
+  while IFS= read -r line || [ -n "$line" ]; do
+    printf '%s\n' "$line"
+    printf '%s\n' "$line" >&2
+  done
+}
 # recap LOG: the PLAY RECAP lines of the last recap
 recap() { awk '/^PLAY RECAP/ {r = 1; out = ""; next} r && /ok=/ {out = out $0 "\n"} r && !/ok=/ {r = 0} END {printf "%s", out}' "$1"; }
 
@@ -77,7 +86,7 @@ for var in $(compgen -e | grep -E '^ANSIBLE_' || true); do unset "$var"; done
 note "1. base image (scripts/ee-base-image.sh)"
 base_image="$("$venv/bin/python" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["images"]["base_image"]["name"])' execution-environment.yml)"
 start=$(date +%s)
-out="$(scripts/ee-base-image.sh "$base_image" | tee /dev/stderr)"
+out="$(scripts/ee-base-image.sh "$base_image" | to_stderr_too)"
 record "base image $base_image" "$(elapsed "$start")" "$(grep -q 'up to date' <<<"$out" && echo cached || echo built)"
 
 # ---------------------------------------------------------------- 2. the EE

@@ -13,7 +13,8 @@ short_description: The drift rows of one registered s390x.network module result
 description:
   - Returns one row (C(kind), C(object), C(scope), C(difference)) per object that differs, from a
     result a role registered - the module's own C(drift) rows, which carry their C(kind). A failed
-    result gives V(error) rows.
+    result, or one whose host was unreachable, gives V(error) rows, and so does a result that is
+    not skipped and carries no C(drift) rows (every module of the collection returns them).
   - A result that is not there (pass C(result | default(none))) gives an V(error) row, so that a
     renamed register cannot make a drift report silent.
 options:

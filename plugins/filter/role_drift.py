@@ -15,8 +15,10 @@ description:
     different from the inventory, read from the module results the role registered (for the
     smc role C(smc_ism_result), C(smc_sysctl_result), C(smc_pnet_result), C(smc_ueid_result) and
     C(smc_services_result)) with the rules of P(s390x.network.result_drift#filter).
-  - A result the role did not register (it stopped before that step) is an V(error) row; when the
-    role registered none of its results (it did not run on the host) the filter returns V(null).
+  - A result the role did not register (it stopped before that step) is an V(error) row, and so is
+    a result that carries C(unreachable) or C(failed) instead of rows, and the failure of the smc
+    role's planning step C(smc_plan); when the role registered none of its results (it did not run
+    on the host) the filter returns V(null).
   - The roles define C(<role>_drift) with this filter (for example C(qeth_drift)), evaluated only
     when a play reads it; P(s390x.network.drift_rows#filter) uses the same rules for a fleet.
   - For a role that is not one of the collection's, returns that role's own C(<role>_drift)

@@ -7,11 +7,14 @@ Every changing module of the collection runs on the resource engine and returns 
 rows, each with its ``kind``; the only rows made here are the error rows and those of the SMC
 buffer rule. ``ROLE_RESULTS`` names the results each role registers: a role's report is read from
 them when it is asked for (``role_drift``; the roles define ``<role>_drift`` with it), so a run
-spends no task on reports nobody reads. The summary concatenates the reports of the roles a host ran
-(``drift_expected``) and turns every missing result into an error row.
+spends no task on reports nobody reads. The summary takes the reports a host owes from the inventory
+(the entries of playbooks/vars/plays.yml whose groups it is in), concatenates them and turns every
+report or result that is missing into an error row.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 
 from ansible.errors import AnsibleFilterError
 
@@ -26,15 +29,25 @@ from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
 
 
 def _failure_rows(kind, res):
+    """Error rows of a result (or its loop items) that failed or whose host was unreachable: such
+    a result carries a message instead of the module's rows."""
     rows = []
     items = res.get("results") if isinstance(res.get("results"), list) else [res]
     for item in items:
-        if isinstance(item, dict) and item.get("failed"):
+        if isinstance(item, dict) and (item.get("failed") or item.get("unreachable")):
             label = kind
             if isinstance(item.get("item"), dict) and item["item"].get("name"):
                 label = "%s %s" % (label, item["item"]["name"])
-            rows.append((label, "check failed: %s" % item.get("msg", "unknown error"), "error"))
+            rows.append((label, _failure_text(item), "error"))
+    if not rows and (res.get("failed") or res.get("unreachable")):  # a loop whose items do not say
+        rows.append((kind, _failure_text(res), "error"))
     return rows
+
+
+def _failure_text(result):
+    what = "host unreachable" if result.get("unreachable") else "check failed"
+    # one line for the table: ssh's message ends in a line break on some ansible-core releases
+    return "%s: %s" % (what, " ".join(str(result.get("msg") or "unknown error").split()))
 
 
 def _row(obj, difference, scope, kind=None):
@@ -134,9 +147,11 @@ def _result_rows(result, kind):
             if isinstance(item, dict) and not item.get("skipped"):
                 rows.extend(_result_rows(item, kind))
         return rows
-    if not result.get("changed"):
-        return []
-    return [_row(kind, "the result has no drift rows (module older than the role?)", "error")]
+    # every module of the collection returns drift rows, also when nothing differs: a result without
+    # them is not the module's (or a module older than the role), never "no drift"
+    return [
+        _row(kind, "the result has no drift rows (not the module's result, or a module older than the role)", "error")
+    ]
 
 
 # The results each role registers, in the order it runs them, with the kind of their module. Every
@@ -157,22 +172,33 @@ ROLE_RESULTS = {
 }
 
 
+# Steps that run before a role's modules and return no drift rows (the smc role's plan, an action
+# on the controller that checks the role's input): when one failed, the modules after it fail for
+# want of its result, and its own message, which names the wrong field, is an error row too.
+ROLE_PLANS = {"smc": ("smc_plan",)}
+
+
 def role_drift(variables, role):
     """The drift rows of ``role`` from the results it registered in ``variables`` (a host's
     variables: ``hostvars[host]``); a result that is not there, with none after it, is an error row
-    (the role stopped), and None when the role registered none of them (it did not run). A role
-    that is not one of the collection's gives its own report, the variable ``<role>_drift``, or
+    (the role stopped), a failed planning step (``ROLE_PLANS``) is one too, and None when the role
+    registered none of them (it did not run). A role that is not one of the collection's gives its own report, the variable ``<role>_drift``, or
     None."""
     if role not in ROLE_RESULTS:
         report = _get(variables, "%s_drift" % role)
         return report if isinstance(report, list) else None
+    plan_rows = []
+    for name in ROLE_PLANS.get(role, ()):
+        plan = _get(variables, name)
+        if isinstance(plan, dict):
+            plan_rows.extend(_row(name, text, scope, "plan") for _label, text, scope in _failure_rows("plan", plan))
     results = [(name, kind, _get(variables, name)) for name, kind in ROLE_RESULTS[role]]
     if all(result is None for _name, _kind, result in results):
-        return None  # the role did not run: the summary's "reported nothing" row
+        return plan_rows or None  # None: the role did not run, the summary's "reported nothing" row
     # a result missing before one the role registered later is a step the host did not need (the
     # role runs some steps only where the inventory asks for them); after the last one, the role stopped
     last = max(index for index, (_name, _kind, result) in enumerate(results) if result is not None)
-    rows = []
+    rows = plan_rows
     for index, (name, kind, result) in enumerate(results):
         if result is not None:
             rows.extend(result_drift(result, kind))
@@ -190,20 +216,62 @@ def _get(variables, name):
         )
 
 
-def drift_rows(hostvars, hosts=None):
-    """Rows of drift per host: the results of every role in the host's ``drift_expected``
-    (``role_drift``), and an error row for each role that reported nothing."""
-    try:
-        names = list(hosts) if hosts is not None else sorted(hostvars.keys())
-    except Exception as exc:  # pragma: no cover - defensive: hostvars is lazy in Ansible
-        raise AnsibleFilterError("drift_rows: cannot list the hosts: %s" % exc)
+def _entries(plays):
+    """The (groups, roles) of each entry of drift.yml's list, checked."""
+    if not isinstance(plays, list):
+        raise AnsibleFilterError(
+            "drift_rows: plays must be the list of entries (s390x_network_plays), got %r" % (plays,)
+        )
+    for index, entry in enumerate(plays):
+        if not (
+            isinstance(entry, Mapping)
+            and isinstance(entry.get("groups"), list)
+            and isinstance(entry.get("roles"), list)
+        ):
+            raise AnsibleFilterError(
+                "drift_rows: plays[%d] must have the lists groups and roles, got %r" % (index, entry)
+            )
+    return [(entry["groups"], entry["roles"]) for entry in plays]
+
+
+def owed_reports(plays, groups, host):
+    """The roles whose reports ``host`` owes: those of every entry of ``plays`` (drift.yml's
+    ``s390x_network_plays``: ``groups``, ``roles``) whose groups the host is in, read from the
+    inventory's ``groups`` (group name -> host names), in the entries' order, each role once."""
+    owed = []
+    for entry_groups, roles in _entries(plays):
+        if any(host in (groups.get(group) or ()) for group in entry_groups):
+            owed.extend(role for role in roles if role not in owed)
+    return owed
+
+
+def drift_rows(hostvars, hosts=None, plays=None, groups=None):
+    """Rows of drift per host: the reports each host owes by the inventory (``owed_reports``: the
+    entries of ``plays`` whose ``groups`` it is in), each read from the results its role registered
+    (``role_drift``), and an error row for each owed report the host did not give (unreachable from
+    the start or on the way, a role that did not run). ``hosts``: the hosts the checks ran on
+    (drift.yml's ``ansible_play_hosts_all``), in this order; default every host of the entries'
+    groups. What a host owes never comes from what it registered: a host that is gone registered
+    nothing more."""
+    entries = _entries(plays)
+    if not isinstance(groups, Mapping):
+        raise AnsibleFilterError(
+            "drift_rows: groups must map each inventory group to its hosts (groups), got %r" % (groups,)
+        )
+    if hosts is None:
+        hosts = []
+        for entry_groups, _roles in entries:
+            for group in entry_groups:
+                hosts.extend(host for host in groups.get(group) or () if host not in hosts)
+    elif isinstance(hosts, str) or not isinstance(hosts, Sequence):
+        raise AnsibleFilterError("drift_rows: hosts must be a list of host names, got %r" % (hosts,))
     rows = []
-    for host in names:
+    for host in hosts:
         try:
             hvars = hostvars[host]
-        except KeyError:
-            continue
-        for role in hvars.get("drift_expected") or []:
+        except KeyError:  # not in hostvars: it registered nothing
+            hvars = {}
+        for role in owed_reports(plays, groups, host):
             report = role_drift(hvars, role)
             if report is None:
                 rows.append(
@@ -212,7 +280,7 @@ def drift_rows(hostvars, hosts=None):
                         "kind": "role",
                         "object": role,
                         "scope": "error",
-                        "difference": "reported nothing: host unreachable or the role did not finish "
+                        "difference": "reported nothing: host unreachable or the role did not run or finish "
                         "(see the log above)",
                     }
                 )

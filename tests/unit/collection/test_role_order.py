@@ -94,16 +94,23 @@ def test_drift_yml_runs_the_list():
     play = _load("playbooks", "drift.yml")[0]
     assert play["vars_files"] == ["vars/plays.yml"]
     assert play["hosts"] == "{{ s390x_network_plays | map(attribute='groups') | flatten | unique | join(':') }}"
-    (task,) = play["tasks"]
+    # before the include: the hosts named for the summary and the report of a run that ends early
+    task = play["tasks"][-1]
+    assert [t["name"] for t in play["tasks"][:-1]] == [
+        "Name the hosts whose reports the summary expects",
+        "Write the report of a run that does not reach its summary",
+    ]
     assert task["ansible.builtin.include_tasks"] == "tasks/drift_check.yml"
     assert task["loop"] == "{{ s390x_network_plays }}"
     assert task["loop_control"]["loop_var"] == "drift_play"
     (step,) = _load("playbooks", "tasks", "drift_check.yml")
     assert step["when"] == "group_names | intersect(drift_play.groups) | length > 0"
-    assert [t.get("ansible.builtin.include_role") for t in step["block"]][-1] == {
-        "name": "s390x.network.{{ drift_role }}"
-    }
-    assert step["block"][-1]["loop"] == "{{ drift_play.roles }}"
+    assert step["ansible.builtin.include_role"] == {"name": "s390x.network.{{ drift_role }}"}
+    assert step["loop"] == "{{ drift_play.roles }}"
+    # the summary reads what each host owes from the same list
+    summary = _load("playbooks", "drift.yml")[1]
+    assert summary["vars_files"] == ["vars/plays.yml"]
+    assert "plays=s390x_network_plays, groups=groups" in summary["vars"]["drift_rows"]
 
 
 def test_a_play_out_of_order_or_on_other_groups_is_found():

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import (
+    ROLE_PLANS,
     ROLE_RESULTS,
     drift_rows,
     role_drift,
@@ -21,6 +22,8 @@ from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import 
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning", "smc")
+with open(os.path.join(ROOT, "playbooks", "vars", "plays.yml")) as _handle:
+    PLAYS = yaml.safe_load(_handle)["s390x_network_plays"]
 
 
 def _tasks(role):
@@ -43,14 +46,13 @@ def _unregistered(role, tasks):
     known = set(t["register"] for t in tasks if t.get("register"))
     for task in tasks:
         known.update((task.get("ansible.builtin.set_fact") or {}).keys())
-    return [name for name, _kind in ROLE_RESULTS[role] if name not in known]
+    names = [name for name, _kind in ROLE_RESULTS[role]] + list(ROLE_PLANS.get(role, ()))
+    return [name for name in names if name not in known]
 
 
 def test_these_are_the_roles_drift_yml_runs():
     # drift.yml runs the roles of each entry of playbooks/vars/plays.yml (test_role_order.py)
-    with open(os.path.join(ROOT, "playbooks", "vars", "plays.yml")) as handle:
-        plays = yaml.safe_load(handle)["s390x_network_plays"]
-    named = [r for play in plays for r in play["roles"]]
+    named = [r for play in PLAYS for r in play["roles"]]
     assert tuple(named) == DRIFT_ROLES == tuple(ROLE_RESULTS)
 
 
@@ -69,13 +71,21 @@ def test_the_role_defines_its_report_without_a_task(role):
     assert [t.get("name") for t in _tasks(role) if name in (t.get("ansible.builtin.set_fact") or {})] == []
 
 
+def test_the_planning_steps_are_registered_by_their_roles():
+    assert set(ROLE_PLANS) <= set(ROLE_RESULTS)
+    tasks = _tasks("smc")
+    assert _unregistered("smc", tasks) == []
+    renamed = [dict(t, register="smc_planned") if t.get("register") == "smc_plan" else t for t in tasks]
+    assert _unregistered("smc", renamed) == ["smc_plan"]
+
+
 def test_a_renamed_register_is_caught_by_the_check_and_by_the_report():
     tasks = _tasks("qeth")
     renamed = [dict(t, register="qeth_results") if t.get("register") == "qeth_result" else t for t in tasks]
     assert _unregistered("qeth", renamed) == ["qeth_result"]
     # at run time: the role registered none of its results -> the summary's "reported nothing" row
     assert role_drift({"qeth_results": {"changed": True}}, "qeth") is None
-    rows = drift_rows({"lpar-a": {"drift_expected": ["qeth"], "qeth_results": {"changed": True}}})
+    rows = drift_rows({"lpar-a": {"qeth_results": {"changed": True}}}, plays=PLAYS[:1], groups={"lpars": ["lpar-a"]})
     assert [(r["host"], r["kind"], r["object"], r["scope"]) for r in rows] == [("lpar-a", "role", "qeth", "error")]
     assert rows[0]["difference"].startswith("reported nothing")
 
@@ -100,7 +110,7 @@ def test_a_step_the_host_did_not_need_is_no_row_when_a_later_one_ran():
     # the smc role registers smc_pnet_result and smc_ueid_result only on a host that needs them
     variables = {
         "smc_ism_result": {"skipped": True},
-        "smc_sysctl_result": {"changed": False},
+        "smc_sysctl_result": {"changed": False, "drift": []},
         "smc_services_result": {"changed": True, "drift": [{"object": "db2.service", "difference": "d"}]},
     }
     rows = role_drift(variables, "smc")
@@ -119,17 +129,18 @@ def test_a_role_of_the_shop_reports_through_its_own_variable():
         {"tls_drift": [{"kind": "file", "object": "/etc/x", "scope": "active", "difference": "d"}]}, "tls"
     )
     assert role_drift({"tls_drift": "no list"}, "tls") is None
-    rows = drift_rows({"h": {"drift_expected": ["tls"]}})
+    plays = [{"name": "TLS", "groups": ["lpars"], "roles": ["tls"]}]
+    rows = drift_rows({"h": {}}, plays=plays, groups={"lpars": ["h"]})
     assert [(r["kind"], r["object"], r["scope"]) for r in rows] == [("role", "tls", "error")]
 
 
 def test_the_report_of_a_clean_run_is_empty_and_complete():
     variables = {
         "smc_ism_result": {"skipped": True},
-        "smc_sysctl_result": {"changed": False},
-        "smc_pnet_result": {"changed": False, "commands": []},
+        "smc_sysctl_result": {"changed": False, "drift": []},
+        "smc_pnet_result": {"changed": False, "commands": [], "drift": []},
         "smc_ueid_result": {"skipped": True},
         "smc_services_result": {"changed": False, "drift": []},
     }
     assert role_drift(variables, "smc") == []
-    assert drift_rows({"g1": dict(variables, drift_expected=["smc"])}) == []
+    assert drift_rows({"g1": variables}, plays=PLAYS, groups={"smc_hosts": ["g1"]}) == []

@@ -42,8 +42,9 @@ def test_report_rows():
     ]
     # a changed result without rows (an older module) is not read as "no drift"
     assert result_drift({"changed": True}, "nic")[0]["scope"] == "error"
-    variables = {"drift_expected": ["nic_tuning"], "nic_tuning_result": {"changed": True, "drift": rows}}
-    assert drift_rows({"g1": variables}) == [dict(rows[0], host="g1")]
+    variables = {"nic_tuning_result": {"changed": True, "drift": rows}}
+    plays = [{"name": "NIC tuning", "groups": ["kvm_guests"], "roles": ["nic_tuning"]}]
+    assert drift_rows({"g1": variables}, plays=plays, groups={"kvm_guests": ["g1"]}) == [dict(rows[0], host="g1")]
 
 
 def test_argument_spec_documents_every_default():

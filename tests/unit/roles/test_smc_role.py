@@ -107,7 +107,7 @@ def test_the_boot_unit_rows_reach_the_roles_drift_report():
     report = role_drift(
         {
             "smc_ism_result": {"skipped": True},
-            "smc_sysctl_result": {"changed": False},
+            "smc_sysctl_result": {"changed": False, "drift": []},
             "smc_pnet_result": {"changed": True, "drift": rows},
             "smc_ueid_result": {"skipped": True},
             "smc_services_result": {"changed": False, "drift": []},

@@ -57,7 +57,7 @@ def judged(sysctl_result, inventory):
         {
             "smc_sysctl_result": sysctl_result,
             "smc_ism_result": {"skipped": True},
-            "smc_pnet_result": {"changed": False},
+            "smc_pnet_result": {"changed": False, "drift": []},
             "smc_ueid_result": {"skipped": True},
             "smc_services_result": {"changed": False, "drift": []},
         },
