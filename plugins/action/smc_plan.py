@@ -40,7 +40,7 @@ ARGUMENT_SPEC = dict(
     tcp_wmem_min=dict(type="raw"),
     tcp_wmem_max=dict(type="raw"),
     raise_core_mem_max=dict(type="bool", default=True),
-    settings=dict(type="raw", default={}),
+    settings=dict(type="dict", default={}),
     smcr_max_send_wr=dict(type="raw"),
     smcr_max_recv_wr=dict(type="raw"),
     install_packages=dict(type="bool", default=True),

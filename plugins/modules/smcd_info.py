@@ -171,11 +171,11 @@ linkgroups:
 smcd_devices:
   description:
     - The SMC-D devices as sysfs shows them, with O(devices=true) and O(protocol=smcd). C(layout) is V(dibs) where the
-      host has C(/sys/class/dibs) (Linux 6.18 and later: ISM functions as C(ism<uid>), the loopback as C(lo)) and
+      host has C(/sys/class/dibs) (Linux 6.18 and later, with ISM functions as C(ism<uid>) and the loopback as C(lo)) and
       V(pci) otherwise (the PCI functions bound to C(ism)).
     - Each of C(devices) has C(name), C(type) (V(ism) or V(loopback)), C(parent) (the ISM function's PCI address),
       C(fabric_id) (the PCHID; 0xffff for the loopback), C(gid) (DIBS only, null otherwise) and C(pnet_names)
-      (the names an SMC-D PNET entry may use: the DIBS device or its parent).
+      (the names an SMC-D PNET entry may use, the DIBS device or its parent).
   returned: when O(devices=true) and O(protocol=smcd)
   type: dict
 kernel_smc:

@@ -43,7 +43,8 @@ NOT_BUILT = "not built"
 UNKNOWN = "unknown"
 
 NO_SMC = "SMC not built into this kernel"
-_SMC_KO = re.compile(r"(?:^|/)net/smc/smc\.ko(?:\.[a-z]+)?(?::|$)", re.MULTILINE)
+# a modules.dep or modules.builtin line of smc: "kernel/net/smc/smc.ko.xz: deps" or "kernel/net/smc/smc.ko"
+_SMC_KO = re.compile(r"(?:\S*/)?net/smc/smc\.ko(?:\.[a-z]+)?(?::.*)?")
 _CONFIG_LINE = re.compile(r"(?:CONFIG_(SMC|DIBS)=([ym])|# CONFIG_(SMC|DIBS) is not set)")
 _RELEASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+~-]{0,127}")
 
@@ -66,7 +67,7 @@ def module_tree(release):
             text = host_files.read_text("%s/%s/%s" % (MODULES_DIR, release, name))
         except (IOError, OSError):
             text = None
-        found[name] = None if text is None else bool(_SMC_KO.search(text))
+        found[name] = None if text is None else any(_SMC_KO.fullmatch(line.strip()) for line in text.splitlines())
     return found["modules.builtin"], found["modules.dep"]
 
 
