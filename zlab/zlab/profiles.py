@@ -550,6 +550,13 @@ def modules_dep(profile):
     return "".join(lines)
 
 
+def module_index_files(profile):
+    """/lib/modules/<osrelease>/modules.dep and modules.builtin as the distribution's kernel package
+    installs them: what a host's tools (and the collection, for whether the kernel has SMC) read."""
+    base = "/lib/modules/%s/" % profile["osrelease"]
+    return {base + "modules.dep": modules_dep(profile), base + "modules.builtin": modules_builtin(profile)}
+
+
 def _transitive_deps(profile, name):
     out = []
     todo = list(profile["modules"][name]["deps"])

@@ -92,3 +92,19 @@ def test_debian_72_modprobe_smc_fails_and_ism_functions_stay_unbound(boot_host):
     assert not h.exists("/sys/bus/pci/drivers/ism")
     assert not h.exists("/sys/class/dibs")
     assert not h.exists(SMC) and not h.exists("/sys/module/smc")
+
+
+def test_each_profile_installs_its_module_index():
+    # what the collection's kernel_support reads on a lab host: /lib/modules/<release>/modules.{dep,builtin}
+    for name in ("ubuntu26.04", "debian7.2-nosmc", "rhel8.8"):
+        prof = profiles.get(name)
+        files = profiles.module_index_files(prof)
+        base = "/lib/modules/%s/" % prof["osrelease"]
+        assert files == {
+            base + "modules.dep": profiles.modules_dep(prof),
+            base + "modules.builtin": profiles.modules_builtin(prof),
+        }
+    assert (
+        "net/smc/smc.ko"
+        in profiles.module_index_files(profiles.get("rhel8.8"))["/lib/modules/4.18.0-477.10.1.el8_8.s390x/modules.dep"]
+    )
