@@ -99,11 +99,3 @@ def read():
         return {"layout": LAYOUT_DIBS, "devices": [_dibs_device(n) for n in names]}
     names = [n for n in _listdir(ISM_DRIVER) if _PCI_ADDRESS.fullmatch(n)]
     return {"layout": LAYOUT_PCI, "devices": [_pci_device(n) for n in names]}
-
-
-def pnet_device(devices, name):
-    """The device of ``read()["devices"]`` an SMC-D PNET entry naming ``name`` refers to, or None."""
-    for device in devices:
-        if name in device["pnet_names"]:
-            return device
-    return None

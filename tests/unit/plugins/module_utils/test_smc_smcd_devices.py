@@ -72,10 +72,6 @@ def test_with_dibs_the_ism_device_and_the_loopback(host_root):
         "gid": LO_GID,
         "pnet_names": ["lo"],
     }
-    # an SMC-D PNET entry may name the dibs device or its parent PCI function
-    assert sd.pnet_device(got["devices"], ADDR) is ism
-    assert sd.pnet_device(got["devices"], "ism605") is ism
-    assert sd.pnet_device(got["devices"], "ism606") is None
 
 
 def test_dibs_without_devices_and_foreign_names_skipped(host_root):
