@@ -222,7 +222,9 @@ method:
   type: str
   sample: tcp
 method_source:
-  description: What decided the method, V(presence) of C(/proc/sys/net/smc/rmem), V(osrelease) or V(option); V(no smc) on a kernel without SMC (RV(method) is then null).
+  description:
+    - What decided the method, V(presence) of C(/proc/sys/net/smc/rmem), V(osrelease) or V(option).
+    - V(no smc) on a kernel without SMC (RV(method) is then null).
   returned: always
   type: str
   sample: presence
