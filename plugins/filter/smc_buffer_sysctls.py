@@ -27,7 +27,7 @@ options:
     type: raw
     required: true
   kernel:
-    description: Kernel release, for example the C(ansible_kernel) fact (V(4.18.0-477.10.1.el8_8.s390x)).
+    description: Kernel release, for example C(ansible_facts['kernel']) (V(4.18.0-477.10.1.el8_8.s390x)).
     type: str
     required: true
   wmem:
@@ -66,7 +66,7 @@ EXAMPLES = r"""
 
 - name: The same on a 6.12 kernel of this host
   ansible.builtin.set_fact:
-    smc_plan: "{{ smc_buffer_size | s390x.network.smc_buffer_sysctls(kernel=ansible_kernel) }}"
+    smc_plan: "{{ smc_buffer_size | s390x.network.smc_buffer_sysctls(kernel=ansible_facts['kernel']) }}"
 """
 
 RETURN = r"""

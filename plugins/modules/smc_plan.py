@@ -148,6 +148,22 @@ options:
         default of 212992 bytes (C(smc_raise_core_mem_max)).
     type: bool
     default: true
+  settings:
+    description:
+      - Other C(net.smc.*) settings (C(smc_settings)), each checked against its kernel range as
+        M(s390x.network.smc_sysctl) checks it; an error names C(smc_settings.<key>) and the range.
+    type: dict
+    default: {}
+  smcr_max_send_wr:
+    description:
+      - C(net.smc.smcr_max_send_wr) (Linux 6.19; C(smc_smcr_max_send_wr)), 2 to 2048; null or an empty string sets none.
+        An error names the variable and the range; a kernel without the key gets a warning from
+        M(s390x.network.smc_sysctl), not the value.
+    type: raw
+  smcr_max_recv_wr:
+    description:
+      - C(net.smc.smcr_max_recv_wr) (Linux 6.19; C(smc_smcr_max_recv_wr)), 2 to 2048, as O(smcr_max_send_wr).
+    type: raw
   install_packages:
     description: Whether the role may install smc-tools when M(s390x.network.smc_sysctl) reports them missing.
     type: bool
@@ -269,6 +285,7 @@ sysctl:
     - What the role passes to M(s390x.network.smc_sysctl); null values are not passed.
     - C(protocol) is V(smcr) for a host that uses RoCE and no ISM function, else O(protocol); C(core_rmem_max) and
       C(core_wmem_max) are the largest service sizes where they are above 212992 and O(raise_core_mem_max) is on.
+    - C(settings) is O(settings) with O(smcr_max_send_wr) and O(smcr_max_recv_wr) where they are set.
   returned: success
   type: dict
   sample:
@@ -281,6 +298,8 @@ sysctl:
     tcp_wmem_max: null
     core_rmem_max: 1048576
     core_wmem_max: null
+    settings:
+      smcr_max_send_wr: 64
 steps:
   description:
     - The optional steps the inventory asks of the host - C(tools) (installing smc-tools, when

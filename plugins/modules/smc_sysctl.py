@@ -38,6 +38,13 @@ description:
     loaded, a key of O(settings) the kernel does not have is neither applied nor written to O(file);
     a warning names the key and the kernel release. When C(smc) is not loaded (check mode before the
     load, O(load_module=false)) nothing can be probed and every key is written to O(file) only.
+  - Whether the kernel has SMC at all is read from the host, not from its release
+    (C(/proc/sys/net/smc), C(/sys/module/smc), C(net/smc/smc.ko) in C(/lib/modules/<release>/modules.dep) or
+    C(modules.builtin), C(/boot/config-<release>), and C(modprobe smc) failing when nothing else tells).
+    On a kernel without SMC (for example Debian's s390x Linux 7.2, built without C(CONFIG_DIBS) and
+    C(CONFIG_SMC)) the module writes nothing (no O(file), no O(modules_load_file), no TCP change) and
+    warns with the reason, which begins with C(SMC not built into this kernel) and names the evidence;
+    with O(require_smc=true) it fails with that reason. RV(kernel_smc) returns what was found.
   - The module never fails because the kernel has no SMC unless O(require_smc=true).
 author:
   - s390x.network contributors (@s390x-network)
@@ -215,7 +222,9 @@ method:
   type: str
   sample: tcp
 method_source:
-  description: What decided the method, V(presence) of C(/proc/sys/net/smc/rmem), V(osrelease) or V(option).
+  description:
+    - What decided the method, V(presence) of C(/proc/sys/net/smc/rmem), V(osrelease) or V(option).
+    - V(no smc) on a kernel without SMC (RV(method) is then null).
   returned: always
   type: str
   sample: presence
@@ -224,6 +233,14 @@ kernel:
   returned: always
   type: str
   sample: 4.18.0-477.10.1.el8_8.s390x
+kernel_smc:
+  description:
+    - What the host shows about SMC in the running kernel (C(available) true, false or null; C(state) V(loaded),
+      V(built-in), V(module), V(not built) or V(unknown); C(reason) naming the evidence; C(dibs) whether
+      C(/sys/class/dibs) exists; C(tcp_ulp) whether the TCP ULP C(smc), removed in Linux 7.0, is registered;
+      C(release)).
+  returned: always
+  type: dict
 smc_loaded:
   description: Whether C(smc) is loaded after the module ran (in check mode, before).
   returned: always

@@ -168,6 +168,26 @@ linkgroups:
   returned: when O(linkgroups=true)
   type: list
   elements: dict
+smcd_devices:
+  description:
+    - The SMC-D devices as sysfs shows them, with O(devices=true) and O(protocol=smcd). C(layout) is V(dibs) where the
+      host has C(/sys/class/dibs) (Linux 6.18 and later, with ISM functions as C(ism<uid>) and the loopback as C(lo)) and
+      V(pci) otherwise (the PCI functions bound to C(ism)).
+    - Each of C(devices) has C(name), C(type) (V(ism) or V(loopback)), C(parent) (the ISM function's PCI address),
+      C(fabric_id) (the PCHID; 0xffff for the loopback), C(gid) (DIBS only, null otherwise) and C(pnet_names)
+      (the names an SMC-D PNET entry may use, the DIBS device or its parent).
+  returned: when O(devices=true) and O(protocol=smcd)
+  type: dict
+kernel_smc:
+  description:
+    - What the host shows about SMC in the running kernel, never guessed from its release. C(available) (true, false
+      or null when nothing tells), C(state) (V(loaded), V(built-in), V(module), V(not built), V(unknown)), C(reason)
+      naming the evidence (C(/proc/sys/net/smc), C(/sys/module/smc), C(modules.dep)/C(modules.builtin),
+      C(/boot/config-<release>)), C(dibs) (C(/sys/class/dibs) exists), C(tcp_ulp) (the TCP ULP C(smc) is registered;
+      it was removed in Linux 7.0; null when the kernel lists no ULPs) and C(release).
+    - On a kernel without SMC the module fails with this C(reason) (it begins with C(SMC not built into this kernel)).
+  returned: always
+  type: dict
 commands:
   description: The command lines run; with the netlink backend, the netlink commands sent (such as C(SMC_NETLINK_GET_STATS)).
   returned: always
@@ -180,7 +200,9 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
+from ansible_collections.s390x.network.plugins.module_utils.smc import kernel_support
 from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.smc import smcd_devices
 from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
     StatsError,
     argv_devices,
@@ -262,6 +284,9 @@ def main():
     )
     params = module.params
     proto = params["protocol"]
+    support = kernel_support.probe(kernel_support.kernel_release())
+    if support["available"] is False:
+        module.fail_json(msg=support["reason"], kernel_smc=support, commands=[])
     tool = None
     if params["backend"] != "netlink":
         tool = module.get_bin_path(proto, opt_dirs=["/usr/sbin", "/sbin"])
@@ -271,6 +296,9 @@ def main():
         result = read_with_tool(module, tool, params)
     else:
         result = read_with_netlink(module, params, params["backend"] == "auto")
+    result["kernel_smc"] = support
+    if params["devices"] and proto == "smcd":
+        result["smcd_devices"] = smcd_devices.read()
     module.exit_json(**result)
 
 

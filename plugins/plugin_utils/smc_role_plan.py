@@ -18,6 +18,12 @@ from __future__ import annotations
 import re
 
 from ansible_collections.s390x.network.plugins.module_utils.smc.services import smc_services_plan
+from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
+    SMC_SYSCTL_PREFIX,
+    SMC_SYSCTLS,
+    SizingError,
+    validate_setting,
+)
 from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import smc_ism_config
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import roce_plan
 
@@ -82,6 +88,47 @@ def _size(value):
     return None if value is None or str(value) == "" else value
 
 
+# role variables that set one net.smc key each (Linux 6.19: SMC-R work requests per queue)
+SETTING_VARIABLES = {"smcr_max_send_wr": "smc_smcr_max_send_wr", "smcr_max_recv_wr": "smc_smcr_max_recv_wr"}
+
+
+def settings_args(options):
+    """``(settings, errors)``: smc_sysctl's ``settings``, the role's ``smc_settings`` with the
+    variables of :data:`SETTING_VARIABLES` that are set, each checked against the range the
+    kernel's proc handler accepts (``sizing.SMC_SYSCTLS``, the one table), errors naming the
+    variable and the range."""
+    given = options.get("settings") or {}
+    if not isinstance(given, dict):
+        return {}, ["smc_settings: expected a mapping of net.smc keys to values, got %r" % (given,)]
+    settings, errors, named = {}, [], {}
+    for key, value in sorted(given.items(), key=lambda item: str(item[0])):
+        try:
+            short, dummy = validate_setting(key, value)
+        except SizingError as exc:
+            errors.append("smc_%s" % exc)
+            continue
+        named[short] = "smc_settings.%s" % key
+        settings[key] = value
+    for short, option in sorted(SETTING_VARIABLES.items()):
+        value = _size(options.get(short))
+        if value is None:
+            continue
+        spec = SMC_SYSCTLS[short]
+        if short in named:
+            errors.append("%s: %s%s is set by %s too; set it once" % (option, SMC_SYSCTL_PREFIX, short, named[short]))
+            continue
+        try:
+            validate_setting(short, value)
+        except SizingError:
+            errors.append(
+                "%s: expected an integer in the kernel's range %d..%d (%s%s), got %r"
+                % (option, spec["min"], spec["max"], SMC_SYSCTL_PREFIX, short, value)
+            )
+            continue
+        settings[short] = int(value)
+    return settings, errors
+
+
 def sysctl_args(options, roce, ism, services):
     """smc_sysctl's size arguments (None: not passed): the sizes and TCP limits as given, the
     protocol SMC-R for a host that uses RoCE and no ISM, and net.core.rmem_max/wmem_max raised to
@@ -125,13 +172,16 @@ def role_plan(view, options):
     ``cpc_host``) and the role's variables ``options`` (``roce_fids``, ``smcr``, ``ism_fids``,
     ``protocol``, ``services``, ``dropin_name``, ``pnet_config``, ``pnet_state``,
     ``pnet_boot_unit``, ``smcr_interface``, ``smcr_pnet_id``; for the module arguments ``rmem``,
-    ``wmem``, ``tcp_rmem_min`` ... ``tcp_wmem_max``, ``raise_core_mem_max``; for the steps
+    ``wmem``, ``tcp_rmem_min`` ... ``tcp_wmem_max``, ``raise_core_mem_max``, ``settings``,
+    ``smcr_max_send_wr``, ``smcr_max_recv_wr``; for the steps
     ``install_packages``, ``ueids``, ``ueid_state``, ``seid``); raises RolePlanError with every
     error."""
     roce = roce_plan(view, options.get("roce_fids"), options.get("smcr"))
     ism = smc_ism_config(view, options.get("ism_fids"), options.get("protocol", "smcd"))
     services = smc_services_plan(options.get("services") or [], dropin_name=options.get("dropin_name"))
     errors = list(ism["errors"]) + list(services["errors"])
+    settings, setting_errors = settings_args(options)
+    errors += setting_errors
     errors += pnet_errors(
         options.get("pnet_config") or [], options.get("pnet_state", "merged"), options.get("pnet_boot_unit", True)
     )
@@ -144,6 +194,6 @@ def role_plan(view, options):
         "ism": ism,
         "services": services,
         "functions": {"needed": bool(ism["fids"] or roce["fids"]), "config": ism["config"] + roce["config"]},
-        "sysctl": sysctl_args(options, roce, ism, services),
+        "sysctl": dict(sysctl_args(options, roce, ism, services), settings=settings),
         "steps": steps(options, roce),
     }

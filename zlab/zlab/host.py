@@ -77,9 +77,11 @@ def emulator_available():
 
 
 def profile_files(profile):
-    """Files a kernel profile puts in /etc (os-release, redhat-release...)."""
+    """Files a kernel profile puts in the host's root: /etc (os-release, redhat-release...), the
+    module index in /lib/modules/<release>, and the profile's extra files."""
     prof = profiles.get(profile)
     files = {"/etc/os-release": prof["os_release"]}
+    files.update(profiles.module_index_files(prof))
     files.update(prof["extra_files"])
     return files
 

@@ -43,6 +43,8 @@ KERNEL_PROFILES = (
     "sles16.0",
     "ubuntu24.04",
     "linux6.19",
+    "ubuntu26.04",
+    "debian7.2-nosmc",
 )
 # zlab_kind: a namespace host over the emulated kernel (default), or a real s390x kernel under
 # qemu-system-s390x (zlab.qemu_s390x), for LPARs only

@@ -66,6 +66,8 @@ _SMC_619.update(
         "hs_ctrl": ("string", 0, 15, ""),
     }
 )
+# 7.0 (Ubuntu 26.04 LTS): the 6.19 set; the TCP ULP "smc" is gone (it never had a sysctl).
+_SMC_70 = dict(_SMC_619)
 # RHEL 9 (5.14.0-*.el9): no net.smc.rmem/wmem; the other keys of the 6.8 set (the RHEL 9
 # kernel-doc smc-sysctl.rst and a RHEL 9-derived net/smc/smc_sysctl.c list exactly these).
 _SMC_RHEL9 = {k: v for k, v in _SMC_68.items() if k not in ("rmem", "wmem")}
@@ -103,9 +105,11 @@ def _mod(
     }
 
 
-def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_core=True, dibs=False):
+def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_core=True, dibs=False, smc=True):
     """``dibs``: the DIBS layer of 6.18+ (drivers/dibs): ism and smc both depend on the dibs
-    module (built in, as the s390 defconfig has CONFIG_DIBS=y), smc no longer on ism."""
+    module (built in, as the s390 defconfig has CONFIG_DIBS=y), smc no longer on ism.
+    ``smc=False``: a 6.18+ kernel built without DIBS, so without SMC and ISM (``config SMC`` and
+    ``config ISM`` depend on ``DIBS``): no smc, smc_diag, ism or dibs module."""
     cat = {
         "qdio": _mod(description="QDIO base support"),
         "ccwgroup": _mod(description="ccwgroup bus driver"),
@@ -140,6 +144,9 @@ def _catalog(vfio_builtin=False, ism_builtin=False, ism_needs_smc=True, vfio_cor
         cat["dibs"] = _mod(builtin=True, description="Direct Internal Buffer Sharing class")
         cat["ism"]["deps"] = ["dibs"]
         cat["smc"]["deps"] = ["ib_core", "dibs"]
+    if not smc:
+        for name in ("smc", "smc_diag", "ism", "dibs"):
+            cat.pop(name, None)
     if vfio_core:
         cat["vfio_pci_core"] = _mod(
             builtin=vfio_builtin, deps=["vfio"], description="core driver for VFIO based PCI devices"
@@ -229,6 +236,23 @@ def _profile(
         "dibs": dibs,
     }
 
+
+# /boot/config-<release> lines the collection reads (kernel_support: CONFIG_SMC, CONFIG_DIBS), as
+# the distributions' s390x configurations have them; the rest of a real config is left out.
+_BOOT_CONFIG_UBUNTU_2604 = (
+    "CONFIG_S390=y\nCONFIG_PCI=y\nCONFIG_DIBS=y\nCONFIG_DIBS_LO=y\nCONFIG_ISM=m\n"
+    "CONFIG_SMC=m\nCONFIG_SMC_DIAG=m\nCONFIG_SMC_HS_CTRL_BPF=y\nCONFIG_MLX5_CORE=m\n"
+)
+# Debian's s390x 7.2: DIBS off and, as config SMC depends on DIBS, no CONFIG_SMC line at all.
+_BOOT_CONFIG_DEBIAN_72 = (
+    "CONFIG_S390=y\nCONFIG_PCI=y\n# CONFIG_DIBS is not set\nCONFIG_RDMA_RXE=m\nCONFIG_MLX5_CORE=m\n"
+    "# CONFIG_ISM_VFIO_PCI is not set\n"
+)
+_RELEASE_UBUNTU_2604 = "7.0.0-14-generic"
+_RELEASE_DEBIAN_72 = "7.2.3+deb14-s390x"
+_OS_RELEASE_DEBIAN_SID = (
+    'PRETTY_NAME="Debian GNU/Linux forky/sid"\nNAME="Debian GNU/Linux"\nVERSION_CODENAME=forky\nID=debian\n'
+)
 
 PROFILES = {
     "rhel8.8": _profile(
@@ -377,6 +401,40 @@ PROFILES = {
         sysctls={"net.ipv4.tcp_rmem": "4096 131072 33554432"},
         dibs=True,
     ),
+    # Ubuntu 26.04 LTS: Linux 7.0 (DIBS built in, smc and ism modules, no TCP ULP "smc") and
+    # smc-tools 1.8.7; VFIO built in as on the earlier Ubuntu profiles.
+    "ubuntu26.04": _profile(
+        ".ko.zst",
+        _RELEASE_UBUNTU_2604,
+        (7, 0),
+        modules=_catalog(vfio_builtin=True, dibs=True),
+        os_release='PRETTY_NAME="Ubuntu 26.04 LTS"\nNAME="Ubuntu"\nVERSION_ID="26.04"\n'
+        'VERSION="26.04 LTS (Resolute Raccoon)"\nVERSION_CODENAME=resolute\nID=ubuntu\n'
+        "ID_LIKE=debian\nUBUNTU_CODENAME=resolute\nLOGO=ubuntu-logo\n",
+        family="Debian",
+        network="netplan",
+        smc_sysctls=_SMC_70,
+        sysctls={"net.ipv4.tcp_rmem": "4096 131072 33554432"},
+        extra_files={
+            "/boot/config-" + _RELEASE_UBUNTU_2604: _BOOT_CONFIG_UBUNTU_2604,
+            "/etc/zlab/smc-tools-version": "1.8.7\n",
+        },
+        dibs=True,
+    ),
+    # Debian's stock s390x Linux 7.2 (sid; trixie-backports): built without DIBS and so without SMC
+    # and ISM. Not supported for SMC: the collection reports it (kernel_smc, the pre-flight, verify).
+    "debian7.2-nosmc": _profile(
+        ".ko.xz",
+        _RELEASE_DEBIAN_72,
+        (7, 2),
+        modules=_catalog(ism_needs_smc=False, smc=False),
+        os_release=_OS_RELEASE_DEBIAN_SID,
+        family="Debian",
+        network="ifupdown",
+        smc_sysctls={},
+        sysctls={"net.ipv4.tcp_rmem": "4096 131072 33554432"},
+        extra_files={"/boot/config-" + _RELEASE_DEBIAN_72: _BOOT_CONFIG_DEBIAN_72},
+    ),
 }
 
 # PCI drivers: name -> (module, static id table [(vendor, device)])
@@ -490,6 +548,13 @@ def modules_dep(profile):
         ]
         lines.append("%s:%s\n" % (module_filename(profile, n), "".join(" " + d for d in deps)))
     return "".join(lines)
+
+
+def module_index_files(profile):
+    """/lib/modules/<osrelease>/modules.dep and modules.builtin as the distribution's kernel package
+    installs them: what a host's tools (and the collection, for whether the kernel has SMC) read."""
+    base = "/lib/modules/%s/" % profile["osrelease"]
+    return {base + "modules.dep": modules_dep(profile), base + "modules.builtin": modules_builtin(profile)}
 
 
 def _transitive_deps(profile, name):

@@ -14,7 +14,21 @@ of them matches gets the upstream level of its MAJOR.MINOR. Each level says:
 * ``net_smc_mem``: ``net.smc.rmem``/``wmem`` exist (Linux 6.1); without them the SMC buffer
   request is half of ``tcp_[rw]mem[1]``;
 * ``loopback_ism``: the kernel's SMC code has loopback-ism (Linux 6.10, build option
-  ``CONFIG_SMC_LO``, so a True here says the code is there, not that it is built).
+  ``CONFIG_SMC_LO``, from 6.18 ``CONFIG_DIBS_LO``, so a True here says the code is there, not that
+  it is built);
+* ``dibs``: ISM functions and the loopback are DIBS devices (Linux 6.18, drivers/dibs):
+  ``/sys/class/dibs/ism<uid>`` and ``/sys/class/dibs/lo``, and ``config SMC`` depends on ``DIBS``, so
+  a kernel built without ``CONFIG_DIBS`` has no SMC at all;
+* ``smcr_max_wr``: ``net.smc.smcr_max_send_wr``/``smcr_max_recv_wr`` (Linux 6.19) and ``hs_ctrl``
+  (6.19, build option ``CONFIG_SMC_HS_CTRL_BPF``);
+* ``tcp_ulp``: the TCP ULP ``smc`` (``setsockopt(TCP_ULP, "smc")``, Linux 5.17 to 6.19.3; the revert
+  reached 7.0 and 6.19.4): True, False, or None (a 6.19 release without its patch level, or a
+  distribution kernel).
+
+The table documents what upstream releases have; a managed host is never judged by it where the
+host can be read: whether a kernel has SMC, DIBS devices or a ``net.smc`` key is read from the host
+(``kernel_support``, ``smcd_devices``, ``/proc/sys/net/smc``), as distributions build without SMC
+(Debian's s390x 7.2) or backport keys.
 
 Pure Python without Ansible imports; runs on the managed host (Python 3.6 and later).
 """
@@ -35,14 +49,30 @@ V_SMCR_V2 = (5, 16)  # SMC-Rv2 and "net/smc: add support for user defined EIDs"
 V_NET_SMC_MEM = (6, 1)  # 0227f058aa29 "net/smc: Unbind r/w buffer size from clcsock ..."
 V_LOOPBACK_ISM = (6, 10)  # CONFIG_SMC_LO
 V_SMCR_LARGE = (6, 11)  # 2f4b101c542e "net/smc: change SMCR_RMBE_SIZES from 5 to 15"
+V_TCP_ULP = (5, 17)  # d7cd421da9da "net/smc: Introduce TCP ULP support"
+V_DIBS = (6, 18)  # "dibs: Create class dibs"; CONFIG_SMC_LO became CONFIG_DIBS_LO
+V_SMCR_MAX_WR = (6, 19)  # net.smc.smcr_max_send_wr/smcr_max_recv_wr, hs_ctrl
+V_TCP_ULP_GONE = (7, 0)  # Revert "net/smc: Introduce TCP ULP support" (CVE-2026-46330)
+TCP_ULP_GONE_619 = 4  # the revert in the 6.19 stable series: 6.19.4
 
 SMCD_DMB_OLD = 512 * KIB  # SG_MAX_SINGLE_ALLOC pages before 5.16 (128 x 4 KiB on s390x)
 SMCD_DMB_1M = MIB
 
 _RELEASE_RE = re.compile(r"^\s*(\d+)\.(\d+)")
+_PATCH_RE = re.compile(r"^\s*\d+\.\d+\.(\d+)")
 
 
-def _features(smcd_v2, smcr_v2, smcd_max_dmb, net_smc_mem, smcr_large_rmb=False, loopback_ism=False):
+def _features(
+    smcd_v2,
+    smcr_v2,
+    smcd_max_dmb,
+    net_smc_mem,
+    smcr_large_rmb=False,
+    loopback_ism=False,
+    dibs=False,
+    smcr_max_wr=False,
+    tcp_ulp=None,
+):
     return {
         "smcd_v2": smcd_v2,
         "smcr_v2": smcr_v2,
@@ -50,6 +80,9 @@ def _features(smcd_v2, smcr_v2, smcd_max_dmb, net_smc_mem, smcr_large_rmb=False,
         "smcr_large_rmb": smcr_large_rmb,
         "net_smc_mem": net_smc_mem,
         "loopback_ism": loopback_ism,
+        "dibs": dibs,
+        "smcr_max_wr": smcr_max_wr,
+        "tcp_ulp": tcp_ulp,
     }
 
 
@@ -78,9 +111,19 @@ _PROFILES = tuple(
 )
 
 
-def upstream_features(version):
-    """The level of an upstream kernel ``(major, minor)``. Before SMC-Dv2 (5.10) and SMC-Rv2 (5.16)
-    the answer is None: distribution kernels backport, so an older release says nothing."""
+def _tcp_ulp(version, patch=None):
+    """The TCP ULP ``smc`` of an upstream release: 5.17 to 6.19.3."""
+    if version < V_TCP_ULP or version >= V_TCP_ULP_GONE:
+        return False
+    if version[:2] == V_SMCR_MAX_WR:
+        return None if patch is None else patch < TCP_ULP_GONE_619
+    return True
+
+
+def upstream_features(version, patch=None):
+    """The level of an upstream kernel ``(major, minor)`` (``patch``: the third number, when known).
+    Before SMC-Dv2 (5.10) and SMC-Rv2 (5.16) the answer is None: distribution kernels backport, so
+    an older release says nothing."""
     return _features(
         True if version >= V_SMCD_V2 else None,
         True if version >= V_SMCR_V2 else None,
@@ -88,6 +131,9 @@ def upstream_features(version):
         version >= V_NET_SMC_MEM,
         smcr_large_rmb=version >= V_SMCR_LARGE,
         loopback_ism=version >= V_LOOPBACK_ISM,
+        dibs=version >= V_DIBS,
+        smcr_max_wr=version >= V_SMCR_MAX_WR,
+        tcp_ulp=_tcp_ulp(version, patch),
     )
 
 
@@ -113,7 +159,13 @@ def kernel_level(release):
             match = pattern.match(text)
             if match and int(match.group(1)) >= first and (last is None or int(match.group(1)) <= last):
                 return dict(feats, profile=name, smc_code=code)
-    return dict(upstream_features(version), profile="Linux %d.%d" % version, smc_code=version)
+    patch = None
+    if isinstance(release, (tuple, list)):
+        patch = int(release[2]) if len(release) >= 3 else None
+    else:
+        match = _PATCH_RE.match(str(release))
+        patch = int(match.group(1)) if match else None
+    return dict(upstream_features(version, patch), profile="Linux %d.%d" % version, smc_code=version)
 
 
 def level_text(level):

@@ -29,6 +29,7 @@ import socket
 import time
 
 from ansible_collections.s390x.network.plugins.module_utils.smc import diag as smc_diag
+from ansible_collections.s390x.network.plugins.module_utils.smc import kernel_support
 from ansible_collections.s390x.network.plugins.module_utils.smc.netlink import NetlinkError
 
 AF_SMC = 43
@@ -40,8 +41,6 @@ _LABELS = {"af_smc": "AF_SMC", "ipproto_smc": "IPPROTO_SMC"}
 # socket() errors that mean "no such socket here", not a failure of this one
 _NO_SMC = (errno.EAFNOSUPPORT, errno.EPROTONOSUPPORT, errno.ESOCKTNOSUPPORT, errno.EPFNOSUPPORT)
 RETRY_INTERVAL = 0.25
-SYS_MODULE_SMC = "/sys/module/smc"
-MODULES_DIR = "/lib/modules"
 
 PORT_MIN, PORT_MAX = 1024, 65535
 TIMEOUT_MIN, TIMEOUT_MAX = 1, 120
@@ -88,32 +87,18 @@ def check_range(name, value, low, high, unit=""):
     return value
 
 
-def _module_installed():
-    """Whether the running kernel's module tree lists smc (as a module or built in); None when unreadable."""
-    release = os.uname()[2]
-    found = None
-    for name in ("modules.dep", "modules.builtin"):
-        path = os.path.join(MODULES_DIR, release, name)
-        try:
-            with open(path) as handle:
-                text = handle.read()
-        except (IOError, OSError):
-            continue
-        found = bool(found) or bool(re.search(r"(^|/)net/smc/smc\.ko", text, re.MULTILINE))
-    return found
-
-
 def no_smc_reason(errors):
-    """The sentence of ``NoSmc``: the socket() errors, then whether the smc module is loaded or installed."""
+    """The sentence of ``NoSmc``: the socket() errors, then what the host shows about SMC
+    (``kernel_support.probe``: loaded, installed, or not built with the evidence)."""
     text = "this kernel has no SMC sockets (%s)" % "; ".join(errors)
-    if os.path.isdir(SYS_MODULE_SMC):
-        return text + ": %s exists, yet the kernel refused the socket" % SYS_MODULE_SMC
-    installed = _module_installed()
-    if installed:
+    support = kernel_support.probe(kernel_support.kernel_release())
+    if support["state"] in (kernel_support.LOADED, kernel_support.BUILTIN):
+        return text + ": %s, yet the kernel refused the socket" % support["reason"]
+    if support["state"] == kernel_support.MODULE:
         return text + ": the smc kernel module is installed but not loaded (the smc role loads it: smc_load_module)"
-    if installed is False:
-        return text + ": the kernel was built without CONFIG_SMC (no net/smc/smc.ko for %s)" % os.uname()[2]
-    return text + ": the smc kernel module is not loaded (%s is absent)" % SYS_MODULE_SMC
+    if support["state"] == kernel_support.NOT_BUILT:
+        return text + ": " + support["reason"]
+    return text + ": the smc kernel module is not loaded (%s is absent)" % kernel_support.SYS_MODULE_SMC
 
 
 def smc_socket(family, protocol="auto"):

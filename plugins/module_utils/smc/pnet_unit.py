@@ -40,12 +40,11 @@ __metaclass__ = type
 
 import errno
 import os
-import platform
-import re
 import sys
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
+from ansible_collections.s390x.network.plugins.module_utils.smc import kernel_support
 from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
 from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_cmd as smc_pnet_cmd
 from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_restore
@@ -74,7 +73,7 @@ STABLE_PYTHON = "/usr/bin/python3"
 PROGRAM_SOURCES = (smc_netlink, smc_pnet_cmd, pnet_restore)
 #: lines of a source left out of the program (only valid at the top of a file; not needed on Python 3)
 _NOT_IN_PROGRAM = ("from __future__ import absolute_import, division, print_function", "__metaclass__ = type")
-MODULES_DIR = "/lib/modules"
+MODULES_DIR = kernel_support.MODULES_DIR
 
 
 def exec_line_of(entry, field="config[0]"):
@@ -174,21 +173,16 @@ def restore_argv(text):
 
 
 def kernel_release():
-    return host_files.read_attr("/proc/sys/kernel/osrelease") or platform.release()
+    return kernel_support.kernel_release()
 
 
 def smc_installed(release):
     """Whether the module tree of kernel ``release`` has SMC (``net/smc/smc.ko`` in modules.dep or
     modules.builtin); None when neither file can be read (a container, an image being built)."""
-    found = None
-    for name in ("modules.dep", "modules.builtin"):
-        try:
-            text = host_files.read_text("%s/%s/%s" % (MODULES_DIR, release, name))
-        except (IOError, OSError):
-            text = None
-        if text is not None:
-            found = bool(found) or bool(re.search(r"(^|/)net/smc/smc\.ko", text, re.MULTILINE))
-    return found
+    builtin, installed = kernel_support.module_tree(release)
+    if builtin is None and installed is None:
+        return None
+    return bool(builtin) or bool(installed)
 
 
 def entries_of(text):

@@ -13,10 +13,10 @@ the live configuration ends old or new, never mixed. The files are host files
 
 import errno
 import os
-import platform
 
 from ansible_collections.s390x.network.plugins.module_utils.engine import host_files
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
+from ansible_collections.s390x.network.plugins.module_utils.smc import kernel_support
 from ansible_collections.s390x.network.plugins.module_utils.smc import sysctl_file as sfile
 from ansible_collections.s390x.network.plugins.module_utils.engine.resource import Change, Resource, ResourceError, Step
 from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
@@ -50,13 +50,6 @@ STATE_ALIASES = {"present": "merged", "absent": "deleted"}
 STATES = ("merged", "deleted") + tuple(STATE_ALIASES)
 
 
-def kernel_release():
-    content = host_files.read_text(sfile.proc_path("kernel.osrelease"))
-    if content and content.strip():
-        return content.strip()
-    return platform.release()
-
-
 # smc-tools commands whose absence smc_tools_missing reports (the smc role installs smc-tools then)
 SMC_TOOLS = ("smcd", "smc_pnet")
 
@@ -86,6 +79,7 @@ class SmcSysctls(Resource):
         self.kernel = None
         self.settings = {}
         self.would_load = False
+        self.support = None  # kernel_support.probe: what the host shows about SMC
         self.method = None
         self.method_source = None
         self.smcr_buf_type = 0
@@ -192,14 +186,26 @@ class SmcSysctls(Resource):
         """Read the kernel release; load smc when asked: it creates net.smc.*, whose presence decides
         the method."""
         params = self.params
-        self.release = kernel_release()
+        self.release = kernel_support.kernel_release()
         try:
             self.kernel = parse_kernel_release(self.release)
         except SizingError as exc:
             raise ResourceError("cannot read the kernel release: %s" % exc)
+        self.support = kernel_support.probe(self.release)
         ran = []
-        if self.state == "merged" and params["load_module"] and not smc_loaded():
+        if (
+            self.state == "merged"
+            and params["load_module"]
+            and not smc_loaded()
+            and self.support["available"] is not False
+        ):
             ran = self._load()
+        if self.state == "merged" and self.support["available"] is False:
+            # nothing that needs SMC can work here: no drop-in, no modules-load file, no TCP change
+            if params["require_smc"]:
+                raise ResourceError("%s (require_smc=true); nothing was written" % self.support["reason"])
+            self.module.warn("%s; smc_sysctl wrote nothing" % self.support["reason"])
+            return ran
         if params["require_smc"] and self.state == "merged" and not smc_loaded() and not self.would_load:
             raise ResourceError(
                 "smc is not loaded on this host (require_smc=true, load_module=%s)" % params["load_module"]
@@ -216,7 +222,9 @@ class SmcSysctls(Resource):
             return []
         if module.check_mode:
             rc, dummy, err = module.run_command([modprobe, "--dry-run", MODULE_NAME], environ_update={"LC_ALL": "C"})
-            if rc != 0 and require:
+            if rc != 0:
+                self.support = kernel_support.with_modprobe_error(self.support, err)
+            if rc != 0 and require and self.support["available"] is not False:
                 raise ResourceError(
                     "this kernel has no smc module (modprobe --dry-run smc: %s)" % err.strip(), rc=rc, stderr=err
                 )
@@ -224,6 +232,9 @@ class SmcSysctls(Resource):
             return ["modprobe %s" % MODULE_NAME] if rc == 0 else []
         rc, dummy, err = module.run_command([modprobe, MODULE_NAME], environ_update={"LC_ALL": "C"})
         if rc != 0:
+            self.support = kernel_support.with_modprobe_error(self.support, err)
+            if self.support["available"] is False:
+                return []
             if require:
                 raise ResourceError(
                     "cannot load smc (modprobe smc exited %d: %s)" % (rc, err.strip()), rc=rc, stderr=err
@@ -265,6 +276,9 @@ class SmcSysctls(Resource):
 
     def plan(self, current):
         params = self.params
+        if self.state == "merged" and self.support["available"] is False:
+            self.method_source = "no smc"
+            return [Change(SYSCTLS, [], want=current)]
         if self.state == "deleted":
             self.method = decide_method(self.release, current["rmem_present"] if current["loaded"] else None)
             self.method_source = "presence" if current["loaded"] else "osrelease"
@@ -415,11 +429,17 @@ class SmcSysctls(Resource):
         if step.kind == "rollback":
             return "cannot put back %s: %s" % (step.subject, err)
         if step.scope == "active":
-            reason = (
-                "the kernel refused the value (EINVAL: out of range)"
-                if exc is not None and exc.errno == errno.EINVAL
-                else err
-            )
+            reason = err
+            if exc is not None and exc.errno == errno.EINVAL:
+                reason = "the running kernel refused the value (EINVAL: out of range)"
+                short = step.subject[len(SMC_SYSCTL_PREFIX) :]
+                spec = SMC_SYSCTLS.get(short) if step.subject.startswith(SMC_SYSCTL_PREFIX) else None
+                if spec is not None and not spec.get("string"):
+                    reason = "settings.%s: the running kernel refused it (EINVAL); its range is %d..%d" % (
+                        short,
+                        spec["min"],
+                        spec["max"],
+                    )
             return "cannot set %s = %s: %s; no file was written" % (
                 step.subject,
                 self.desired.get(step.subject),
@@ -468,7 +488,7 @@ class SmcSysctls(Resource):
 
     def extras(self, state, changes, failed=False):
         eff_rmem = eff_wmem = None
-        if self.state == "merged":
+        if self.state == "merged" and self.buffers is not None:
             eff_rmem, eff_wmem = self.buffers["effective_rmem"], self.buffers["effective_wmem"]
             if eff_rmem is None or eff_wmem is None:
                 cur_rmem, cur_wmem = current_effective(
@@ -481,6 +501,7 @@ class SmcSysctls(Resource):
             method=self.method,
             method_source=self.method_source,
             smc_loaded=state["loaded"],
+            kernel_smc=self.support,
             sysctls=self.desired,
             effective_rmem=eff_rmem,
             effective_wmem=eff_wmem,

@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.s390x.network.plugins.module_utils.smc.kernel_support import NO_SMC
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common import TCP
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.replay import (
     CHECK_SMC,
@@ -89,9 +90,28 @@ def _client_v2_isms(run, c, v1dev, notes):
     return chids
 
 
+def no_smc_text(reason):
+    """The host's reason for a kernel without SMC, led by the words every report uses."""
+    reason = (reason or "").strip()
+    if reason.startswith(NO_SMC):
+        return reason
+    return NO_SMC + (" (%s)" % reason if reason else "")
+
+
 def decide(run, c, s):
     """The outcome of one replay: the client's decisions, then the server's (``server.serve``)."""
     cn, sn = c["name"], s["name"]
+    for host, side in ((c, "server"), (s, "client")):
+        if host["kernel_smc"] and host["kernel_smc"]["available"] is False:
+            return make_outcome(
+                TCP,
+                "SMC_CLC_DECL_PEERNOSMC",
+                side,
+                "%s: %s. Its sockets are TCP sockets, so the pair falls back to TCP (%s counts it)."
+                % (host["name"], no_smc_text(host["kernel_smc"]["reason"]), sn if side == "server" else cn),
+                "Boot a kernel on %s that has SMC (CONFIG_SMC, and CONFIG_DIBS from Linux 6.18), or accept TCP "
+                "for this pair." % host["name"],
+            )
     # __smc_connect / smc_listen_work: the TCP SYN carries the SMC option only from an SMC socket
     if not run.ask("smc:%s" % cn, c["smc"], "%s runs the client with SMC" % cn, CHECK_SMC % cn):
         return make_outcome(

@@ -133,6 +133,19 @@ def _norm_table(table, field):
     return entries
 
 
+def _kernel_smc(value, field):
+    """What the host showed about SMC in its kernel (``kernel_smc`` of smc_sysctl or smcd_info):
+    ``{"available": True/False/None, "reason": text}``; None when not known."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise PreflightError("%s: expected the kernel_smc dict of smc_sysctl or smcd_info, got %r" % (field, value))
+    reason = value.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise PreflightError("%s.reason: expected a text, got %r" % (field, reason))
+    return {"available": _tri(value.get("available"), field + ".available"), "reason": reason or ""}
+
+
 def _addresses(value, field):
     if value is None:
         return None
@@ -179,6 +192,7 @@ FACT_KEYS = (
     "cpc",
     "machine",
     "kernel",
+    "kernel_smc",
     "smc",
     "smcd_v2",
     "smcr_v2",
@@ -218,12 +232,16 @@ def normalize_facts(name, facts):
         raise PreflightError("%s.ism: expected a list or null (not known)" % field)
     if roces is not None and not isinstance(roces, list):
         raise PreflightError("%s.roce: expected a list or null (not known)" % field)
+    kernel_smc = _kernel_smc(facts.get("kernel_smc"), field + ".kernel_smc")
+    smc = _tri(facts.get("smc"), field + ".smc")
     return {
         "name": name,
         "cpc": facts.get("cpc"),
         "machine": facts.get("machine"),
         "kernel": release,
-        "smc": _tri(facts.get("smc"), field + ".smc"),
+        "kernel_smc": kernel_smc,
+        # a kernel without SMC has no SMC socket, whatever else the facts say
+        "smc": False if kernel_smc and kernel_smc["available"] is False else smc,
         "smcd_v2": kernel_smcd_v2(release) if smcd_v2 is None else smcd_v2,
         "smcr_v2": kernel_smcr_v2(release) if smcr_v2 is None else smcr_v2,
         "ism": None if isms is None else [_norm_ism(d, "%s.ism[%d]" % (field, i)) for i, d in enumerate(isms)],

@@ -27,8 +27,22 @@ def _fact_key(name):
     return name.replace("-", "_").replace(".", "_").replace(":", "_")
 
 
+def _kernel_smc(live):
+    """``kernel_smc`` of smc_sysctl or smcd_info, also from a failed smcd_info: it fails naming a
+    kernel without SMC."""
+    for name in ("smc_sysctl", "smcd_info_smcd", "smcd_info_smcr"):
+        result = live.get(name)
+        if isinstance(result, dict) and isinstance(result.get("kernel_smc"), dict):
+            return {"available": result["kernel_smc"].get("available"), "reason": result["kernel_smc"].get("reason")}
+    return None
+
+
 def live_facts(live, facts):
     """Merge what the read-only modules returned on the host (their registered results)."""
+    kernel_smc = _kernel_smc(live)
+    if kernel_smc is not None:
+        facts["kernel_smc"] = kernel_smc
+        facts["sources"].append("live kernel_smc")
     sysctl = live.get("smc_sysctl")
     if _ok(sysctl):
         if sysctl.get("kernel"):

@@ -115,6 +115,7 @@ def test_the_module_tasks_get_plain_values():
         tcp_wmem_max=None,
         core_rmem_max=None,
         core_wmem_max=None,
+        settings={},
     )
     assert _plan()["functions"] == {"needed": False, "config": []}
     # a templated null of ansible-core before 2.19 is no TCP limit
@@ -227,3 +228,36 @@ def test_the_smcr_checks_apply_only_to_a_host_that_uses_smcr():
     assert _plan(smcr=False, smcr_interface="a/b")["roce"]["enabled"] is False
     with pytest.raises(AnsibleActionFail, match="smc_smcr_interface"):
         _plan(smcr=True, roce_fids=["0x1c0"], smcr_interface="a/b")
+
+
+def test_the_619_work_request_variables_join_the_settings():
+    plan = _plan(settings={"smcr_testlink_time": 10}, smcr_max_send_wr=64, smcr_max_recv_wr="")
+    assert plan["sysctl"]["settings"] == {"smcr_testlink_time": 10, "smcr_max_send_wr": 64}
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        (
+            {"smcr_max_send_wr": 4096},
+            "smc_smcr_max_send_wr: expected an integer in the kernel's range 2..2048 (net.smc.smcr_max_send_wr), got 4096",
+        ),
+        (
+            {"smcr_max_recv_wr": "many"},
+            "smc_smcr_max_recv_wr: expected an integer in the kernel's range 2..2048 (net.smc.smcr_max_recv_wr), got 'many'",
+        ),
+        (
+            {"settings": {"smcr_max_recv_wr": 1}},
+            "smc_settings.smcr_max_recv_wr: 1 is outside the kernel's range 2..2048",
+        ),
+        (
+            {"settings": {"net.smc.smcr_max_send_wr": 32}, "smcr_max_send_wr": 64},
+            "smc_smcr_max_send_wr: net.smc.smcr_max_send_wr is set by smc_settings.net.smc.smcr_max_send_wr too",
+        ),
+        ({"settings": {"turbo": 1}}, "smc_settings: unknown key 'turbo'"),
+    ],
+)
+def test_a_setting_out_of_range_names_the_variable_and_the_range(options, message):
+    with pytest.raises(AnsibleActionFail) as info:
+        _plan(**options)
+    assert message in str(info.value)

@@ -47,3 +47,29 @@ def test_level_text_names_the_smc_code_a_distribution_carries():
 @pytest.mark.parametrize("release", [None, "", "garbage", "linux-6.1"])
 def test_unreadable_releases(release):
     assert levels.kernel_level(release) is None
+
+
+@pytest.mark.parametrize(
+    "release, dibs, max_wr, ulp",
+    [
+        ("6.12.0", False, False, True),
+        ("6.17.9", False, False, True),
+        ("6.18.0", True, False, True),
+        ("6.19.0", True, True, True),
+        ("6.19.3", True, True, True),
+        ("6.19.4", True, True, False),  # the revert of the TCP ULP in the 6.19 stable series
+        ("6.19", True, True, None),  # no patch level: not known
+        ((6, 19, 5), True, True, False),
+        ("7.0.0-15-generic", True, True, False),  # Ubuntu 26.04
+        ("7.2.0-1-s390x", True, True, False),
+        ("5.16.0", False, False, False),
+        ("5.17.0", False, False, True),
+    ],
+)
+def test_dibs_work_requests_and_the_tcp_ulp(release, dibs, max_wr, ulp):
+    level = levels.kernel_level(release)
+    assert (level["dibs"], level["smcr_max_wr"], level["tcp_ulp"]) == (dibs, max_wr, ulp)
+
+
+def test_distribution_profiles_do_not_claim_the_tcp_ulp():
+    assert levels.kernel_level("5.14.0-427.13.1.el9_4.s390x")["tcp_ulp"] is None

@@ -844,3 +844,56 @@ def test_the_preflight_and_the_sizing_read_one_table(release):
     level = smc_levels.kernel_level(release)
     assert (pf.kernel_smcd_v2(release), pf.kernel_smcr_v2(release)) == (level["smcd_v2"], level["smcr_v2"])
     assert smc_sizing.buffer_cap(release, "smcd") == level["smcd_max_dmb"]
+
+
+NO_SMC_72 = {
+    "available": False,
+    "reason": "SMC not built into this kernel (7.2.0-1-s390x): no net/smc/smc.ko in /lib/modules/7.2.0-1-s390x/"
+    "modules.dep or modules.builtin; /boot/config-7.2.0-1-s390x has no CONFIG_SMC; CONFIG_DIBS is not set there "
+    "either (SMC depends on DIBS since Linux 6.18)",
+}
+
+
+@pytest.mark.parametrize("side", ["client", "server"])
+def test_a_kernel_without_smc_is_tcp_with_the_hosts_reason(side):
+    hosts = {"c": host(NATIVE_LPAR), "s": host(NATIVE_LPAR)}
+    name = "c" if side == "client" else "s"
+    hosts[name] = host(NATIVE_LPAR, kernel="7.2.0-1-s390x", kernel_smc=NO_SMC_72)
+    (row,) = pf.predict(hosts, [["c", "s"]])
+    assert (row["prediction"], row["reason_name"]) == ("TCP", "SMC_CLC_DECL_PEERNOSMC")
+    assert row["side"] == ("server" if side == "client" else "client")
+    assert row["why"].startswith("%s: SMC not built into this kernel (7.2.0-1-s390x): " % name)
+    assert "CONFIG_DIBS is not set there either (SMC depends on DIBS since Linux 6.18)" in row["why"]
+    assert row["fix"].startswith("Boot a kernel on %s that has SMC" % name)
+    assert row["unknown"] == []
+
+
+def test_a_kernel_without_smc_wins_over_an_smc_fact_and_needs_no_reason_text():
+    facts = pf.normalize_facts("c", host(kernel_smc={"available": False, "reason": None}))
+    assert facts["smc"] is False and facts["kernel_smc"] == {"available": False, "reason": ""}
+    (row,) = pf.predict({"c": host(kernel_smc={"available": False}), "s": host()}, [["c", "s"]])
+    assert row["why"].startswith("c: SMC not built into this kernel. ")
+    # a kernel that has SMC, or an unknown one, changes nothing
+    (row,) = pf.predict({"c": host(NATIVE_LPAR, kernel_smc={"available": True}), "s": host(NATIVE_LPAR)}, [["c", "s"]])
+    assert row["prediction"] != "TCP"
+
+
+def test_kernel_smc_must_be_the_modules_dict():
+    with pytest.raises(pf.PreflightError, match=r"facts of c.kernel_smc: expected the kernel_smc dict"):
+        pf.normalize_facts("c", host(kernel_smc="no"))
+    with pytest.raises(pf.PreflightError, match=r"facts of c.kernel_smc.available: expected true, false or null"):
+        pf.normalize_facts("c", host(kernel_smc={"available": "no"}))
+
+
+def test_live_kernel_smc_from_a_failed_smcd_info():
+    live = {
+        "smc_sysctl": {"failed": True, "msg": "x"},
+        "smcd_info_smcd": {
+            "failed": True,
+            "msg": NO_SMC_72["reason"],
+            "kernel_smc": dict(NO_SMC_72, state="not built"),
+        },
+    }
+    facts = pf.inventory_host_facts("lpar-b", LAB["lpar-b"], live=live)
+    assert facts["kernel_smc"] == NO_SMC_72 and "live kernel_smc" in facts["sources"]
+    assert pf.normalize_facts("lpar-b", facts)["smc"] is False

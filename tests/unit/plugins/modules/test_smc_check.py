@@ -215,8 +215,7 @@ def test_the_socket_kinds_asked_for(monkeypatch):
         raise OSError(errno.EAFNOSUPPORT if family == live.AF_SMC else errno.EPROTONOSUPPORT, "no")
 
     monkeypatch.setattr(live.socket, "socket", fake_socket)
-    monkeypatch.setattr(live.os.path, "isdir", lambda path: False)
-    monkeypatch.setattr(live, "_module_installed", lambda: True)
+    monkeypatch.setattr(live.kernel_support, "probe", lambda release: {"state": live.kernel_support.MODULE})
     with pytest.raises(live.NoSmc) as info:
         live.smc_socket(socket.AF_INET6, "auto")
     # IPPROTO_SMC on the IP family first, then AF_SMC with SMCPROTO_SMC6 for IPv6
@@ -228,27 +227,26 @@ def test_the_socket_kinds_asked_for(monkeypatch):
     assert calls == [(live.AF_SMC, live.SMCPROTO_SMC, None)]
 
 
-def test_the_reason_names_what_is_missing(monkeypatch, tmp_path):
-    release = os.uname()[2]
-    (tmp_path / release).mkdir()
-    monkeypatch.setattr(live, "MODULES_DIR", str(tmp_path))
-    monkeypatch.setattr(live, "SYS_MODULE_SMC", str(tmp_path / "no-such-module"))
+def test_the_reason_names_what_is_missing(host_root):
+    release = "7.2.0-1-s390x"
+    (host_root / "proc/sys/kernel").mkdir(parents=True)
+    (host_root / "proc/sys/kernel/osrelease").write_text(release + "\n")
+    tree = host_root / "lib/modules" / release
+    tree.mkdir(parents=True)
     errors = ["AF_SMC: Address family not supported by protocol"]
+    assert live.no_smc_reason(errors).endswith(": the smc kernel module is not loaded (/sys/module/smc is absent)")
+    (tree / "modules.dep").write_text("kernel/net/ipv4/tcp_bbr.ko.xz:\n")
+    (tree / "modules.builtin").write_text("kernel/net/ipv4/tcp_cubic.ko\n")
     assert live.no_smc_reason(errors).endswith(
-        ": the smc kernel module is not loaded (%s is absent)" % live.SYS_MODULE_SMC
+        ": SMC not built into this kernel (%s): no net/smc/smc.ko in /lib/modules/%s/modules.dep or modules.builtin"
+        % (release, release)
     )
-    (tmp_path / release / "modules.dep").write_text("kernel/net/ipv4/tcp_bbr.ko.xz:\n")
-    assert live.no_smc_reason(errors).endswith(
-        ": the kernel was built without CONFIG_SMC (no net/smc/smc.ko for %s)" % release
-    )
-    (tmp_path / release / "modules.dep").write_text(
-        "kernel/net/smc/smc.ko.xz: kernel/drivers/infiniband/core/ib_core.ko.xz\n"
-    )
+    (tree / "modules.dep").write_text("kernel/net/smc/smc.ko.xz: kernel/drivers/infiniband/core/ib_core.ko.xz\n")
     assert "installed but not loaded (the smc role loads it: smc_load_module)" in live.no_smc_reason(errors)
-    monkeypatch.setattr(live, "SYS_MODULE_SMC", str(tmp_path))
+    (host_root / "sys/module/smc").mkdir(parents=True)
     assert live.no_smc_reason(errors) == (
-        "this kernel has no SMC sockets (AF_SMC: Address family not supported by protocol): %s exists, yet the kernel "
-        "refused the socket" % tmp_path
+        "this kernel has no SMC sockets (AF_SMC: Address family not supported by protocol): smc is loaded "
+        "(/sys/module/smc exists), yet the kernel refused the socket"
     )
 
 

@@ -209,11 +209,48 @@ def test_bad_input_changes_nothing(new_host, args, msg):
     assert host.live("net.ipv4.tcp_rmem") == "4096\t131072\t6291456"
 
 
-def test_kernel_without_smc(new_host):
+def test_kernel_without_smc_writes_nothing(new_host):
+    # nothing in the host's module tree or /boot says anything; modprobe smc failing then decides
     host = new_host("rhel8.8", smc_available=False)
+    out = host.run(rmem="128K", wmem="128K")
+    res = out.result
+    assert not out.failed and res["changed"] is False
+    assert res["kernel_smc"]["available"] is False and res["method_source"] == "no smc"
+    assert any(
+        w.startswith(
+            "SMC not built into this kernel (4.18.0-477.10.1.el8_8.s390x): modprobe smc failed: modprobe: FATAL"
+        )
+        and w.endswith("; smc_sysctl wrote nothing")
+        for w in res["warnings"]
+    )
+    assert not host.exists(host.file) and not host.exists(host.modules_file)
+    assert host.live("net.ipv4.tcp_rmem") == "4096\t131072\t6291456"
+    required = host.run(rmem="128K", require_smc=True)
+    assert required.failed and required.result["msg"].startswith("SMC not built into this kernel")
+    assert required.result["msg"].endswith("(require_smc=true); nothing was written")
+    assert not host.exists(host.file)
+
+
+def test_a_module_tree_without_smc_is_decided_before_modprobe(new_host, host_root):
+    host = new_host("linux6.19")
+    tree = host_root / "lib/modules/6.19.0-zlab"
+    tree.mkdir(parents=True)
+    (tree / "modules.dep").write_text("kernel/drivers/infiniband/core/ib_core.ko.xz:\n")
+    (tree / "modules.builtin").write_text("kernel/drivers/dibs/dibs.ko\n")
+    out = host.run(rmem="128K", check_mode=True)
+    assert host.commands == [] and out.result["kernel_smc"]["state"] == "not built"
+    out = host.run(rmem="128K", settings={"smcr_max_send_wr": 64})
+    assert host.commands == [] and not host.exists(host.file) and not host.exists(host.modules_file)
+
+
+def test_an_installed_smc_that_fails_to_load_still_decides_from_the_release(new_host, host_root):
+    host = new_host("rhel8.8", smc_available=False)
+    tree = host_root / "lib/modules/4.18.0-477.10.1.el8_8.s390x"
+    tree.mkdir(parents=True)
+    (tree / "modules.dep").write_text("kernel/net/smc/smc.ko.xz: kernel/drivers/infiniband/core/ib_core.ko.xz\n")
     res = host.run(rmem="128K", wmem="128K").result
     assert (res["method"], res["method_source"]) == ("tcp", "osrelease")
-    assert res["smc_loaded"] is False
+    assert res["smc_loaded"] is False and res["kernel_smc"]["state"] == "module"
     assert any("cannot load smc" in w for w in res["warnings"])
     required = host.run(rmem="128K", require_smc=True)
     assert required.failed and "cannot load smc" in required.result["msg"]
@@ -269,6 +306,36 @@ def test_kernel_refusing_a_value_is_reported(new_host, monkeypatch):
     out = host.run(rmem="128K")
     assert out.failed
     assert "net.smc.rmem = 131072" in out.result["msg"] and "EINVAL" in out.result["msg"]
+
+
+def test_the_619_work_request_settings_and_their_range(new_host, monkeypatch):
+    host = new_host("linux6.19")
+    host.load()
+    out = host.run(settings={"smcr_max_send_wr": 64, "net.smc.smcr_max_recv_wr": 128})
+    assert not out.failed, out.result
+    assert host.live("net.smc.smcr_max_send_wr") == "64" and host.live("net.smc.smcr_max_recv_wr") == "128"
+    assert "net.smc.smcr_max_send_wr = 64" in host.read(host.file)
+    bad = host.run(settings={"smcr_max_send_wr": 4096})
+    assert bad.failed and "settings.smcr_max_send_wr: 4096 is outside the kernel's range 2..2048" in bad.result["msg"]
+
+    def refuse(key, value):
+        raise OSError(22, "Invalid argument")
+
+    monkeypatch.setattr(sfile, "write_live", refuse)
+    out = host.run(settings={"smcr_max_recv_wr": 1024})
+    assert out.failed
+    assert (
+        "settings.smcr_max_recv_wr: the running kernel refused it (EINVAL); its range is 2..2048" in out.result["msg"]
+    )
+    assert "net.smc.smcr_max_recv_wr = 128" in host.read(host.file)  # the file keeps the old value
+
+
+def test_a_612_kernel_has_no_work_request_keys(new_host):
+    host = new_host("linux6.12")
+    host.load()
+    res = host.run(settings={"smcr_max_send_wr": 64}).result
+    assert res["not_present"] == ["net.smc.smcr_max_send_wr"]
+    assert host.read(host.file) is None or "smcr_max_send_wr" not in host.read(host.file)
 
 
 def test_forced_method_that_the_kernel_ignores_is_warned_about(new_host):

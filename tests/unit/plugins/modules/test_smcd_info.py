@@ -157,3 +157,44 @@ def test_reset_of_smcr_fails_with_the_tools_message(run_module):
     out = run_module(smc_stats_reset.main, {"protocol": "smcr"}, not_loaded, bin_paths={"smcr": "/usr/sbin/smcr"})
     assert out.failed and "smc module loaded" in out.result["msg"]
     assert out.result["commands"][-1] == "/usr/sbin/smcr -d stats reset"
+
+
+def test_a_kernel_without_smc_is_named_before_any_tool_runs(run_module, host_root):
+    release = "7.2.0-1-s390x"
+    (host_root / "proc/sys/kernel").mkdir(parents=True)
+    (host_root / "proc/sys/kernel/osrelease").write_text(release + "\n")
+    tree = host_root / "lib/modules" / release
+    tree.mkdir(parents=True)
+    (tree / "modules.dep").write_text("kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.xz:\n")
+    (tree / "modules.builtin").write_text("kernel/net/ipv4/tcp_cubic.ko\n")
+    tool = FakeTool({})
+    out = run_module(smcd_info.main, {"devices": True}, tool)
+    assert out.failed and tool.calls == []
+    assert out.result["msg"].startswith("SMC not built into this kernel (7.2.0-1-s390x): no net/smc/smc.ko in ")
+    assert out.result["kernel_smc"]["available"] is False and out.result["kernel_smc"]["state"] == "not built"
+
+
+def test_devices_add_the_dibs_view_of_sysfs(run_module, host_root):
+    (host_root / "proc/sys/kernel").mkdir(parents=True)
+    (host_root / "proc/sys/kernel/osrelease").write_text("7.0.0-15-generic\n")
+    (host_root / "sys/module/smc").mkdir(parents=True)
+    lo = host_root / "sys/devices/virtual/dibs/lo"
+    lo.mkdir(parents=True)
+    (lo / "fabric_id").write_text("0xffff\n")
+    (lo / "gid").write_text("3f0c2a9e-6d1b-4c8a-9e7f-0a1b2c3d4e5f\n")
+    (host_root / "sys/class/dibs").mkdir(parents=True)
+    os.symlink(str(lo), str(host_root / "sys/class/dibs/lo"))
+    tool = FakeTool(
+        {
+            "stats json": fixture("study_9_3_smcd_stats.json"),
+            "-d stats show": fixture("study_9_3_smcd_d_stats.txt"),
+            "device": "FID  Type  PCI-ID        PCHID  InUse  #LGs  PNET-ID\n",
+        }
+    )
+    out = run_module(smcd_info.main, {"devices": True}, tool)
+    assert not out.failed, out.result
+    assert out.result["kernel_smc"]["state"] == "loaded" and out.result["kernel_smc"]["dibs"] is True
+    assert out.result["smcd_devices"]["layout"] == "dibs"
+    assert [(d["name"], d["type"], d["fabric_id"]) for d in out.result["smcd_devices"]["devices"]] == [
+        ("lo", "loopback", 0xFFFF)
+    ]
