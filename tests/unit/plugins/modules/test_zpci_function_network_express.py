@@ -10,6 +10,7 @@ __metaclass__ = type
 
 import pytest
 
+from ansible_collections.s390x.network.plugins.module_utils.zpci.persist import parse_sriov_rules
 from ansible_collections.s390x.network.tests.unit.fake_kernel import ISM, NETD, NETD_PF, NETH, ROCE3
 from ansible_collections.s390x.network.tests.unit.plugins.modules.test_zpci_function import (  # noqa: F401 (new_host: a fixture)
     RULES,
@@ -99,7 +100,7 @@ def test_netd_vfs_created_unbound_persisted_idempotent(host):
         'kind': 'zpci',
         'object': '0x110',
         'scope': 'active',
-        'difference': 'sriov_drivers_autoprobe True -> False, sriov_numvfs 0 -> 2',
+        'difference': 'driver_override - -> mlx5_core, sriov_numvfs 0 -> 2, sriov_drivers_autoprobe 1 -> 0',
     }
 
     writes = len(host.kernel.writes)
@@ -144,7 +145,8 @@ def test_removing_vfs_a_guest_holds_is_refused_unless_forced(host):
     assert 'FID 0x110' in refused['msg'] and 'VF FID 0x112' in refused['msg']
     forced = host.run(config=[{'fid': PF, 'sriov_numvfs': 0}], force=True)
     assert forced['changed'] is True and host.kernel.numvfs[PF] == 0
-    assert 'sriov_numvfs' not in host.file(RULES).split('ATTR{driver_override}')[-1]
+    # the PF's boot rule went with its VFs; the VF's binding line stays
+    assert parse_sriov_rules(host.file(RULES)) == {} and 'ATTR{function_id}=="0x00000112"' in host.file(RULES)
 
 
 def test_vf_count_above_sriov_totalvfs_names_the_field_and_the_limit(host):
