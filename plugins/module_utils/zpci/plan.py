@@ -226,7 +226,11 @@ def isolated_vf_findings(records):
     their PCI domain is generated, so their PCI address changes across reboot and hot plug."""
     out = []
     for record in records:
-        if record.get('type') in NETWORK_EXPRESS_TYPES and record.get('isolated_vf') and not record.get('uid_is_unique'):
+        if (
+            record.get('type') in NETWORK_EXPRESS_TYPES
+            and record.get('isolated_vf')
+            and not record.get('uid_is_unique')
+        ):
             out.append(
                 'FID %s (%s VF %s at %s) is an isolated VF (its PF is not in this partition) and UID checking is '
                 'off: its PCI domain is generated and changes across reboot and hot plug; refer to it by FID or '

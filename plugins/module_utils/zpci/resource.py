@@ -447,7 +447,9 @@ class ZpciFunctions(Resource):
     def _sriov_restore(self, entry, start):
         """sysfs writes that give the PF the VF count and autoprobe it had when the step began."""
         old = start.get("sriov") or {}
-        back = dict(entry, sriov_numvfs=old.get("numvfs") or 0, sriov_drivers_autoprobe=bool(old.get("drivers_autoprobe")))
+        back = dict(
+            entry, sriov_numvfs=old.get("numvfs") or 0, sriov_drivers_autoprobe=bool(old.get("drivers_autoprobe"))
+        )
         now = self.sysfs.read_function(entry["fid"])
         return [(a["path"], a["value"], a["command"]) for a in sriov_actions(back, now)]
 

@@ -393,9 +393,7 @@ class ZpciSysfs(object):
                 'totalvfs': total,
                 'numvfs': _int_or_none(attr('sriov_numvfs'), 10),
                 'drivers_autoprobe': None if autoprobe is None else autoprobe.strip() == '1',
-                'vfs': sorted(
-                    _link_name(dir_fd, name) for name in os.listdir(dir_fd) if _VIRTFN_RE.fullmatch(name)
-                ),
+                'vfs': sorted(_link_name(dir_fd, name) for name in os.listdir(dir_fd) if _VIRTFN_RE.fullmatch(name)),
             }
         return record
 

@@ -79,7 +79,9 @@ def test_modules_load():
 
 
 def test_merge_keeps_unlisted_and_binding_of_entries_without_driver():
-    bindings, power, sriov = merge({0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605), e(0x606, driver='vfio-pci')], False)
+    bindings, power, sriov = merge(
+        {0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605), e(0x606, driver='vfio-pci')], False
+    )
     assert bindings == {0x700: 'ism', 0x605: 'ism', 0x606: 'vfio-pci'}
     assert power == {0x700, 0x605, 0x606}
 
@@ -90,7 +92,9 @@ def test_merge_power_off_drops_both():
 
 
 def test_merge_overridden_drops_unlisted_bindings_only():
-    bindings, power, sriov = merge({0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605, driver='vfio-pci')], True, {0x700: (1, False)})
+    bindings, power, sriov = merge(
+        {0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605, driver='vfio-pci')], True, {0x700: (1, False)}
+    )
     assert sriov == {}
     assert bindings == {0x605: 'vfio-pci'}
     assert power == {0x700, 0x605}
@@ -144,7 +148,9 @@ def test_merge_sets_and_drops_vf_counts():
     def pf(fid, numvfs, **kw):
         return dict(e(fid, driver='mlx5_core'), sriov_numvfs=numvfs, sriov_drivers_autoprobe=False, **kw)
 
-    bindings, power, sriov = merge({}, set(), [pf(0x110, 4), pf(0x210, 0)], False, {0x210: (2, False), 0x310: (1, True)})
+    bindings, power, sriov = merge(
+        {}, set(), [pf(0x110, 4), pf(0x210, 0)], False, {0x210: (2, False), 0x310: (1, True)}
+    )
     assert sriov == {0x110: (4, False), 0x310: (1, True)}
     assert bindings == {0x110: 'mlx5_core', 0x210: 'mlx5_core'} and power == {0x110, 0x210}
     # an entry without sriov_numvfs keeps the FID's VF line

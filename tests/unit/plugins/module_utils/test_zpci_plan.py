@@ -267,7 +267,14 @@ def test_check_type_names_fid_pft_and_the_drivers_that_fit(driver, kind, pft, al
 
 
 def test_isolated_vf_findings_only_without_uid_checking():
-    vf = {'fid': 0x130, 'type': 'neth', 'pft_name': 'NETH', 'vfn': 2, 'isolated_vf': True, 'pci_address': '0000:00:00.0'}
+    vf = {
+        'fid': 0x130,
+        'type': 'neth',
+        'pft_name': 'NETH',
+        'vfn': 2,
+        'isolated_vf': True,
+        'pci_address': '0000:00:00.0',
+    }
     found = isolated_vf_findings([dict(vf, uid_is_unique=False)])
     assert len(found) == 1 and found[0].startswith('FID 0x130 (NETH VF 2 at 0000:00:00.0) is an isolated VF')
     assert isolated_vf_findings([dict(vf, uid_is_unique=True)]) == []
