@@ -598,4 +598,9 @@ class ZpciFunctions(Resource):
             functions.append(record)
         for warning in self.probe.warnings:
             self.module.warn(warning)
+        # a function powered on by this run shows only now that it is an isolated VF
+        for finding in isolated_vf_findings(functions):
+            if finding not in self.findings:
+                self.findings.append(finding)
+                self.module.warn(finding)
         return {"functions": functions, "findings": list(self.findings)}

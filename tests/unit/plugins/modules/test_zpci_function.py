@@ -640,3 +640,12 @@ def test_pf_in_standby_is_powered_bound_and_given_vfs_in_one_run(new_host):
     assert result['changed'] is True and host.kernel.numvfs[PF] == 2
     assert result['commands'][-1] == 'echo 2 > /sys/bus/pci/devices/%s/sriov_numvfs' % PF_ADDR
     assert host.run(**args)['changed'] is False
+
+
+def test_isolated_vf_powered_on_by_the_run_is_a_finding_after_it(new_host):
+    host = new_host([dict(NETH, fid=0x120, vfn=3, uid_is_unique=0)], drivers=('mlx5_core',))
+    check = host.run(check_mode=True, config=[{'fid': 0x120, 'driver': 'mlx5_core'}])
+    assert check['findings'] == []  # in standby: nothing tells yet
+    result = host.run(config=[{'fid': 0x120, 'driver': 'mlx5_core'}])
+    assert [f.split(' is ')[0] for f in result['findings']] == ['FID 0x120 (NETH VF 3 at 0120:00:00.0)']
+    assert result['findings'][0] in result['warnings']
