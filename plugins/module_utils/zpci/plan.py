@@ -86,7 +86,10 @@ def _entry(index, item):
     """(entry or None, errors) for one item of ``config``."""
     where = 'config[%d]' % index
     if not isinstance(item, dict):
-        return None, ['%s: each entry is a dict with fid, power, driver, expected_type' % where]
+        return None, [
+            '%s: each entry is a dict with fid, power, driver, expected_type, sriov_numvfs, sriov_drivers_autoprobe'
+            % where
+        ]
     errors = []
     try:
         fid = parse_fid(item.get('fid'))

@@ -115,7 +115,8 @@ def is_pci_address(text):
 
 
 def classify(pft, vendor=None, device=None):
-    """Return the collection's type name for a function (``ism``, ``roce``, ``nvme``, ``other``)."""
+    """Return the collection's type name for a function: ``ism``, ``roce``, ``neth``, ``netd``, ``nvme`` or
+    ``other``."""
     if pft is not None and pft in PFT_TYPES:
         return PFT_TYPES[pft]
     if vendor and device:
