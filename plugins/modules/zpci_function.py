@@ -10,7 +10,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 ---
 module: zpci_function
-short_description: Configure zPCI functions (ISM, RoCE) and bind them to drivers on Linux on IBM Z
+short_description: Configure zPCI functions (ISM, RoCE, Network Express) and bind them to drivers on Linux on IBM Z
 version_added: 0.1.0
 description:
   - Powers zPCI functions of the partition on or off through their hotplug slot
@@ -22,6 +22,20 @@ description:
     is not registered yet.
   - Reports every function with its UID, PCHID (the VCHID for ISM), function type, PNET ID
     (decoded from the EBCDIC C(util_string)), driver and IOMMU group.
+  - "The type of a function comes from its zPCI function type C(pft): RoCE Express3 and Network
+    Express VFs have the same PCI id (C(15b3:101e)), so a C(15b3:101e) function without a readable
+    C(pft) is of type C(other) and no driver check passes it."
+  - "Network Express (z17, LinuxONE 5): C(mlx5_core) drives NETH (hybrid mode, C(pft) 0x0c) and NETD
+    (direct mode, C(pft) 0x0f) functions on the host; C(vfio-pci) hands them to a guest. A NETD
+    physical function is user managed: O(config[].sriov_numvfs) creates its VFs through the kernel's
+    SR-IOV attributes C(sriov_numvfs) and C(sriov_drivers_autoprobe) (0 by default, so that VFs
+    meant for guests appear unbound instead of being taken by C(mlx5_core); bind them with their own
+    entries, by FID, once they exist). The kernel only takes 0 -> N and N -> 0, so a new count
+    removes the VFs first; the module refuses that while a VF is in use (see Safety)."
+  - "An isolated VF (a Network Express VF whose PF is not in the partition) gets a PCI domain from its
+    UID only when UID checking is on; otherwise the domain is generated and its PCI address changes
+    across reboot and hot plug. The module warns about such functions and lists them in
+    RV(findings); everything it writes keys on the FID."
   - "Persistence (O(persistent=true)): the binding is written to the udev rules file
     C(/etc/udev/rules.d/60-s390x-network-zpci.rules), one rule per FID, matched by
     C(ATTR{function_id}) (not by PCI address, which changes across reboots without UID checking),
@@ -29,6 +43,9 @@ description:
     that bound first, then writes the address to C(drivers_probe)); C(power: on) is written to
     C(/etc/tmpfiles.d/s390x-network-zpci.conf), one line C(w /sys/bus/pci/slots/<FID as 8 hex
     digits>/power - - - - 1) per FID, which systemd-tmpfiles applies early at boot;
+    the VFs of O(config[].sriov_numvfs) are one rule per FID in the same rules file, matched by
+    C(ATTR{function_id}) on the C(bind) event of C(mlx5_core) (the kernel creates VFs only through a
+    bound PF driver), that writes C(sriov_drivers_autoprobe) and then C(sriov_numvfs);
     C(vfio-pci) and C(ism_vfio_pci) are listed in C(/etc/modules-load.d/s390x-network-zpci.conf);
     the modules of O(boot_modules) in C(/etc/modules-load.d/s390x-network-zpci-modules.conf).
     These work the same on RHEL, SLES and Ubuntu (udev and systemd-tmpfiles; driverctl is not
@@ -39,7 +56,8 @@ description:
     XML), whose VFIO group C(/dev/vfio/<group>) a process has open (QEMU without libvirt), that
     is bound to C(vfio-pci) and enabled (C(vfio-pci) enables a device only while a user has it
     open, also one in another PID namespace), or whose network interface carries the management
-    (SSH) connection."
+    (SSH) connection; nor does it remove the VFs of a NETD physical function (O(config[].sriov_numvfs)
+    0 or another count) while one of those VFs is held in any of these ways."
   - "Cost: C(smcd) and C(virsh) run only for functions the run unbinds or powers off (and for the
     kinds in O(report_holders)), so a run that changes nothing runs neither."
 author:
@@ -78,17 +96,38 @@ options:
         description:
           - Driver to bind. C(none) unbinds the function and keeps it unbound (C(driver_override) C(none)).
           - Omitted leaves the binding as it is (and its line in the persistent udev rules file).
-          - C(ism) and C(ism_vfio_pci) (newer kernels) drive ISM functions only, C(mlx5_core) RoCE only.
+          - C(ism) and C(ism_vfio_pci) (newer kernels) drive ISM functions only, C(mlx5_core) RoCE
+            Express2/3 and Network Express (NETH, NETD) functions only. The error names the FID, its
+            C(pft) and the drivers that fit it.
         type: str
         choices: [vfio-pci, ism, ism_vfio_pci, mlx5_core, none]
       expected_type:
         description:
-          - Fail when the function is of another type (from its C(pft), or the PCI vendor/device ids).
+          - Fail when the function is of another type (from its C(pft); without one from PCI vendor/device
+            ids that one product has alone).
+          - C(roce) is RoCE Express, Express2 or Express3; C(neth) and C(netd) are Network Express in
+            hybrid and direct mode.
           - A function in standby is checked right after it was powered on and before it is bound;
             on a mismatch it is powered off again and the module fails.
         type: str
-        choices: [ism, roce, any]
+        choices: [ism, roce, neth, netd, any]
         default: any
+      sriov_numvfs:
+        description:
+          - Number of VFs of a physical function the partition manages (Network Express NETD); the
+            kernel's C(sriov_numvfs). C(0) removes them. Omitted leaves the VFs (and their line in
+            the persistent rules file) as they are.
+          - Checked against the function's C(sriov_totalvfs) on the host; the function must be bound to
+            C(mlx5_core) (give O(config[].driver) C(mlx5_core) for a function in standby).
+          - A different count than the live one (drift) is corrected through 0, which removes every VF
+            first; refused while a VF is in use unless O(force=true).
+        type: int
+      sriov_drivers_autoprobe:
+        description:
+          - Whether drivers probe the VFs when they appear (the kernel's C(sriov_drivers_autoprobe),
+            written before C(sriov_numvfs)). C(false) keeps VFs meant for guests off C(mlx5_core).
+          - Needs O(config[].sriov_numvfs); omitted is C(false).
+        type: bool
   state:
     description:
       - C(merged) applies O(config) and leaves other functions alone.
@@ -164,6 +203,20 @@ EXAMPLES = r"""
       - fid: "605"
         driver: ism
 
+- name: Network Express NETD PF 0x110 with 4 VFs that appear unbound, persistently
+  s390x.network.zpci_function:
+    config:
+      - fid: 0x110
+        driver: mlx5_core
+        expected_type: netd
+        sriov_numvfs: 4
+
+- name: Hand NETD VF 0x111 to a guest, NETH function 0x120 to the host
+  s390x.network.zpci_function:
+    config:
+      - {fid: 0x111, driver: vfio-pci, expected_type: netd}
+      - {fid: 0x120, driver: mlx5_core, expected_type: neth}
+
 - name: Report all functions
   s390x.network.zpci_function:
     state: gathered
@@ -219,9 +272,26 @@ functions:
       type: str
       sample: ISM
     type:
-      description: C(ism), C(roce), C(nvme) or C(other); null in standby.
+      description: C(ism), C(roce), C(neth), C(netd), C(nvme) or C(other) (from C(pft)); null in standby.
       type: str
       sample: ism
+    fidparm:
+      description:
+        - The function's C(fidparm) (Linux 6.13 and newer), null when the kernel does not show it. On a
+          NETH function 1 means the function supports promiscuous mode (IOCP C(FIDPARM=01)).
+      type: int
+      sample: 1
+    physfn:
+      description: PCI address of the VF's physical function in this partition; null for a PF or an isolated VF.
+      type: str
+    isolated_vf:
+      description: The function is a VF whose physical function is not in this partition.
+      type: bool
+    sriov:
+      description:
+        - SR-IOV of a physical function (C(totalvfs), C(numvfs), C(drivers_autoprobe), C(vfs) the PCI
+          addresses of its VFs); null for functions without SR-IOV attributes.
+      type: dict
     vfn:
       description: Virtual function number (0 for a physical function).
       type: int
@@ -305,6 +375,13 @@ drift:
   returned: state is merged or overridden
   type: list
   elements: dict
+findings:
+  description:
+    - Warnings about functions the run looked at, such as a Network Express VF without its PF in the
+      partition while UID checking is off (its PCI address is not stable); each names the FID.
+  returned: state is merged or overridden
+  type: list
+  elements: str
 rollback:
   description:
     - After a failed step, what ran to give the function its old driver_override and driver back and
@@ -345,7 +422,9 @@ def main():
         fid=dict(type='raw', required=True),
         power=dict(type='raw', default='on'),
         driver=dict(type='str', choices=['vfio-pci', 'ism', 'ism_vfio_pci', 'mlx5_core', 'none']),
-        expected_type=dict(type='str', choices=['ism', 'roce', 'any'], default='any'),
+        expected_type=dict(type='str', choices=['ism', 'roce', 'neth', 'netd', 'any'], default='any'),
+        sriov_numvfs=dict(type='int'),
+        sriov_drivers_autoprobe=dict(type='bool'),
     )
     module = AnsibleModule(
         argument_spec=dict(

@@ -12,6 +12,11 @@ zPCI (arch/s390/pci/pci_sysfs.c, drivers/pci/hotplug/s390_pci_hpc.c): slot power
 standby, creates the PCI device; 0 -> EIO unless configured, removes it; driver_override stores the
 value (empty clears, reads ``(null)``); ``drivers/<d>/unbind`` -> ENODEV unless bound to d;
 ``drivers_probe`` binds an unbound device to its override, else its default driver, when registered.
+Network Express (drivers/pci/iov.c): a NETD PF (``sriov_totalvfs`` in its spec) has
+``sriov_numvfs`` (above the total ERANGE, no bound driver ENOENT, N -> M EBUSY, 0 -> N configures
+the VFs whose spec names it as ``pf`` with vfn 1..N, linked by ``physfn``/``virtfnN`` and probed
+when ``sriov_drivers_autoprobe`` is 1; N -> 0 removes them) and slot power 0 -> EBUSY while it has
+VFs. A VF spec with ``pf`` has no slot until its PF creates it.
 
 qeth (drivers/s390/cio/ccwgroup.c, drivers/s390/net/qeth_core_sys.c): subchannel directories with
 ``chpids``/``pimpampom``, CCW devices linked from ``/sys/bus/ccw/devices`` and
@@ -40,11 +45,12 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.util_string imp
 
 ISM = {'vendor': 0x1014, 'device': 0x04ED, 'pft': 0x05, 'default_driver': 'ism'}
 ROCE2 = {'vendor': 0x15B3, 'device': 0x1016, 'pft': 0x0A, 'default_driver': 'mlx5_core'}
-# Network Express VFs (z17): the PCI id of RoCE Express3, told apart by pft only; ``fidparm`` (Linux
-# 6.13 and later) 0x01 on a NETH function that may run in promiscuous mode
+ROCE3 = {'vendor': 0x15B3, 'device': 0x101E, 'pft': 0x0A, 'default_driver': 'mlx5_core'}
+# Network Express VFs show the RoCE Express3 PCI id; only pft tells them apart. ``fidparm`` (Linux
+# 6.13 and later) is 0x01 on a NETH function that may run in promiscuous mode.
 NETH = {'vendor': 0x15B3, 'device': 0x101E, 'pft': 0x0C, 'default_driver': 'mlx5_core'}
 NETD = {'vendor': 0x15B3, 'device': 0x101E, 'pft': 0x0F, 'default_driver': 'mlx5_core'}
-ROCE3 = {'vendor': 0x15B3, 'device': 0x101E, 'pft': 0x0A, 'default_driver': 'mlx5_core'}
+NETD_PF = dict(NETD, device=0x101D, vfn=0, sriov_totalvfs=4)
 IFF_UP_BROADCAST_MULTICAST = 0x1003
 
 QETH_OFFLINE_ONLY = ("layer2", "portname", "priority_queueing", "buffer_count", "portno")
@@ -146,7 +152,11 @@ class FakeKernel(ZpciSysfs):
         _write(self.path('/proc/modules'), '')
         for driver in drivers:
             self.register_driver(driver)
+        self.numvfs = {}
+        self.autoprobe = {}
         for fid, spec in sorted(self.functions.items()):
+            if spec.get('pf') is not None:
+                continue  # a VF of a PF in this partition: it appears when the PF creates it
             _write(self.path(self.slot_power_path(fid)), '0\n')
             if spec.get('power'):
                 self._configure(fid)
@@ -220,8 +230,17 @@ class FakeKernel(ZpciSysfs):
         }
         if spec.get('fidparm') is not None:
             attrs['fidparm'] = '0x%02x' % spec['fidparm']
+        if spec.get('sriov_totalvfs') is not None:
+            attrs['sriov_totalvfs'] = '%d' % spec['sriov_totalvfs']
+            attrs['sriov_numvfs'] = '0'
+            attrs['sriov_drivers_autoprobe'] = '1'
+            self.numvfs[fid], self.autoprobe[fid] = 0, True
         for name, value in attrs.items():
             _write(os.path.join(base, name), value + '\n')
+        if spec.get('pf') is not None:
+            pf_address = self._address(spec['pf'])
+            os.symlink(self.path(self.device_dir(pf_address)), os.path.join(base, 'physfn'))
+            os.symlink(base, self.path(self.device_dir(pf_address) + '/virtfn%d' % (spec['vfn'] - 1)))
         _write(os.path.join(base, 'util_string'), encode_pnet_ids(spec.get('pnet_ids', [])), 'wb')
         group = spec.get('iommu_group', fid & 0xFF)
         group_dir = self.path('/sys/kernel/iommu_groups/%d' % group)
@@ -239,6 +258,9 @@ class FakeKernel(ZpciSysfs):
 
     def _deconfigure(self, fid):
         address = self._address(fid)
+        spec = self.functions[fid]
+        if spec.get('pf') is not None:
+            os.unlink(self.path(self.device_dir(self._address(spec['pf'])) + '/virtfn%d' % (spec['vfn'] - 1)))
         for name in self.functions[fid].get('net', []):
             os.unlink(self.path('/sys/class/net/%s' % name))
         shutil.rmtree(self.path(self.device_dir(address)))
@@ -277,9 +299,20 @@ class FakeKernel(ZpciSysfs):
             elif value == '0':
                 if not on:
                     raise _fail(errno.EIO, 'in standby')
+                if self.numvfs.get(fid):
+                    raise _fail(errno.EBUSY, 'PF with VFs')
                 self._deconfigure(fid)
             else:
                 raise _fail(errno.EINVAL, 'power %r' % value)
+            return
+        if path.endswith('/sriov_numvfs'):
+            return self._sriov_numvfs(path.split('/')[5], value.strip())
+        if path.endswith('/sriov_drivers_autoprobe'):
+            fid = self._fid_of(path.split('/')[5])
+            if value.strip() not in ('0', '1'):
+                raise _fail(errno.EINVAL, 'autoprobe %r' % value)
+            self.autoprobe[fid] = value.strip() == '1'
+            _write(self.path(path), value.strip() + '\n')
             return
         if path.endswith('/driver_override'):
             _write(self.path(path), (value.strip() or '(null)') + '\n')
@@ -294,6 +327,43 @@ class FakeKernel(ZpciSysfs):
             self._probe(value)
             return
         raise AssertionError('unexpected write to %s' % path)
+
+    def vfs_of(self, pf_fid):
+        return sorted((spec['vfn'], fid) for fid, spec in self.functions.items() if spec.get('pf') == pf_fid)
+
+    def _sriov_numvfs(self, address, value):
+        """sriov_numvfs_store of drivers/pci/iov.c."""
+        fid = self._fid_of(address)
+        spec = self.functions[fid]
+        want = int(value)
+        have = self.numvfs[fid]
+        if want > spec['sriov_totalvfs']:
+            raise _fail(errno.ERANGE, 'more than sriov_totalvfs')
+        if want == have:
+            return
+        if not self.driver_of(address):
+            raise _fail(errno.ENOENT, 'no driver bound')
+        if want and have:
+            raise _fail(errno.EBUSY, '%d VFs already enabled' % have)
+        for vfn, vf in self.vfs_of(fid)[: max(want, have)]:
+            if want:
+                _write(self.path(self.slot_power_path(vf)), '0\n')
+                self._configure(vf)
+                if self.autoprobe[fid]:
+                    self._probe(self._address(vf))
+            else:
+                self._deconfigure(vf)
+                shutil.rmtree(self.path(self.slot_dir(vf)))
+        self.numvfs[fid] = want
+        _write(self.path(self.sriov_path(address, 'sriov_numvfs')), '%d\n' % want)
+
+    def create_vfs_behind_ansible(self, pf_fid, count):
+        """What ``echo N > sriov_numvfs`` by hand does (drift)."""
+        address = self._address(pf_fid)
+        path = self.sriov_path(address, 'sriov_numvfs')
+        if self.numvfs[pf_fid]:
+            self.write(path, '0')
+        self.write(path, '%d' % count)
 
     # -- qeth -----------------------------------------------------------------------------------
     def qeth_dir(self, busid):

@@ -54,6 +54,8 @@ HOST_KINDS = ("namespace", "debian13-s390x")
 # IOCP has one type for both generations). zlab.kernel.spec.PCI_IDS holds their ids and PFT.
 ROCE_KINDS = {"ROCE": "roce", "ROC2": "roce2"}
 ROCE_ADAPTERS = {"express": "roce", "express2": "roce2", "express3": "roce3"}
+# Network Express ports (cpc.network_express): the kernel spec's kind per IOCP type
+NETX_KINDS = ("neth", "netd")
 
 
 class ModelError(Exception):
@@ -437,6 +439,7 @@ class Model:
                     )
                     if f.get("guest"):
                         self._add_guest(f["guest"], host)
+        self._network_express(names)
         if not self.hosts:
             raise ModelError("cpc.partitions: no partition has a host (the inventory hostname " "of its Linux)")
         # guests named by KVM hosts
@@ -458,6 +461,44 @@ class Model:
                     "%s: zlab_kind %s: its %d CCW devices (HiperSockets, OSA) are not there: QEMU "
                     "emulates no qeth device" % (name, h["kind"], len(h["ccw"]))
                 )
+
+    def _network_express(self, names):
+        """Network Express ports (``cpc.network_express``, type NETH or NETD): each function in its
+        partition's host. A NETD port's PF offers as many VFs as the port defines; a VF in the PF's
+        partition appears when the PF creates it (sriov_numvfs), a VF elsewhere is an isolated VF there
+        and present from the start (the lab does not follow a PF's count into another partition)."""
+        for port in self.normalized.get("network_express") or []:
+            ptype = str(port["type"]).lower()
+            if ptype not in NETX_KINDS:
+                raise ModelError("cpc.network_express: type %r is not NETH or NETD" % port["type"])
+            vendor, device, pft = PCI_IDS[ptype]
+            funcs = port["functions"]
+            pf = [f for f in funcs if f.get("pf")]
+            vfs = [f for f in funcs if not f.get("pf")]
+            for f in funcs:
+                host = names[f["partition"]]["host"]
+                if host not in self.hosts:
+                    continue
+                entry = {
+                    "fid": f["fid"],
+                    "uid": f["fid"] if f["uid"] is None else f["uid"],
+                    "pchid": port["pchid"],
+                    "pft": pft,
+                    "vendor": vendor,
+                    "device": device,
+                    "vfn": 0 if f.get("pf") else f["vf"],
+                    "port": 1,
+                    "pnet_id": f.get("pnet_id") or port.get("pnet_id"),
+                    "type": ptype,
+                    "fidparm": int(f.get("fidparm") or "0", 16),
+                }
+                if f.get("pf"):
+                    entry["sriov_totalvfs"] = len(vfs)
+                elif pf and pf[0]["partition"] == f["partition"]:
+                    entry["pf"] = pf[0]["fid"]
+                self.hosts[host]["pci"].append(entry)
+                if f.get("guest"):
+                    self._add_guest(f["guest"], host)
 
     @staticmethod
     def _roce_kind(card, raw, index):

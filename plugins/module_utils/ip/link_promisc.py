@@ -34,12 +34,16 @@ from ansible_collections.s390x.network.plugins.module_utils.engine import host_f
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
 from ansible_collections.s390x.network.plugins.module_utils.ip import ifname as ip_ifname
 from ansible_collections.s390x.network.plugins.module_utils.nic.persist import device_unit, systemd_escape
-from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import PFT_NAMES
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import (
+    NETWORK_EXPRESS_TYPES,
+    PFT_NAMES,
+    PFT_TYPES,
+)
 
 SYS_NET = "/sys/class/net"
 IFF_PROMISC = 0x100
 #: the Network Express function types, by pft
-NETWORK_EXPRESS = {0x0C: "NETH", 0x0F: "NETD"}
+NETWORK_EXPRESS = dict((pft, PFT_NAMES[pft]) for pft, kind in PFT_TYPES.items() if kind in NETWORK_EXPRESS_TYPES)
 #: ``fidparm`` of a NETH function that may run in promiscuous mode
 FIDPARM_PROMISC = 0x01
 #: the function types whose fidparm must allow promiscuous mode

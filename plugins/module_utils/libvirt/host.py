@@ -32,9 +32,9 @@ from ansible_collections.s390x.network.plugins.module_utils.libvirt.xml import (
     parse_pci_address,
     DeviceSpecError,
 )
-from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import ZpciSysfs
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import NETWORK_EXPRESS_TYPES, ZpciSysfs
 
-PASSTHROUGH_TYPES = ('ism', 'roce')  # zpci_sysfs.classify() names
+PASSTHROUGH_TYPES = ('ism', 'roce') + NETWORK_EXPRESS_TYPES  # zpci_sysfs.classify() names
 VFIO_DRIVERS = ('vfio-pci', 'ism_vfio_pci', 'mlx5_vfio_pci')
 
 

@@ -16,6 +16,13 @@ before ``80-drivers.rules`` loads the default driver's module; its RUN program u
 driver that won the race and asks ``/sys/bus/pci/drivers_probe`` to bind the device
 again. ``driver_override`` ``none`` keeps the function unbound.
 
+The same file holds the VFs of a physical function the partition manages (Network Express NETD),
+one line per FID, applied when mlx5_core binds the PF (``sriov_numvfs`` needs a bound driver, so
+the rule matches the ``bind`` event, not ``add``); autoprobe is written first so that VFs meant
+for guests appear unbound::
+
+    ACTION=="bind", SUBSYSTEM=="pci", DRIVER=="mlx5_core", ATTR{function_id}=="0x00000110", ATTR{sriov_drivers_autoprobe}="0", ATTR{sriov_numvfs}="4"
+
 ``/etc/tmpfiles.d/s390x-network-zpci.conf`` (power), one systemd-tmpfiles ``w`` line per FID::
 
     w /sys/bus/pci/slots/00000605/power - - - - 1
@@ -54,6 +61,10 @@ _RULE_RE = re.compile(
     r'^ACTION=="add", SUBSYSTEM=="pci", ATTR\{function_id\}=="0x([0-9a-f]{8})", '
     r'ATTR\{driver_override\}="([A-Za-z0-9_.-]+)"'
 )
+_SRIOV_RULE_RE = re.compile(
+    r'ACTION=="bind", SUBSYSTEM=="pci", DRIVER=="mlx5_core", ATTR\{function_id\}=="0x([0-9a-f]{8})", '
+    r'ATTR\{sriov_drivers_autoprobe\}="([01])", ATTR\{sriov_numvfs\}="([0-9]{1,5})"'
+)
 _TMPFILES_RE = re.compile(r'w\s+/sys/bus/pci/slots/([0-9a-f]{8})/power\s+-\s+-\s+-\s+-\s+1')
 _DRIVER_RE = re.compile(r'[A-Za-z0-9_.-]+')
 
@@ -76,9 +87,21 @@ def render_rule(fid, driver):
     )
 
 
-def render_rules(bindings):
-    """Text of the rules file for {fid: driver}; None when there is nothing to bind."""
-    if not bindings:
+def render_sriov_rule(fid, numvfs, autoprobe):
+    """The rule that gives the PF ``fid`` ``numvfs`` VFs (an int) whenever mlx5_core binds it."""
+    if isinstance(numvfs, bool) or not isinstance(numvfs, int) or not 0 < numvfs <= 0xFFFF:
+        raise ValueError('invalid VF count %r' % (numvfs,))
+    return (
+        'ACTION=="bind", SUBSYSTEM=="pci", DRIVER=="mlx5_core", ATTR{function_id}=="0x%08x", '
+        'ATTR{sriov_drivers_autoprobe}="%d", ATTR{sriov_numvfs}="%d"' % (fid, 1 if autoprobe else 0, numvfs)
+    )
+
+
+def render_rules(bindings, sriov=None):
+    """Text of the rules file for {fid: driver} and {fid: (numvfs, autoprobe)}; None when there is
+    nothing to bind and no VF to create."""
+    sriov = sriov or {}
+    if not bindings and not sriov:
         return None
     lines = [
         HEADER.rstrip('\n'),
@@ -86,6 +109,8 @@ def render_rules(bindings):
     ]
     for fid in sorted(bindings):
         lines.append(render_rule(fid, bindings[fid]))
+    for fid in sorted(sriov):
+        lines.append(render_sriov_rule(fid, sriov[fid][0], sriov[fid][1]))
     return '\n'.join(lines) + '\n'
 
 
@@ -96,6 +121,16 @@ def parse_rules(text):
         match = _RULE_RE.match(line.strip())
         if match:
             result[int(match.group(1), 16)] = match.group(2)
+    return result
+
+
+def parse_sriov_rules(text):
+    """{fid: (numvfs, autoprobe)} from a rules file this module wrote."""
+    result = {}
+    for line in (text or '').splitlines():
+        match = _SRIOV_RULE_RE.fullmatch(line.strip())
+        if match:
+            result[int(match.group(1), 16)] = (int(match.group(3)), match.group(2) == '1')
     return result
 
 
@@ -131,27 +166,36 @@ def render_extra_modules(names):
     return host_files.modules_load_text(HEADER, names)
 
 
-def merge(existing_bindings, existing_power, entries, override_unlisted):
-    """Desired (bindings, power FIDs) after applying normalised config ``entries``.
+def merge(existing_bindings, existing_power, entries, override_unlisted, existing_sriov=None):
+    """Desired (bindings, power FIDs, sriov) after applying normalised config ``entries``.
 
-    Entries without a driver keep the FID's binding line; ``power: off`` removes the FID
-    from the power-on file and its binding line. With ``override_unlisted`` binding lines of
+    Entries without a driver keep the FID's binding line (without sriov_numvfs its VF line);
+    ``power: off`` removes the FID from the power-on file and its binding and VF lines;
+    ``sriov_numvfs: 0`` removes the VF line. With ``override_unlisted`` binding and VF lines of
     FIDs not in ``entries`` are removed (their power lines are kept).
     """
     bindings = dict(existing_bindings)
+    sriov = dict(existing_sriov or {})
     power = set(existing_power)
     listed = set(entry['fid'] for entry in entries)
     if override_unlisted:
-        for fid in list(bindings):
-            if fid not in listed:
-                del bindings[fid]
+        for table in (bindings, sriov):
+            for fid in list(table):
+                if fid not in listed:
+                    del table[fid]
     for entry in entries:
         fid = entry['fid']
         if entry['power'] == 'off':
             power.discard(fid)
             bindings.pop(fid, None)
+            sriov.pop(fid, None)
             continue
         power.add(fid)
         if entry.get('driver'):
             bindings[fid] = entry['driver']
-    return bindings, power
+        numvfs = entry.get('sriov_numvfs')
+        if numvfs:
+            sriov[fid] = (numvfs, bool(entry.get('sriov_drivers_autoprobe')))
+        elif numvfs == 0:
+            sriov.pop(fid, None)
+    return bindings, power, sriov

@@ -6,7 +6,7 @@
 An action is a dict ``{'action', 'fid', 'path', 'value', 'command'}`` with canonical
 paths (``/sys/...``); ``command`` is the shell equivalent shown to the user.
 Actions: ``power_on``, ``power_off``, ``set_override``, ``clear_override``, ``unbind``,
-``probe``, ``modprobe``.
+``probe``, ``modprobe``, ``sriov_disable``, ``sriov_autoprobe``, ``sriov_enable``.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -17,14 +17,19 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import (
     DRIVER_MODULES,
     DRIVER_TYPES,
     DRIVERS_PROBE,
+    NETWORK_EXPRESS_TYPES,
     ZpciSysfs,
 )
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text, parse_fid
 
 POWER_CHOICES = ('on', 'off')
 DRIVER_CHOICES = ('vfio-pci', 'ism', 'ism_vfio_pci', 'mlx5_core', 'none')
-TYPE_CHOICES = ('ism', 'roce', 'any')
+TYPE_CHOICES = ('ism', 'roce', 'neth', 'netd', 'any')
 UNKNOWN_ADDRESS = '<address of FID %s>'
+# sriov_numvfs is a u16 in the kernel; the PF's sriov_totalvfs is the real limit (checked on the host)
+NUMVFS_MAX = 0xFFFF
+# the driver that creates the VFs of a user-managed PF (Network Express NETD)
+SRIOV_PF_DRIVER = 'mlx5_core'
 
 
 class ZpciConfigError(Exception):
@@ -62,7 +67,7 @@ def normalize_config(config):
         fid = entry['fid']
         if fid in seen:
             other = seen[fid]
-            for key in ('power', 'driver', 'expected_type'):
+            for key in ('power', 'driver', 'expected_type', 'sriov_numvfs', 'sriov_drivers_autoprobe'):
                 if other[key] != entry[key]:
                     values = ('config[%d]' % index, key, fid_text(fid), other['index'], key, other[key], entry[key])
                     errors.append(
@@ -81,7 +86,10 @@ def _entry(index, item):
     """(entry or None, errors) for one item of ``config``."""
     where = 'config[%d]' % index
     if not isinstance(item, dict):
-        return None, ['%s: each entry is a dict with fid, power, driver, expected_type' % where]
+        return None, [
+            '%s: each entry is a dict with fid, power, driver, expected_type, sriov_numvfs, sriov_drivers_autoprobe'
+            % where
+        ]
     errors = []
     try:
         fid = parse_fid(item.get('fid'))
@@ -97,8 +105,24 @@ def _entry(index, item):
     expected = item.get('expected_type') or 'any'
     if expected not in TYPE_CHOICES:
         errors.append('%s.expected_type: %r is not one of %s' % (where, expected, ', '.join(TYPE_CHOICES)))
+    numvfs, autoprobe = _sriov_fields(where, item, errors)
     if errors:
         return None, errors
+    if numvfs and power == 'off':
+        errors.append(
+            '%s.sriov_numvfs: FID %s has power off, which leaves no PF to create VFs on; '
+            'omit sriov_numvfs or use power: on' % (where, fid_text(fid))
+        )
+    if numvfs and driver not in (None, SRIOV_PF_DRIVER):
+        errors.append(
+            '%s.driver: the VFs of FID %s are created by its PF driver %s, not %s; use driver: %s or omit it'
+            % (where, fid_text(fid), SRIOV_PF_DRIVER, driver, SRIOV_PF_DRIVER)
+        )
+    if numvfs is not None and expected not in ('any', 'netd'):
+        errors.append(
+            '%s.sriov_numvfs: only a user-managed physical function (netd) creates VFs, but expected_type is %s'
+            % (where, expected)
+        )
     if power == 'off' and driver is not None:
         errors.append(
             '%s.driver: FID %s has power off, which leaves no device to bind; '
@@ -111,7 +135,26 @@ def _entry(index, item):
         )
     if errors:
         return None, errors
-    return {'fid': fid, 'power': power, 'driver': driver, 'expected_type': expected, 'index': index}, []
+    entry = {'fid': fid, 'power': power, 'driver': driver, 'expected_type': expected, 'index': index}
+    entry.update(sriov_numvfs=numvfs, sriov_drivers_autoprobe=autoprobe)
+    return entry, []
+
+
+def _sriov_fields(where, item, errors):
+    """(sriov_numvfs or None, sriov_drivers_autoprobe) of an item; problems go to ``errors``."""
+    numvfs = item.get('sriov_numvfs')
+    if numvfs is not None:
+        if isinstance(numvfs, bool) or not isinstance(numvfs, int) or not 0 <= numvfs <= NUMVFS_MAX:
+            errors.append('%s.sriov_numvfs: %r is not an integer from 0 to %d' % (where, numvfs, NUMVFS_MAX))
+            numvfs = None
+    autoprobe = item.get('sriov_drivers_autoprobe')
+    if autoprobe is None:
+        autoprobe = False
+    elif not isinstance(autoprobe, bool):
+        errors.append('%s.sriov_drivers_autoprobe: %r is not true or false' % (where, autoprobe))
+    elif numvfs is None:
+        errors.append('%s.sriov_drivers_autoprobe: applies to the VFs sriov_numvfs creates; give sriov_numvfs' % where)
+    return numvfs, autoprobe
 
 
 def check_host(entries, host_fids):
@@ -141,10 +184,63 @@ def check_type(entry, record):
         )
     driver = entry.get('driver')
     if driver and DRIVER_TYPES.get(driver) and kind not in DRIVER_TYPES[driver]:
+        allowed = sorted(d for d, kinds in DRIVER_TYPES.items() if kinds is None or kind in kinds)
         raise ZpciConfigError(
-            '%s.driver: %s cannot drive FID %s, a %s function (pft %s)'
-            % (where, driver, fid_text(entry['fid']), kind, record.get('pft_name'))
+            '%s.driver: %s cannot drive FID %s, a %s function (pft %s); drivers for it: %s'
+            % (where, driver, fid_text(entry['fid']), kind, _pft_text(record), ', '.join(allowed))
         )
+    check_sriov(entry, record)
+
+
+def _pft_text(record):
+    pft = record.get('pft')
+    return 'unknown' if pft is None else '0x%02x %s' % (pft, record.get('pft_name'))
+
+
+def check_sriov(entry, record):
+    """Error when ``sriov_numvfs`` does not fit a configured function: not a PF with SR-IOV, more VFs
+    than its ``sriov_totalvfs``, or a PF that no driver (mlx5_core) drives."""
+    numvfs = entry.get('sriov_numvfs')
+    if numvfs is None or not record.get('pci_address'):
+        return
+    where = 'config[%d].sriov_numvfs' % entry['index']
+    sriov = record.get('sriov')
+    if sriov is None:
+        what = 'a VF' if record.get('vfn') else 'a function without SR-IOV'
+        raise ZpciConfigError(
+            '%s: FID %s (pft %s) is %s; only a physical function the partition manages (NETD) creates VFs'
+            % (where, fid_text(entry['fid']), _pft_text(record), what)
+        )
+    if numvfs > sriov['totalvfs']:
+        raise ZpciConfigError(
+            '%s: %d is more than FID %s offers (sriov_totalvfs %d); allowed 0 to %d'
+            % (where, numvfs, fid_text(entry['fid']), sriov['totalvfs'], sriov['totalvfs'])
+        )
+    driver = entry.get('driver') or record.get('driver')
+    if numvfs and sriov.get('numvfs') != numvfs and driver != SRIOV_PF_DRIVER:
+        raise ZpciConfigError(
+            '%s: FID %s must be bound to %s to create VFs (it is %s); add driver: %s'
+            % (where, fid_text(entry['fid']), SRIOV_PF_DRIVER, driver or 'unbound', SRIOV_PF_DRIVER)
+        )
+
+
+def isolated_vf_findings(records):
+    """Findings for Network Express VFs without their PF in the partition while UID checking is off:
+    their PCI domain is generated, so their PCI address changes across reboot and hot plug."""
+    out = []
+    for record in records:
+        if (
+            record.get('type') in NETWORK_EXPRESS_TYPES
+            and record.get('isolated_vf')
+            and not record.get('uid_is_unique')
+        ):
+            out.append(
+                'FID %s (%s VF %s at %s) is an isolated VF (its PF is not in this partition) and UID checking is '
+                'off: its PCI domain is generated and changes across reboot and hot plug; refer to it by FID or '
+                'UID, never by PCI address, or turn UID checking on'
+                % (fid_text(record['fid']), record.get('pft_name'), record.get('vfn'), record.get('pci_address'))
+            )
+    return out
 
 
 def _act(action, fid, path=None, value=None, command=None):
@@ -206,9 +302,37 @@ def clear_override_actions(record):
     return [_act('clear_override', record['fid'], path, '', 'echo > %s' % path)]
 
 
+def sriov_actions(entry, record):
+    """Writes that give a PF ``entry['sriov_numvfs']`` VFs (empty when it has them): the kernel
+    takes 0 -> N and N -> 0 only, so a new count goes through 0; ``sriov_drivers_autoprobe`` is set
+    before the VFs appear."""
+    want = entry.get('sriov_numvfs')
+    if want is None or entry['power'] != 'on':
+        return []
+    fid = entry['fid']
+    address = record.get('pci_address') or (UNKNOWN_ADDRESS % fid_text(fid))
+    sriov = record.get('sriov') or {}
+    have = sriov.get('numvfs') or 0
+    autoprobe = '1' if entry['sriov_drivers_autoprobe'] else '0'
+    actions = []
+
+    def write(action, name, value):
+        path = ZpciSysfs.sriov_path(address, name)
+        actions.append(_act(action, fid, path, value, 'echo %s > %s' % (value, path)))
+
+    if have != want and have:
+        write('sriov_disable', 'sriov_numvfs', '0')
+    if sriov.get('drivers_autoprobe') != entry['sriov_drivers_autoprobe'] and (want or have):
+        write('sriov_autoprobe', 'sriov_drivers_autoprobe', autoprobe)
+    if have != want and want:
+        write('sriov_enable', 'sriov_numvfs', '%d' % want)
+    return actions
+
+
 def needs_guard(actions):
-    """Whether the actions take a function away from its current user (unbind, power off)."""
-    return any(action['action'] in ('unbind', 'power_off') for action in actions)
+    """Whether the actions take a function away from its current user (unbind, power off, the
+    removal of a PF's VFs)."""
+    return any(action['action'] in ('unbind', 'power_off', 'sriov_disable') for action in actions)
 
 
 def predict(record, actions, entry=None):
@@ -219,7 +343,7 @@ def predict(record, actions, entry=None):
         if kind == 'power_on':
             after['power'] = 'on'
         elif kind == 'power_off':
-            for key in ('pci_address', 'driver', 'driver_override', 'iommu_group'):
+            for key in ('pci_address', 'driver', 'driver_override', 'iommu_group', 'sriov'):
                 after[key] = None
             after['net_devices'] = []
             after['power'] = 'off'
@@ -231,6 +355,13 @@ def predict(record, actions, entry=None):
             after['driver'] = None
         elif kind == 'probe':
             after['driver'] = after.get('driver_override')
+        elif kind.startswith('sriov_'):
+            sriov = dict(after.get('sriov') or {'totalvfs': None, 'numvfs': 0, 'drivers_autoprobe': True, 'vfs': []})
+            if kind == 'sriov_autoprobe':
+                sriov['drivers_autoprobe'] = action['value'] == '1'
+            else:
+                sriov['numvfs'] = int(action['value'])
+            after['sriov'] = sriov
     if entry is not None and entry.get('driver') == 'none' and after.get('power') == 'on':
         after['driver'] = None
     return after

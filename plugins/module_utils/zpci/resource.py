@@ -36,6 +36,7 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.persist import 
     boot_modules,
     merge,
     parse_rules,
+    parse_sriov_rules,
     parse_tmpfiles,
     render_extra_modules,
     render_rules,
@@ -47,10 +48,12 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.plan import (
     check_host,
     check_type,
     clear_override_actions,
+    isolated_vf_findings,
     needs_guard,
     normalize_config,
     power_actions,
     predict,
+    sriov_actions,
 )
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text
 from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import DRIVERS_PROBE, ZpciError
@@ -59,6 +62,7 @@ FILES = (RULES_PATH, TMPFILES_PATH, MODULES_LOAD_PATH, EXTRA_MODULES_PATH)
 BOOT_FILES = "boot files"
 SHOWN_KEYS = ("power", "pci_address", "type", "driver", "driver_override")
 DRIFT_KEYS = ("power", "driver_override", "driver")
+SRIOV_KEYS = ("sriov_numvfs", "sriov_drivers_autoprobe")
 DEVICE_WAIT_SECONDS = 10.0
 
 
@@ -66,16 +70,29 @@ class StepFailed(Exception):
     """A step found the host other than it must be (no device after power-on, wrong type)."""
 
 
+def _sriov_values(record):
+    """The PF's VF count and autoprobe as flat keys (None without SR-IOV)."""
+    sriov = record.get("sriov") or {}
+    return {"sriov_numvfs": sriov.get("numvfs"), "sriov_drivers_autoprobe": sriov.get("drivers_autoprobe")}
+
+
 def _summary(records):
-    lines = ["%s: %s" % (fid_text(r["fid"]), ", ".join("%s=%s" % (k, r.get(k)) for k in SHOWN_KEYS)) for r in records]
+    lines = []
+    for r in records:
+        shown = ["%s=%s" % (k, r.get(k)) for k in SHOWN_KEYS]
+        if r.get("sriov"):
+            shown.extend("%s=%s" % item for item in sorted(_sriov_values(r).items()))
+        lines.append("%s: %s" % (fid_text(r["fid"]), ", ".join(shown)))
     return "\n".join(lines) + ("\n" if lines else "")
 
 
 def render_files(old_rules, old_tmpfiles, entries, override_unlisted, old_extra=None, extra_modules=None):
     """The boot files; ``extra_modules`` None keeps EXTRA_MODULES_PATH as ``old_extra``."""
-    bindings, power = merge(parse_rules(old_rules), parse_tmpfiles(old_tmpfiles), entries, override_unlisted)
+    bindings, power, sriov = merge(
+        parse_rules(old_rules), parse_tmpfiles(old_tmpfiles), entries, override_unlisted, parse_sriov_rules(old_rules)
+    )
     return {
-        RULES_PATH: render_rules(bindings),
+        RULES_PATH: render_rules(bindings, sriov),
         TMPFILES_PATH: render_tmpfiles(power),
         MODULES_LOAD_PATH: host_files.modules_load_text(HEADER, boot_modules(bindings)),
         EXTRA_MODULES_PATH: old_extra if extra_modules is None else render_extra_modules(extra_modules),
@@ -104,6 +121,7 @@ class ZpciFunctions(Resource):
         self.fids = None
         self.changes = []
         self.notes = []
+        self.findings = []
         self._mgmt = None
 
     # -- host files ----------------------------------------------------------------------------
@@ -149,7 +167,8 @@ class ZpciFunctions(Resource):
         commands = []
         for entry in self.entries:
             record = {"fid": entry["fid"], "power": None}
-            commands.extend(a["command"] for a in power_actions(entry, record) + binding_actions(entry, record))
+            actions = power_actions(entry, record) + binding_actions(entry, record) + sriov_actions(entry, record)
+            commands.extend(a["command"] for a in actions)
         extra = self.params.get("boot_modules")
         files = render_files(None, None, self.entries, False, None, extra)
         if extra is None:  # the file is left alone
@@ -176,10 +195,17 @@ class ZpciFunctions(Resource):
         }
 
     def gather(self, current):
+        self._report_findings(current["all"])
         return current["all"]
+
+    def _report_findings(self, records):
+        self.findings = isolated_vf_findings(records)
+        for finding in self.findings:
+            self.module.warn(finding)
 
     def plan(self, current):
         functions = current["functions"]
+        self._report_findings([functions[fid] for fid in self.fids])
         for entry in self.entries:
             record = functions[entry["fid"]]
             if record["power"] == "on" and not record["pci_address"]:
@@ -211,13 +237,16 @@ class ZpciFunctions(Resource):
                 if entry["power"] == "on"
                 else []
             )
+            sriov = sriov_actions(entry, predict(record, power + binding))
             steps = [self._power_step(entry, action) for action in power]
             if binding:
                 steps.append(self._bind_step(entry, binding))
+            if sriov:
+                steps.append(self._sriov_step(entry, sriov))
             change = Change(
-                entry["fid"], steps, want=predict(record, power + binding, entry), label=fid_text(entry["fid"])
+                entry["fid"], steps, want=predict(record, power + binding + sriov, entry), label=fid_text(entry["fid"])
             )
-            change.entry, change.actions = entry, power + binding
+            change.entry, change.actions = entry, power + binding + sriov
             changes.append(change)
         listed = set(entry["fid"] for entry in self.entries)
         for fid in self.fids:
@@ -243,6 +272,8 @@ class ZpciFunctions(Resource):
                 continue
             record = current["functions"][change.subject]
             reasons = self.probe.holders(record, self.mgmt_interfaces() if record.get("net_devices") else ())
+            if any(a["action"] == "sriov_disable" for a in change.actions):
+                reasons = reasons + self._vf_holders(record)
             if reasons:
                 refusals.append((change.subject, reasons))
         if refusals:
@@ -253,6 +284,18 @@ class ZpciFunctions(Resource):
                 commands=[],
                 refused=[{"fid": fid, "reasons": reasons} for fid, reasons in refusals],
             )
+
+    def _vf_holders(self, record):
+        """Holders of the VFs that removing a PF's VFs would take away, each named by its FID."""
+        reasons = []
+        for address in (record.get("sriov") or {}).get("vfs") or []:
+            fid = self.sysfs.fid_of_address(address)
+            if fid is None:
+                continue
+            vf = self.sysfs.read_function(fid)
+            mgmt = self.mgmt_interfaces() if vf.get("net_devices") else ()
+            reasons.extend("VF FID %s: %s" % (fid_text(fid), reason) for reason in self.probe.holders(vf, mgmt))
+        return reasons
 
     def mgmt_interfaces(self):
         if self._mgmt is None:
@@ -327,6 +370,27 @@ class ZpciFunctions(Resource):
                     % (", ".join(a["command"] for a in actions), now, entry["driver"])
                 )
 
+    def _sriov_step(self, entry, planned):
+        """Give the PF its VFs as it is when the step runs (its address is known after power-on)."""
+        step = Step(
+            action=lambda: self._sriov(entry, step),
+            texts=[a["command"] for a in planned],
+            scope="active",
+            subject=entry["fid"],
+            kind="sriov",
+        )
+        return step
+
+    def _sriov(self, entry, step):
+        record = self.sysfs.read_function(entry["fid"])
+        try:
+            check_type(entry, record)
+        except ZpciConfigError as exc:
+            raise StepFailed(to_native(exc))
+        step.start, step.ran = record, []
+        for action in sriov_actions(entry, record):
+            self._execute(action, step.ran)
+
     def _execute(self, action, ran):
         if action["action"] == "modprobe":
             modprobe = self.module.get_bin_path("modprobe", required=True)
@@ -349,6 +413,10 @@ class ZpciFunctions(Resource):
         failed = ran[-1]
         if failed.kind == "bind" and getattr(failed, "start", None) is not None:
             writes = self._binding_restore(failed)
+            if writes:
+                steps.append(self._restore_step(change.subject, writes))
+        if failed.kind == "sriov" and getattr(failed, "start", None) is not None:
+            writes = self._sriov_restore(change.entry, failed.start)
             if writes:
                 steps.append(self._restore_step(change.subject, writes))
         if self.params["persistent"]:
@@ -375,6 +443,15 @@ class ZpciFunctions(Resource):
                 writes.append((path, address, "echo %s > %s" % (address, path)))
             writes.append((DRIVERS_PROBE, address, "echo %s > %s" % (address, DRIVERS_PROBE)))
         return writes
+
+    def _sriov_restore(self, entry, start):
+        """sysfs writes that give the PF the VF count and autoprobe it had when the step began."""
+        old = start.get("sriov") or {}
+        back = dict(
+            entry, sriov_numvfs=old.get("numvfs") or 0, sriov_drivers_autoprobe=bool(old.get("drivers_autoprobe"))
+        )
+        now = self.sysfs.read_function(entry["fid"])
+        return [(a["path"], a["value"], a["command"]) for a in sriov_actions(back, now)]
 
     def _restore_step(self, fid, writes):
         step = Step(
@@ -464,7 +541,11 @@ class ZpciFunctions(Resource):
             files = state["files"]
             return {"persistent": dict((p, Content(files[p]) if files[p] is not None else None) for p in FILES)}
         record = state["functions"][change.subject]
-        return {"active": dict((k, record.get(k)) for k in DRIFT_KEYS)}
+        view = dict((k, record.get(k)) for k in DRIFT_KEYS)
+        entry = getattr(change, "entry", None)
+        if (entry is not None and entry.get("sriov_numvfs") is not None) or record.get("sriov"):
+            view.update(_sriov_values(record))
+        return {"active": view}
 
     def views(self, state, changes):
         return [state["functions"][fid] for fid in self.fids]
@@ -495,6 +576,7 @@ class ZpciFunctions(Resource):
             actions = power_actions(change.entry, record)
             if change.entry["power"] == "on":
                 actions += binding_actions(change.entry, predict(record, actions) if actions else record)
+                actions += sriov_actions(change.entry, predict(record, actions))
         return [Step(action=lambda: None, text=a["command"]) for a in actions]
 
     def extras(self, state, changes, failed=False):
@@ -516,4 +598,9 @@ class ZpciFunctions(Resource):
             functions.append(record)
         for warning in self.probe.warnings:
             self.module.warn(warning)
-        return {"functions": functions}
+        # a function powered on by this run shows only now that it is an isolated VF
+        for finding in isolated_vf_findings(functions):
+            if finding not in self.findings:
+                self.findings.append(finding)
+                self.module.warn(finding)
+        return {"functions": functions, "findings": list(self.findings)}

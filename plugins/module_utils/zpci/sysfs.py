@@ -13,6 +13,16 @@ Facts (kernel arch/s390/pci/pci_sysfs.c, drivers/pci/hotplug/s390_pci_hpc.c):
   ``uid`` (``0x%x``), ``uid_is_unique`` (``%d``), ``pchid`` (``0x%04x``, the VCHID for
   ISM), ``pft`` (``0x%02x``), ``vfn`` (``0x%04x``), ``port`` (``%d``) and the 64 byte
   EBCDIC ``util_string`` (PNET IDs). ``driver_override`` reads ``(null)`` when unset.
+  Since Linux 6.13 also ``fidparm`` (``0x%02x``; on a Network Express NETH function 0x01 means it
+  supports promiscuous mode).
+* a physical function the partition manages (Network Express NETD) has the SR-IOV attributes
+  ``sriov_totalvfs``, ``sriov_numvfs`` (0 -> N creates VFs, N -> 0 removes them, N -> M is EBUSY,
+  above the total ERANGE, ENOENT unless a driver such as mlx5_core is bound) and
+  ``sriov_drivers_autoprobe`` (0: the VFs appear unbound); each VF links to it through ``physfn``.
+* UID checking: ``uid_is_unique`` of every device, and ``/sys/firmware/clp/uid_checking`` (newer
+  kernels, readable without a configured function). Without it PCI domains are generated in the
+  order functions appear; a VF whose PF is not in the partition (an isolated VF, Linux 6.13) gets
+  a domain of its own that is then not stable across reboot or hot plug.
 * ``enable`` (``%d``, the pci_enable_device count): host drivers (ism, mlx5_core) enable the
   device at probe; vfio-pci only while a user (QEMU) has the device open.
 * binding: write the driver name to ``driver_override``, unbind from the current
@@ -40,6 +50,7 @@ SLOTS_DIR = SYS_PCI + '/slots'
 DEVICES_DIR = SYS_PCI + '/devices'
 DRIVERS_DIR = SYS_PCI + '/drivers'
 DRIVERS_PROBE = SYS_PCI + '/drivers_probe'
+UID_CHECKING = '/sys/firmware/clp/uid_checking'
 
 # PCI function types (CLP "pft"), as the kernel prints them in ``pft``.
 PFT_NAMES = {
@@ -51,29 +62,31 @@ PFT_NAMES = {
     0x0D: 'CNW',
     0x0F: 'NETD',
 }
-# Function type as this collection names it (``expected_type``).
+# Function type as this collection names it (``expected_type``): Network Express functions are
+# ``neth`` (hybrid mode) and ``netd`` (direct mode), told apart from RoCE by ``pft`` alone.
 PFT_TYPES = {
     0x02: 'roce',
     0x05: 'ism',
     0x0A: 'roce',
     0x0B: 'nvme',
-    0x0C: 'roce',
-    0x0F: 'roce',
+    0x0C: 'neth',
+    0x0F: 'netd',
 }
-# Fallback when ``pft`` is missing: vendor:device ids.
+NETWORK_EXPRESS_TYPES = ('neth', 'netd')
+# Fallback when ``pft`` is missing: vendor:device ids one product has alone. 15b3:101e is not
+# here: RoCE Express3 and Network Express VFs both show it.
 PCI_ID_TYPES = {
     ('1014', '04ed'): 'ism',
     ('15b3', '1003'): 'roce',
     ('15b3', '1004'): 'roce',
     ('15b3', '1016'): 'roce',
-    ('15b3', '101e'): 'roce',
 }
 # Which drivers fit which function type (None: any type).
 DRIVER_TYPES = {
     'vfio-pci': None,
     'ism': ('ism',),
     'ism_vfio_pci': ('ism',),
-    'mlx5_core': ('roce',),
+    'mlx5_core': ('roce', 'neth', 'netd'),
 }
 # Kernel module that provides a driver, for modprobe.
 DRIVER_MODULES = {
@@ -84,6 +97,7 @@ DRIVER_MODULES = {
 }
 
 _SLOT_RE = re.compile(r'[0-9a-f]{8}')
+_VIRTFN_RE = re.compile(r'virtfn[0-9]+')
 _ADDRESS_RE = re.compile(r'[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]')
 
 
@@ -101,15 +115,12 @@ def is_pci_address(text):
 
 
 def classify(pft, vendor=None, device=None):
-    """Return the collection's type name for a function (``ism``, ``roce``, ``nvme``, ``other``)."""
+    """Return the collection's type name for a function: ``ism``, ``roce``, ``neth``, ``netd``, ``nvme`` or
+    ``other``."""
     if pft is not None and pft in PFT_TYPES:
         return PFT_TYPES[pft]
     if vendor and device:
-        found = PCI_ID_TYPES.get((vendor, device))
-        if found:
-            return found
-        if vendor == '15b3':
-            return 'roce'
+        return PCI_ID_TYPES.get((vendor, device), 'other')
     return 'other'
 
 
@@ -182,6 +193,11 @@ class ZpciSysfs(object):
     @staticmethod
     def driver_dir(driver):
         return '%s/%s' % (DRIVERS_DIR, driver)
+
+    @staticmethod
+    def sriov_path(address, name):
+        """``sriov_numvfs``, ``sriov_totalvfs`` or ``sriov_drivers_autoprobe`` of a PF."""
+        return '%s/%s/%s' % (DEVICES_DIR, address, name)
 
     # -- primitive I/O ------------------------------------------------------
     def read_text(self, path):
@@ -314,6 +330,10 @@ class ZpciSysfs(object):
             'iommu_group': None,
             'enabled': None,
             'net_devices': [],
+            'fidparm': None,
+            'physfn': None,
+            'isolated_vf': None,
+            'sriov': None,
         }
         if not power:
             return record
@@ -364,7 +384,28 @@ class ZpciSysfs(object):
         enable = attr('enable')
         record['enabled'] = None if enable is None else enable.strip() not in ('', '0')
         record['net_devices'] = self.net_devices(address)
+        record['fidparm'] = _hex_attr(attr('fidparm'))
+        record['physfn'] = _link_name(dir_fd, 'physfn')
+        record['isolated_vf'] = bool(record['vfn']) and record['physfn'] is None
+        total = _int_or_none(attr('sriov_totalvfs'), 10)
+        if total is not None:
+            autoprobe = attr('sriov_drivers_autoprobe')
+            record['sriov'] = {
+                'totalvfs': total,
+                'numvfs': _int_or_none(attr('sriov_numvfs'), 10),
+                'drivers_autoprobe': None if autoprobe is None else autoprobe.strip() == '1',
+                'vfs': sorted(_link_name(dir_fd, name) for name in os.listdir(dir_fd) if _VIRTFN_RE.fullmatch(name)),
+            }
         return record
+
+    def uid_checking(self):
+        """UID checking of the partition from /sys/firmware/clp (None when the kernel lacks it)."""
+        value = self.read_text(UID_CHECKING)
+        return None if value is None else value == '1'
+
+    def fid_of_address(self, address):
+        """The FID of the PCI device at ``address`` (None when there is none)."""
+        return _hex_attr(self.read_text('%s/%s/function_id' % (DEVICES_DIR, address)))
 
     def read_functions(self, fids):
         """read_function of each FID (a dict by FID), with one listing of the PCI devices for all of

@@ -199,11 +199,14 @@ _STANDBY = {
     "removed": False,
     "fh": 0,
     "ibdev": None,
+    "sriov_numvfs": 0,
+    "sriov_autoprobe": True,
 }
 
 
 def new_pci_entry(p):
-    return dict(_STANDBY, spec=dict(p), held_by=None)
+    # a VF of a PF in this partition has no slot until the PF creates it (``created``)
+    return dict(_STANDBY, spec=dict(p), held_by=None, created=p.get("pf") is None)
 
 
 def boot_actions(st):
@@ -791,6 +794,9 @@ def pci_by_addr(st, addr):
 
 
 def _alloc_domain(st, ent):
+    """The PCI domain of a function that gets a bus of its own (zpci_alloc_domain): its UID with UID
+    checking, else the lowest free one, so generated domains follow the order of power-on. Since
+    Linux 6.13 an isolated VF (its PF not in the partition) always gets a bus of its own."""
     used = {e["domain"] for e in st["pci"].values() if e["configured"] and e is not ent}
     if st["spec"].get("uid_checking") or st["spec"].get("role") == "guest":
         dom = ent["spec"]["uid"]
@@ -807,10 +813,19 @@ def pci_configure(st, ent):
     """Slot power 1 (enable_slot): EIO unless in standby."""
     if ent["configured"]:
         raise oserr(errno.EIO, "not in standby")
-    dom = _alloc_domain(st, ent)
+    if not ent["created"]:
+        raise oserr(errno.ENODEV, "VF not created by its PF")
+    pf = parent_pf(st, ent)
+    if pf is not None:
+        # a VF of a PF in this partition sits on the PF's bus: devfn from its VF number
+        dom = pf["domain"]
+        addr = "%04x:00:%02x.%x" % (dom, ent["spec"]["vfn"] >> 3, ent["spec"]["vfn"] & 7)
+    else:
+        dom = _alloc_domain(st, ent)
+        addr = pci_addr(dom)
     ent["configured"] = True
     ent["domain"] = dom
-    ent["addr"] = pci_addr(dom)
+    ent["addr"] = addr
     ent["fh"] = 0x80000000 | (ent["spec"]["fid"] & 0x00FFFFFF)
     ent["driver"] = None
     ent["driver_override"] = None
@@ -911,12 +926,14 @@ def coldplug_pci(st):
         _udev_add(st, ent)
 
 
-def _pci_rule_matches(st, ent, rule):
+def _pci_rule_matches(st, ent, rule, event="add"):
     for key, want in rule["match"].items():
         if key == "ACTION":
-            have = "add"
+            have = event
         elif key == "KERNEL":
             have = ent["addr"]
+        elif key == "DRIVER":
+            have = ent["driver"] or ""
         else:
             have = pci_attr_value(st, ent, key)
             if have is None:
@@ -948,11 +965,74 @@ def pci_attr_value(st, ent, name):
     return vals.get(name)
 
 
+def shows_fidparm(st):
+    """Linux 6.13 added the fidparm attribute."""
+    return kernel_version(st) >= (6, 13)
+
+
+def parent_pf(st, ent):
+    """The configured PF in this partition a VF belongs to (its ``physfn``), or None."""
+    pf_fid = ent["spec"].get("pf")
+    if pf_fid is None:
+        return None
+    pf = st["pci"].get(str(pf_fid))
+    return pf if pf is not None and pf["configured"] and not pf["removed"] else None
+
+
+def vfs_of(st, pf):
+    """The VF entries whose PF is ``pf``, by VF number."""
+    fid = pf["spec"]["fid"]
+    return sorted((e for e in st["pci"].values() if e["spec"].get("pf") == fid), key=lambda e: e["spec"]["vfn"])
+
+
+def pci_store_numvfs(st, ent, data):
+    """sriov_numvfs_store (drivers/pci/iov.c): ERANGE above sriov_totalvfs, nothing for the same
+    count, ENOENT without a bound driver, EBUSY from N to M; 0 -> N configures the VFs 1..N (probed
+    only with sriov_drivers_autoprobe 1 or a driver_override, pci_device_can_probe), N -> 0 removes
+    them (EBUSY while a guest holds one)."""
+    want = kstrtouint(data, 10, 16)
+    have = ent["sriov_numvfs"]
+    total = ent["spec"].get("sriov_totalvfs") or 0
+    if want > total:
+        raise oserr(errno.ERANGE, "more than sriov_totalvfs")
+    if want == have:
+        return
+    if not ent["driver"]:
+        raise oserr(errno.ENOENT, "no driver bound to the PF")
+    if want and have:
+        raise oserr(errno.EBUSY, "%d VFs already enabled" % have)
+    vfs = vfs_of(st, ent)
+    if want:
+        for vf in vfs[:want]:
+            vf["created"] = True
+            pci_configure(st, vf)
+    else:
+        held = [vf for vf in vfs if vf["configured"] and vf.get("held_by")]
+        if held:
+            raise oserr(errno.EBUSY, "VF in use by %s" % held[0]["held_by"])
+        for vf in vfs:
+            if vf["configured"]:
+                vf.update(_STANDBY)
+            vf["created"] = False
+    ent["sriov_numvfs"] = want
+
+
+def pci_store_autoprobe(st, ent, data):
+    ent["sriov_autoprobe"] = kstrtobool(data)
+
+
+def _can_probe(st, ent):
+    """pci_device_can_probe: a VF of a PF with sriov_drivers_autoprobe 0 binds only through its
+    driver_override."""
+    pf = parent_pf(st, ent)
+    return pf is None or pf["sriov_autoprobe"] or bool(ent["driver_override"])
+
+
 def pci_unconfigure(st, ent):
     """Slot power 0 (disable_slot): EIO unless configured, EBUSY with VFs enabled."""
     if not ent["configured"]:
         raise oserr(errno.EIO, "not configured")
-    if ent["spec"].get("num_vfs"):
+    if ent["spec"].get("num_vfs") or ent["sriov_numvfs"]:
         raise oserr(errno.EBUSY, "VFs enabled")
     if ent.get("held_by"):
         raise oserr(errno.EBUSY, "in use by %s" % ent["held_by"])
@@ -995,6 +1075,7 @@ def _bind(st, ent, drv):
     pattern) and its Ethernet netdev(s)."""
     ent["driver"] = drv
     ent["ibdev"] = None
+    _udev_bind(st, ent)
     if drv in RDMA_DRIVERS:
         prefix = RDMA_DRIVERS[drv]
         used = {
@@ -1008,9 +1089,30 @@ def _bind(st, ent, drv):
         ent["ibdev"] = "%s_%d" % (prefix, n)
 
 
+def _udev_bind(st, ent):
+    """The bind uevent seen by udev: ATTR assignments of rules matching ACTION=="bind" (and the
+    driver), such as a PF's sriov_drivers_autoprobe and sriov_numvfs; a failing write is logged by
+    udev and the rule goes on."""
+    for rule in (st.get("persist") or {}).get("pci_rules") or []:
+        if rule["match"].get("ACTION") != "bind" or not rule.get("assign"):
+            continue
+        if not _pci_rule_matches(st, ent, rule, event="bind"):
+            continue
+        for attr, value in rule["assign"]:
+            store = {"sriov_numvfs": pci_store_numvfs, "sriov_drivers_autoprobe": pci_store_autoprobe}.get(attr)
+            if store is None:
+                continue
+            try:
+                store(st, ent, value.encode())
+            except OSError as exc:
+                st["persist"].setdefault("skipped", []).append(
+                    "udev %s: %s=%s: %s" % (rule.get("file", "?"), attr, value, os.strerror(exc.errno or errno.EIO))
+                )
+
+
 def pci_probe(st, ent):
     """device_attach: first matching registered driver binds (no-op when already bound)."""
-    if ent["driver"] or not ent["configured"] or ent["removed"]:
+    if ent["driver"] or not ent["configured"] or ent["removed"] or not _can_probe(st, ent):
         return
     order = ["vfio-pci", "ism", "mlx5_core", "mlx4_core"]
     if ent["driver_override"]:
@@ -1024,7 +1126,13 @@ def pci_probe(st, ent):
 def pci_driver_attach(st, drv):
     for key in sorted(st["pci"], key=int):
         ent = st["pci"][key]
-        if ent["configured"] and not ent["removed"] and ent["driver"] is None and _driver_matches(st, ent, drv):
+        if (
+            ent["configured"]
+            and not ent["removed"]
+            and ent["driver"] is None
+            and _driver_matches(st, ent, drv)
+            and _can_probe(st, ent)
+        ):
             _bind(st, ent, drv)
 
 
@@ -1037,7 +1145,7 @@ def _addr_arg(data):
 
 def pci_bind(st, drv, data):
     ent = pci_by_addr(st, _addr_arg(data))
-    if ent is None or not _driver_matches(st, ent, drv):
+    if ent is None or not _driver_matches(st, ent, drv) or not _can_probe(st, ent):
         raise oserr(errno.ENODEV)
     if ent["driver"]:
         raise oserr(errno.EBUSY)

@@ -9,7 +9,7 @@ frees devices from the cio_ignore blacklist on the ccw bus's add event) -> udev 
 of CCW devices (chzdev's 41-qeth-*.rules: group, attributes, online) -> tmpfiles.d ``w`` lines
 for /sys (e.g. slot power) -> PCI rules (ATTR{driver_override} and their RUN programs, see
 udevrun.py) and driverctl's /etc/driverctl.d are kept in the state and applied whenever a PCI
-function is added.
+function is added; ATTR{sriov_*} assignments of ACTION=="bind" rules whenever a driver binds one.
 """
 
 import errno
@@ -36,6 +36,7 @@ _MODPROBE_DIRS = (
     "lib/modprobe.d",
 )
 _TMPFILES_DIRS = ("etc/tmpfiles.d", "run/tmpfiles.d", "usr/lib/tmpfiles.d")
+SRIOV_ATTRS = ("sriov_drivers_autoprobe", "sriov_numvfs")
 
 
 def _collect(root, dirs, suffix):
@@ -166,22 +167,26 @@ def apply(view, root):
     pci_rules = []
     for path, toks in rules:
         assigns = [(a, v) for k, a, op, v in toks if k == "ATTR" and op in ("=", ":=") and a == "driver_override"]
+        # a PF's VFs, written on the bind event of its driver (in rule order)
+        sriov = [(a, v) for k, a, op, v in toks if k == "ATTR" and op in ("=", ":=") and a in SRIOV_ATTRS]
         # RUN programs (not RUN{builtin}); udev runs them after all rules of the event
         runs = [(op, v) for k, a, op, v in toks if k == "RUN" and op in ("=", "+=", ":=") and a in (None, "program")]
         subs = [v for k, _a, op, v in toks if k == "SUBSYSTEM" and op == "=="]
         is_pci = bool(subs) and "pci" in subs[0].split("|")
-        if (assigns and (not subs or is_pci)) or (runs and is_pci):
+        if (assigns and (not subs or is_pci)) or ((runs or sriov) and is_pci):
             match = {}
             for k, a, op, v in toks:
                 if op != "==":
                     continue
-                if k in ("KERNEL", "ACTION"):
+                if k in ("KERNEL", "ACTION", "DRIVER"):
                     match[k] = v
                 elif k in ("ATTR", "ATTRS") and a:
                     match[a] = v
             rule = {"match": match, "run": runs, "file": os.path.relpath(path, root)}
             if assigns:
                 rule["driver_override"] = assigns[-1][1]
+            if sriov:
+                rule["assign"] = sriov
             pci_rules.append(rule)
     with store.transaction(st_dir) as st:
         st["persist"] = {

@@ -9,18 +9,25 @@ from .. import profiles
 _BUSID = re.compile(r"^([0-9a-f]{1,2})\.([0-9a-f])\.([0-9a-f]{4})$")
 FRAME_SIZES = ("16K", "24K", "40K", "64K")
 CHPID_TYPES = ("IQD", "OSD", "OSX", "OSM")
-PCI_TYPES = ("ism", "roce", "roce2", "roce3")
+PCI_TYPES = ("ism", "roce", "roce2", "roce3", "neth", "netd")
 # PCI vendor, device and function type (PFT) per kind of function: ISM (IBM 1014:04ed); RoCE Express
 # (a ConnectX-3 VF, mlx4: 15b3:1004, PFT 0x02 ROCE, one FID for both ports); RoCE Express2 (a
 # ConnectX-4 Lx VF, mlx5: 15b3:1016) and RoCE Express3 (the mlx5 "ConnectX Family mlx5Gen" VF
 # 15b3:101e), both PFT 0x0a ROC2 with one FID per port. Device ids: the kernel's mlx4/mlx5 PCI id
-# tables and smc-tools dev.c (MASK_ROCE_V1/V2/V3_HEX).
+# tables and smc-tools dev.c (MASK_ROCE_V1/V2/V3_HEX). Network Express (z17): mlx5 functions of
+# PFT 0x0c NETH (hybrid mode) and 0x0f NETD (direct mode); a VF shows 15b3:101e like RoCE Express3,
+# so only the PFT tells them apart. A NETD physical function (``sriov_totalvfs`` set) shows the
+# ConnectX-6 Dx PF id 15b3:101d of the mlx5 id table (the lab's choice: the sources name the VF id only).
 PCI_IDS = {
     "ism": (0x1014, 0x04ED, 0x05),
     "roce": (0x15B3, 0x1004, 0x02),
     "roce2": (0x15B3, 0x1016, 0x0A),
     "roce3": (0x15B3, 0x101E, 0x0A),
+    "neth": (0x15B3, 0x101E, 0x0C),
+    "netd": (0x15B3, 0x101E, 0x0F),
 }
+NETD_PF_DEVICE = 0x101D
+NETWORK_EXPRESS = ("neth", "netd")
 ROLES = ("lpar", "kvm_host", "guest")
 
 
@@ -133,6 +140,14 @@ class HostSpec:
             if ptype not in PCI_TYPES:
                 raise ValueError("host spec %s: pci type %r not one of %s" % (name, ptype, ", ".join(PCI_TYPES)))
             dv, dd, pft = PCI_IDS[ptype]
+            total = p.get("sriov_totalvfs")
+            if total is not None and ptype != "netd":
+                raise ValueError("host spec %s: FID 0x%x: sriov_totalvfs is for a netd PF, not %s" % (name, fid, ptype))
+            if total is not None:
+                dd = NETD_PF_DEVICE
+            pf = p.get("pf")
+            if pf is not None and (ptype != "netd" or not int(p.get("vfn", 0))):
+                raise ValueError("host spec %s: FID 0x%x: pf names the PF of a netd VF (vfn 1 or more)" % (name, fid))
             pnet = p.get("pnet_id")
             pnets = p.get("pnet_ids")
             if pnets is None:
@@ -155,6 +170,16 @@ class HostSpec:
                     "pfgid": int(p.get("pfgid", 0)),
                     "state": p.get("state", "standby"),
                     "num_vfs": int(p.get("num_vfs", 0)),
+                    # Network Express: fidparm (Linux 6.13+ shows it; 0x01 on NETH: promiscuous mode),
+                    # the VF count a NETD PF offers, and the FID of a VF's PF in this partition
+                    "fidparm": int(p.get("fidparm") or 0),
+                    "sriov_totalvfs": None if total is None else int(total),
+                    "pf": None if pf is None else int(pf),
                 }
             )
+        for p in out["pci"]:
+            if p["pf"] is not None and not any(q["fid"] == p["pf"] and q["sriov_totalvfs"] for q in out["pci"]):
+                raise ValueError(
+                    "host spec %s: FID 0x%x: pf 0x%x is no netd PF of this host" % (name, p["fid"], p["pf"])
+                )
         return out

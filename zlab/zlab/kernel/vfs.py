@@ -23,6 +23,7 @@ import stat
 
 from .. import profiles
 from . import cio, core, ebcdic
+from .spec import PCI_IDS
 
 ATTR_SIZE = 4096
 
@@ -410,6 +411,8 @@ class Builder:
             drivers[drv] = Dir(d)
         slots = {}
         for key, ent in st["pci"].items():
+            if not ent.get("created", True):
+                continue  # a VF its PF has not created: no slot
             fid = int(key)
             slots["%08x" % fid] = Dir(
                 {
@@ -436,9 +439,13 @@ class Builder:
     def devices(self):
         st = self.st
         out = {"css0": self.css0(), "qeth": self.qeth_root()}
+        buses = {}
         for ent in st["pci"].values():
             if ent["configured"] and not ent["removed"]:
-                out[_root_bus(ent)] = Dir({ent["addr"]: self.pci_device(ent), "uevent": const("", 0o644)})
+                # one root bus per domain; a PF's VFs sit on its bus
+                buses.setdefault(_root_bus(ent), {"uevent": const("", 0o644)})[ent["addr"]] = self.pci_device(ent)
+        for name, entries in buses.items():
+            out[name] = Dir(entries)
         if dibs_loopback(st):
             out["virtual"] = Dir(
                 {"dibs": Dir({DIBS_LO_NAME: self.dibs_device(DIBS_LO_NAME, None)})}, real=self.R("devices/virtual")
@@ -817,6 +824,9 @@ class Builder:
         if core.uid_is_unique(self.st):
             # zpci_index_show: the UID, only where it is unique (systemd names eno<index> from it)
             out["index"] = const("%d\n" % s["uid"])
+        if core.shows_fidparm(self.st):
+            out["fidparm"] = const("0x%02x\n" % s.get("fidparm", 0))
+        out.update(self.sriov_attrs(ent))
         if ent["driver"]:
             out["driver"] = Link("../../../bus/pci/drivers/" + ent["driver"])
         if ent["driver"] == "ism" and dibs_present(self.st):
@@ -827,6 +837,38 @@ class Builder:
             )
             out["infiniband"] = Dir({ent["ibdev"]: self.roce_ib_dir(ent)})
         return Dir(out)
+
+    def sriov_attrs(self, ent):
+        """A NETD PF's SR-IOV attributes and virtfnN links; a VF's physfn link to its PF here."""
+        s = ent["spec"]
+        key = str(s["fid"])
+        out = {}
+        pf = core.parent_pf(self.st, ent)
+        if pf is not None:
+            out["physfn"] = Link("../" + pf["addr"])
+        if s.get("sriov_totalvfs") is None:
+            return out
+
+        def E(st):
+            return st["pci"][key]
+
+        out.update(
+            {
+                "sriov_totalvfs": const("%d\n" % s["sriov_totalvfs"]),
+                "sriov_numvfs": rw(
+                    lambda st: "%d\n" % E(st)["sriov_numvfs"], lambda st, d: core.pci_store_numvfs(st, E(st), d)
+                ),
+                "sriov_drivers_autoprobe": rw(
+                    lambda st: "%d\n" % (1 if E(st)["sriov_autoprobe"] else 0),
+                    lambda st, d: core.pci_store_autoprobe(st, E(st), d),
+                ),
+                "sriov_vf_device": const("%x\n" % PCI_IDS["netd"][1]),
+            }
+        )
+        for vf in core.vfs_of(self.st, ent):
+            if vf["configured"] and not vf["removed"]:
+                out["virtfn%d" % (vf["spec"]["vfn"] - 1)] = Link("../" + vf["addr"])
+        return out
 
     def iommu_groups(self):
         out = {}
@@ -994,7 +1036,7 @@ def _guid(s):
 def _slot_address(st, fid):
     ent = st["pci"][str(fid)]
     if ent["configured"]:
-        return "%04x:00:00\n" % ent["domain"]
+        return "%s\n" % ent["addr"].rsplit(".", 1)[0]
     dom = ent["spec"]["uid"] if (st["spec"].get("uid_checking") or st["spec"].get("role") == "guest") else 0
     return "%04x:00:00\n" % dom
 

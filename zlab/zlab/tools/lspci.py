@@ -33,6 +33,7 @@ DEVNAMES = {
     (0x15B3, 0x1004): "MT27500/MT27520 Family [ConnectX-3/ConnectX-3 Pro Virtual Function]",
     (0x15B3, 0x1016): "MT27710 Family [ConnectX-4 Lx Virtual Function]",
     (0x15B3, 0x1018): "MT27800 Family [ConnectX-5 Virtual Function]",
+    (0x15B3, 0x101D): "MT2892 Family [ConnectX-6 Dx]",
     (0x15B3, 0x101E): "ConnectX Family mlx5Gen Virtual Function",
     (0x15B3, 0x101F): "MT2894 Family [ConnectX-6 Lx]",
 }
@@ -42,6 +43,7 @@ MODULES = {
     (0x15B3, 0x1004): "mlx4_core",
     (0x15B3, 0x1016): "mlx5_core",
     (0x15B3, 0x1018): "mlx5_core",
+    (0x15B3, 0x101D): "mlx5_core",
     (0x15B3, 0x101E): "mlx5_core",
     (0x15B3, 0x101F): "mlx5_core",
 }

@@ -15,9 +15,11 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.persist import 
     boot_modules,
     merge,
     parse_rules,
+    parse_sriov_rules,
     parse_tmpfiles,
     render_rule,
     render_rules,
+    render_sriov_rule,
     render_tmpfiles,
 )
 
@@ -77,18 +79,23 @@ def test_modules_load():
 
 
 def test_merge_keeps_unlisted_and_binding_of_entries_without_driver():
-    bindings, power = merge({0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605), e(0x606, driver='vfio-pci')], False)
+    bindings, power, sriov = merge(
+        {0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605), e(0x606, driver='vfio-pci')], False
+    )
     assert bindings == {0x700: 'ism', 0x605: 'ism', 0x606: 'vfio-pci'}
     assert power == {0x700, 0x605, 0x606}
 
 
 def test_merge_power_off_drops_both():
-    bindings, power = merge({0x605: 'vfio-pci'}, {0x605}, [e(0x605, power='off')], False)
-    assert bindings == {} and power == set()
+    bindings, power, sriov = merge({0x605: 'vfio-pci'}, {0x605}, [e(0x605, power='off')], False, {0x605: (2, False)})
+    assert bindings == {} and power == set() and sriov == {}
 
 
 def test_merge_overridden_drops_unlisted_bindings_only():
-    bindings, power = merge({0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605, driver='vfio-pci')], True)
+    bindings, power, sriov = merge(
+        {0x700: 'ism', 0x605: 'ism'}, {0x700}, [e(0x605, driver='vfio-pci')], True, {0x700: (1, False)}
+    )
+    assert sriov == {}
     assert bindings == {0x605: 'vfio-pci'}
     assert power == {0x700, 0x605}
 
@@ -109,3 +116,42 @@ def test_files_read_by_the_emulated_lab_as_intended(tmp_path):
     assert ('ATTR', 'function_id', '==', '0x00000605') in tokens
     assert ('ATTR', 'driver_override', '=', 'vfio-pci') in tokens
     assert ('SUBSYSTEM', None, '==', 'pci') in tokens
+
+
+def test_sriov_rule_runs_on_bind_of_mlx5_core_and_sets_autoprobe_first():
+    line = render_sriov_rule(0x110, 4, False)
+    assert line == (
+        'ACTION=="bind", SUBSYSTEM=="pci", DRIVER=="mlx5_core", ATTR{function_id}=="0x00000110", '
+        'ATTR{sriov_drivers_autoprobe}="0", ATTR{sriov_numvfs}="4"'
+    )
+    assert line.index('sriov_drivers_autoprobe') < line.index('sriov_numvfs')
+    assert 'sriov_drivers_autoprobe}="1"' in render_sriov_rule(0x110, 1, True)
+
+
+@pytest.mark.parametrize('count', [0, -1, 0x10000, True, '4', None])
+def test_sriov_rule_refuses_what_is_no_vf_count(count):
+    with pytest.raises(ValueError):
+        render_sriov_rule(0x110, count, False)
+
+
+def test_rules_file_holds_bindings_and_vf_counts_and_reads_back():
+    text = render_rules({0x111: 'vfio-pci'}, {0x110: (4, False), 0x210: (2, True)})
+    assert parse_rules(text) == {0x111: 'vfio-pci'}
+    assert parse_sriov_rules(text) == {0x110: (4, False), 0x210: (2, True)}
+    assert render_rules({}, {0x110: (1, False)}).count('\n') == 3
+    assert render_rules({}, {}) is None
+    # a line edited by hand (a count with a sign) is not the module's
+    assert parse_sriov_rules(text.replace('sriov_numvfs}="4"', 'sriov_numvfs}="+4"')) == {0x210: (2, True)}
+
+
+def test_merge_sets_and_drops_vf_counts():
+    def pf(fid, numvfs, **kw):
+        return dict(e(fid, driver='mlx5_core'), sriov_numvfs=numvfs, sriov_drivers_autoprobe=False, **kw)
+
+    bindings, power, sriov = merge(
+        {}, set(), [pf(0x110, 4), pf(0x210, 0)], False, {0x210: (2, False), 0x310: (1, True)}
+    )
+    assert sriov == {0x110: (4, False), 0x310: (1, True)}
+    assert bindings == {0x110: 'mlx5_core', 0x210: 'mlx5_core'} and power == {0x110, 0x210}
+    # an entry without sriov_numvfs keeps the FID's VF line
+    assert merge({}, set(), [e(0x310)], False, {0x310: (1, True)})[2] == {0x310: (1, True)}

@@ -15,10 +15,12 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.plan import (
     check_host,
     check_type,
     clear_override_actions,
+    isolated_vf_findings,
     needs_guard,
     normalize_config,
     power_actions,
     predict,
+    sriov_actions,
 )
 
 ON_ISM = {
@@ -65,10 +67,19 @@ def test_identical_duplicates_merge():
         ([{'fid': 0x1FFFFFFFF}], 'config[0].fid', ['0..0xffffffff']),
         ([{'fid': 1, 'power': 'maybe'}], 'config[0].power', ['on, off']),
         ([{'fid': 1, 'driver': 'e1000'}], 'config[0].driver', ['vfio-pci, ism']),
-        ([{'fid': 1, 'expected_type': 'nic'}], 'config[0].expected_type', ['ism, roce, any']),
+        ([{'fid': 1, 'expected_type': 'nic'}], 'config[0].expected_type', ['ism, roce, neth, netd, any']),
         ([{'fid': 1, 'power': 'off', 'driver': 'ism'}], 'config[0].driver', ['power off']),
         ([{'fid': 1, 'driver': 'mlx5_core', 'expected_type': 'ism'}], 'config[0].driver', ['roce', 'ism']),
         ([{'fid': 1, 'driver': 'ism', 'expected_type': 'roce'}], 'config[0].driver', ['ism functions']),
+        ([{'fid': 1, 'driver': 'ism', 'expected_type': 'neth'}], 'config[0].driver', ['ism functions', 'neth']),
+        ([{'fid': 1, 'sriov_numvfs': -1}], 'config[0].sriov_numvfs', ['from 0 to 65535']),
+        ([{'fid': 1, 'sriov_numvfs': 70000}], 'config[0].sriov_numvfs', ['from 0 to 65535']),
+        ([{'fid': 1, 'sriov_numvfs': True}], 'config[0].sriov_numvfs', ['integer']),
+        ([{'fid': 1, 'sriov_numvfs': '4'}], 'config[0].sriov_numvfs', ['integer']),
+        ([{'fid': 1, 'sriov_drivers_autoprobe': True}], 'config[0].sriov_drivers_autoprobe', ['sriov_numvfs']),
+        ([{'fid': 1, 'sriov_numvfs': 2, 'power': 'off'}], 'config[0].sriov_numvfs', ['power off']),
+        ([{'fid': 1, 'sriov_numvfs': 2, 'driver': 'vfio-pci'}], 'config[0].driver', ['mlx5_core', 'vfio-pci']),
+        ([{'fid': 1, 'sriov_numvfs': 2, 'expected_type': 'neth'}], 'config[0].sriov_numvfs', ['netd', 'neth']),
     ],
 )
 def test_normalize_errors_name_the_field(config, field, words):
@@ -164,3 +175,109 @@ def test_clear_override_only_when_set():
 def test_power_off_prediction_drops_the_device():
     after = predict(ON_ISM, power_actions(entry(power='off'), ON_ISM))
     assert after['power'] == 'off' and after['pci_address'] is None and after['driver'] is None
+
+
+def _pf(numvfs, autoprobe=None, **kw):
+    item = {'fid': 0x110, 'driver': 'mlx5_core', 'sriov_numvfs': numvfs}
+    if autoprobe is not None:
+        item['sriov_drivers_autoprobe'] = autoprobe
+    item.update(kw)
+    return normalize_config([item])[0]
+
+
+def _pf_record(numvfs, autoprobe=True, total=4):
+    return {
+        'fid': 0x110,
+        'power': 'on',
+        'pci_address': '0001:00:00.0',
+        'type': 'netd',
+        'pft': 0x0F,
+        'pft_name': 'NETD',
+        'vfn': 0,
+        'driver': 'mlx5_core',
+        'sriov': {'totalvfs': total, 'numvfs': numvfs, 'drivers_autoprobe': autoprobe, 'vfs': []},
+    }
+
+
+def test_sriov_actions_go_through_zero_and_set_autoprobe_before_the_vfs_appear():
+    path = '/sys/bus/pci/devices/0001:00:00.0/'
+    assert [a['command'] for a in sriov_actions(_pf(4), _pf_record(0))] == [
+        'echo 0 > %ssriov_drivers_autoprobe' % path,
+        'echo 4 > %ssriov_numvfs' % path,
+    ]
+    assert [a['command'] for a in sriov_actions(_pf(2), _pf_record(4, autoprobe=False))] == [
+        'echo 0 > %ssriov_numvfs' % path,
+        'echo 2 > %ssriov_numvfs' % path,
+    ]
+    assert sriov_actions(_pf(4), _pf_record(4, autoprobe=False)) == []
+    assert [a['action'] for a in sriov_actions(_pf(0), _pf_record(4, autoprobe=False))] == ['sriov_disable']
+    assert needs_guard(sriov_actions(_pf(0), _pf_record(4, autoprobe=False)))
+    assert not needs_guard(sriov_actions(_pf(4), _pf_record(0)))
+    after = predict(_pf_record(0), sriov_actions(_pf(3, True), _pf_record(0)))
+    assert after['sriov']['numvfs'] == 3 and after['sriov']['drivers_autoprobe'] is True
+
+
+def test_sriov_in_standby_names_the_address_by_fid():
+    actions = sriov_actions(_pf(2), {'fid': 0x110, 'power': 'off'})
+    assert [a['command'] for a in actions] == [
+        'echo 0 > /sys/bus/pci/devices/<address of FID 0x110>/sriov_drivers_autoprobe',
+        'echo 2 > /sys/bus/pci/devices/<address of FID 0x110>/sriov_numvfs',
+    ]
+
+
+@pytest.mark.parametrize(
+    'entry,record,words',
+    [
+        (_pf(5), _pf_record(0), ['config[0].sriov_numvfs', '5 is more than FID 0x110', 'sriov_totalvfs 4', '0 to 4']),
+        (
+            _pf(2),
+            dict(_pf_record(0), sriov=None, type='neth', pft=0x0C, pft_name='NETH', vfn=3),
+            ['config[0].sriov_numvfs', 'FID 0x110', '0x0c NETH', 'a VF'],
+        ),
+        (
+            normalize_config([{'fid': 0x110, 'sriov_numvfs': 2}])[0],
+            dict(_pf_record(0), driver=None),
+            ['config[0].sriov_numvfs', 'bound to mlx5_core', 'unbound'],
+        ),
+    ],
+)
+def test_check_type_refuses_vf_counts_the_function_cannot_take(entry, record, words):
+    with pytest.raises(ZpciConfigError) as err:
+        check_type(entry, record)
+    for word in words:
+        assert word in str(err.value)
+
+
+@pytest.mark.parametrize(
+    'driver,kind,pft,allowed',
+    [
+        ('ism', 'neth', (0x0C, 'NETH'), 'mlx5_core, vfio-pci'),
+        ('mlx5_core', 'ism', (0x05, 'ISM'), 'ism, ism_vfio_pci, vfio-pci'),
+        ('ism_vfio_pci', 'netd', (0x0F, 'NETD'), 'mlx5_core, vfio-pci'),
+    ],
+)
+def test_check_type_names_fid_pft_and_the_drivers_that_fit(driver, kind, pft, allowed):
+    entry = normalize_config([{'fid': 0x120, 'driver': driver}])[0]
+    record = {'fid': 0x120, 'type': kind, 'pft': pft[0], 'pft_name': pft[1]}
+    with pytest.raises(ZpciConfigError) as err:
+        check_type(entry, record)
+    message = str(err.value)
+    assert 'config[0].driver: %s cannot drive FID 0x120' % driver in message
+    assert '0x%02x %s' % pft in message and message.endswith('drivers for it: ' + allowed)
+
+
+def test_isolated_vf_findings_only_without_uid_checking():
+    vf = {
+        'fid': 0x130,
+        'type': 'neth',
+        'pft_name': 'NETH',
+        'vfn': 2,
+        'isolated_vf': True,
+        'pci_address': '0000:00:00.0',
+    }
+    found = isolated_vf_findings([dict(vf, uid_is_unique=False)])
+    assert len(found) == 1 and found[0].startswith('FID 0x130 (NETH VF 2 at 0000:00:00.0) is an isolated VF')
+    assert isolated_vf_findings([dict(vf, uid_is_unique=True)]) == []
+    assert isolated_vf_findings([dict(vf, uid_is_unique=False, isolated_vf=False)]) == []
+    # RoCE and ISM VFs never have their PF in the partition: no finding for them
+    assert isolated_vf_findings([dict(vf, uid_is_unique=False, type='roce')]) == []

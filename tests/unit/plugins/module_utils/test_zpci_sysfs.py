@@ -35,7 +35,13 @@ def test_classify_by_pft_then_ids():
     assert classify(0x02) == 'roce'
     assert classify(0x0B) == 'nvme'
     assert classify(None, '1014', '04ed') == 'ism'
-    assert classify(None, '15b3', '1234') == 'roce'
+    assert classify(None, '15b3', '1016') == 'roce'
+    # Network Express by pft; 15b3:101e alone (RoCE Express3 or Network Express) is no type
+    assert classify(0x0C, '15b3', '101e') == 'neth'
+    assert classify(0x0F, '15b3', '101e') == 'netd'
+    assert classify(0x0A, '15b3', '101e') == 'roce'
+    assert classify(None, '15b3', '101e') == 'other'
+    assert classify(None, '15b3', '1234') == 'other'
     assert classify(0x33, '1014', '0999') == 'other'
 
 

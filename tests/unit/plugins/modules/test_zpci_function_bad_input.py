@@ -44,7 +44,7 @@ CASES = [
     (
         "RoCE driver for ISM",
         {"config": [{"fid": 0x605, "driver": "mlx5_core", "expected_type": "ism"}]},
-        ["config[0].driver: mlx5_core drives roce functions, but expected_type is ism"],
+        ["config[0].driver: mlx5_core drives roce or neth or netd functions, but expected_type is ism"],
     ),
     (
         "ISM driver for RoCE",
