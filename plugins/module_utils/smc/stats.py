@@ -8,6 +8,10 @@ Formats, from smc-tools stats.c, dev.c, linkgroup.c and util.c (1.6.0 to 1.8.5):
 * ``smcd [-d|-a|-da] stats [show|reset|json]``: the options are one word each and the last one
   wins, so details *and* absolute must be ``-da``. ``reset`` prints the counters, then resets
   them. Counters are relative to the last reset (a cache file per user in /tmp) unless ``-a``.
+  Before 1.8.7 that file is ``/tmp/.smcstats.u<uid>``, opened with ``O_CREAT`` and locked with
+  ``flock`` by every run without ``-a`` and by ``reset``: a file another user created there first
+  makes the command fail or wait forever. TMPDIR does not move it; ``-a`` without ``reset`` never
+  opens it. ``smcd -v`` prints the release.
 * Text: ``SMC-D Connections Summary`` (``SMC-R`` for smcr) with ``Total connections handled``,
   ``SMC connections`` (``(client N, server N)`` and ``v1``/``v2`` lines with -d), ``Handshake
   errors``, ``Avg requests per SMC conn`` (``%14.1f``), ``TCP fallback`` (with -d: up to three
@@ -67,6 +71,58 @@ _PCT_RE = r"(?:\s*\(\s*([0-9.]+|nan|inf|-nan)%\))?"
 
 class StatsError(ValueError):
     """Output that cannot be understood."""
+
+
+#: where smc-tools keep the counters of the last ``stats reset`` (stats.c ``open_cache_file``: a fixed
+#: path per user id, not taken from TMPDIR); every ``stats`` run without ``-a`` opens it, ``reset`` too
+TOOL_BASELINE = "/tmp/.smcstats.u%d"
+#: the first smc-tools release without the denial of service through that file
+SAFE_BASELINE_RELEASE = (1, 8, 7)
+_VERSION_RE = re.compile(r"smc-tools-([0-9]+)\.([0-9]+)(?:\.([0-9]+))?")
+
+
+def argv_version(protocol):
+    """``smcd -v``: prints ``smcd utility, smc-tools-1.8.5`` on stderr and exits 255, without netlink."""
+    return [protocol, "-v"]
+
+
+def parse_tool_version(output):
+    """``(major, minor, patch)`` from the ``-v`` output; None when it names no release."""
+    match = _VERSION_RE.search(printable(output))
+    if not match:
+        return None
+    return tuple(int(part or 0) for part in match.groups())
+
+
+def tool_version(run, protocol):
+    """The smc-tools release of ``protocol``'s tool, asked with ``-v`` (None when it does not say)."""
+    dummy, out, err = run(argv_version(protocol), False)
+    return parse_tool_version(printable(err) + printable(out))
+
+
+def version_text(version):
+    return "unknown" if version is None else ".".join(str(part) for part in version)
+
+
+def baseline_is_safe(version):
+    """Whether a ``stats`` run that uses the reset baseline may run: only with smc-tools 1.8.7 or later
+    (an unknown release counts as older)."""
+    return version is not None and tuple(version) >= SAFE_BASELINE_RELEASE
+
+
+def unsafe_baseline_message(protocol, version, uid):
+    return (
+        "%s is smc-tools %s: releases before %s keep the statistics reset baseline in %s, a fixed path in /tmp "
+        "that any local user can create first and so block or fail the command (denial of service, fixed in "
+        "smc-tools %s)"
+        % (
+            protocol,
+            version_text(version),
+            version_text(SAFE_BASELINE_RELEASE),
+            TOOL_BASELINE % uid,
+            version_text(SAFE_BASELINE_RELEASE),
+        )
+    )
 
 
 def options(details=False, absolute=False):
