@@ -21,12 +21,12 @@ description:
   - Every row the tool prints is returned. RV(functions[].kind) names the function type by its zPCI
     C(pft) (C(NETH), C(NETD) for Network Express on z17, C(ROCE), C(ROC2), C(ISM), ...), never by the
     PCI id, which a Network Express VF shares with a RoCE Express3 (15b3:101e). A row whose type the
-    output does not tell has the kind C(unknown): a type smc_rnics does not name (listed with O(all)),
+    output does not tell has the kind C(unknown) - a type smc_rnics does not name (listed with O(all)),
     a blank PFT, and with smc-tools before 1.8.5 every name but C(ISM), C(RoCE_Express) and
     C(RoCE_Express2) (a Network Express VF prints as C(Mlx_0x101e) or C(RoCE_Express3) there).
-  - smc-tools 1.8.5 and 1.8.6 list no function without O(all) when the kernel has no C(pft) attribute
-    (fixed in 1.8.7); the module then warns and suggests O(all), with which they list the functions
-    with a blank PFT.
+  - smc-tools from 1.8.5 until the fix in 1.8.7 list no function without O(all) when the kernel has
+    no C(pft) attribute (seen with 1.8.5); the module then warns and suggests O(all), with which they
+    list the functions with a blank PFT.
   - "Fails with the tool's own message when smc_rnics fails (for example C(Error: s390/s390x
     supported only))."
 author:
@@ -203,7 +203,7 @@ def main():
         module.warn('smc_rnics: %s' % err.strip())
         if 'pft' in err and not functions and not module.params['all']:
             module.warn(
-                'smc_rnics could not read the pft attribute and listed no function (smc-tools 1.8.5 and 1.8.6; '
+                'smc_rnics could not read the pft attribute and listed no function (smc-tools 1.8.5 until 1.8.7; '
                 'fixed in 1.8.7): with all=true it lists them with a blank PFT'
             )
     module.exit_json(changed=False, functions=functions, layout=layout, cmd=argv)

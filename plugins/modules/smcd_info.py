@@ -35,7 +35,7 @@ description:
     O(backend=auto) it reads through netlink (and, when the kernel does not answer there, runs the tool with
     C(-a), which never opens the file), in both cases counting since the C(smc) module was loaded and saying
     so in a warning; with O(backend=tool) it fails and names the ways out. O(absolute=true) always runs the tool,
-    with C(-a). A private mount namespace with its own C(/tmp) would not help: the baseline would be lost with it.
+    with C(-a). A private mount namespace with its own C(/tmp) would not help, as the baseline would be lost with it.
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
