@@ -472,6 +472,7 @@ _SMCR_ROW_DETAILS = re.compile(
 _PCI_ADDRESS_RE = re.compile(r"[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]")
 _NAME_RE = re.compile(r"[^\s/]+")
 _TYPE_RE = re.compile(r"[A-Za-z0-9_]+")
+_STATE_RE = re.compile(r"[A-Z]+|0x[0-9a-f]+\?")
 _PORT_STATES = ("ACTIVE", "INACTIVE")
 # A row cut by a newline byte in an unreadable column is joined with at most this many next lines.
 _MAX_JOIN = 3
@@ -513,10 +514,19 @@ def _pci_function(match):
 
 
 def _device_rows(output, is_header, patterns):
-    """(regex match, details) per device row of a table; a row that a newline byte in an unreadable
-    column cut in two is joined again. ``patterns(details)`` gives the regexes to try, in order."""
+    """(regex match or None, line, details) per device row of a table. A row that a newline byte in an
+    unreadable column cut in two is joined with the next lines, as long as those are no rows of their
+    own. ``patterns(details)`` gives the regexes to try, in order."""
     lines = as_bytes(output).split(b"\n")
     details = None
+
+    def match(candidate):
+        for pattern in patterns(details):
+            found = pattern.fullmatch(candidate.rstrip(b"\r"))
+            if found:
+                return found
+        return None
+
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -526,21 +536,17 @@ def _device_rows(output, is_header, patterns):
         if is_header(line):
             details = b"PCI-ID" in line
             continue
-        for extra in range(_MAX_JOIN + 1):
-            if extra and index + extra - 1 >= len(lines):
+        found = match(line)
+        joined = 0
+        while found is None and joined < _MAX_JOIN and index + joined < len(lines):
+            following = lines[index + joined]
+            if not following.strip() or is_header(following) or match(following):
                 break
-            candidate = b"\n".join([line] + lines[index : index + extra])
-            found = None
-            for pattern in patterns(details):
-                found = pattern.fullmatch(candidate.rstrip(b"\r"))
-                if found:
-                    break
-            if found:
-                index += extra
-                yield found, line, details
-                break
-        else:
-            yield None, line, details
+            joined += 1
+            found = match(b"\n".join(lines[index - 1 : index + joined]))
+        if found is not None:
+            index += joined
+        yield found, line, details
 
 
 def _pnet(text):
@@ -616,7 +622,7 @@ def parse_devices_smcr(text):
                 "net_dev": _text(match.group("netdev")),
                 "ib_dev": _text(match.group("ibdev")),
                 "port": int(match.group("port")),
-                "port_state": _text(match.group("state"), re.compile(r"[A-Z]+|0x[0-9a-f]+\?")),
+                "port_state": _text(match.group("state"), _STATE_RE),
                 "type": _smcr_type(match.group("type"), pci_id, details),
                 "critical": match.group("crit") == b"Yes",
                 "fid": fid,

@@ -343,3 +343,30 @@ def test_printable_output_has_no_lone_surrogates():
     text = printable(as_run_command_returns(b"ok \xff\xfe end"))
     assert text == "ok \ufffd\ufffd end"
     text.encode("utf-8")
+
+
+def _smcr_d_row(netdev, ibdev, fid, pci, pchid, links, pnet, kind=b"RoCE_Express2"):
+    # dev.c's formats, byte for byte
+    row = b"%-15s %-8s %4d  %8s  %-13s  %3s   " % (netdev, ibdev, 1, b"ACTIVE", kind, b"No")
+    return row + b"%04x  %-12s  %04x    %5d  %-16s \n" % (fid, pci, pchid, links, pnet)
+
+
+SMCR_D_HEADER = (
+    b"Net-Dev         IB-Dev   IB-P  IB-State  Type          Crit   FID   PCI-ID        PCHID  #Links  PNET-ID  \n"
+)
+
+
+def test_a_cut_garbage_row_does_not_swallow_the_next_row():
+    # the garbage ends with a newline and the rest of its row is lost: the next row stays a row
+    cut = _smcr_d_row(b"lo", b"rxe_lo", 0x7FFD, b"\xe8\n", 0, 1, b"").split(b"\n")[0] + b"\n"
+    text = SMCR_D_HEADER + cut + _smcr_d_row(b"ens2", b"mlx5_1", 0x102, b"0004:00:00.0", 0x1C8, 4, b"NETR")
+    devices = parse_devices_smcr(text)
+    assert [(d["ib_dev"], d["pci_id"], d["links"]) for d in devices] == [("mlx5_1", "0004:00:00.0", 4)]
+
+
+def test_collapsed_rows_are_read_by_words_also_at_the_end():
+    text = "Net-Dev IB-Dev IB-P IB-State Type Crit FID PCI-ID PCHID #Links PNET-ID\nens1 mlx5_0 1 ACTIVE RoCE_Express2 Yes 0101 0003:00:00.0 01c4 2 NETR\n"
+    devices = parse_devices_smcr(text)
+    assert [(d["net_dev"], d["fid"], d["pci_id"], d["links"], d["pnet_id"]) for d in devices] == [
+        ("ens1", 0x101, "0003:00:00.0", 2, "NETR")
+    ]
