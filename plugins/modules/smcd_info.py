@@ -168,7 +168,8 @@ stats:
 devices:
   description: SMC devices (SMC-D rows C(fid), C(type), C(pci_id), C(pchid), C(in_use), C(linkgroups), C(pnet_id),
     C(pnet_id_by_user); SMC-R one row per port with C(net_dev), C(ib_dev), C(port), C(port_state), C(type), C(critical),
-    C(links), C(pnet_id) and with O(details) C(fid), C(pci_id), C(pchid)).
+    C(links), C(pnet_id) and with O(details) C(fid), C(pci_id), C(pchid)). A device without a PCI function (soft-RoCE)
+    has C(fid), C(pci_id), C(pchid) and C(type) null; smc-tools print leftover memory there, which is not returned.
   returned: when O(devices=true)
   type: list
   elements: dict
