@@ -293,7 +293,7 @@ def as_run_command_returns(raw):
 
 @pytest.mark.parametrize("convert", [lambda raw: raw, as_run_command_returns])
 def test_smcr_d_device_keeps_soft_roce_rows_with_arbitrary_bytes(convert):
-    devices = parse_devices_smcr(convert(raw_fixture("smcr_d_device_soft_roce_garbage.txt")))
+    devices = parse_devices_smcr(convert(raw_fixture("smcr_d_device_soft_roce_garbage.bin")))
     assert [(d["net_dev"], d["ib_dev"], d["port"], d["port_state"], d["links"]) for d in devices] == [
         ("ens1", "mlx5_0", 1, "ACTIVE", 2),
         ("lo", "rxe_lo", 1, "ACTIVE", 3),
@@ -320,7 +320,7 @@ def test_smcr_device_without_details_keeps_the_soft_roce_rows():
 
 
 def test_smcd_device_row_with_an_unreadable_pci_id():
-    devices = parse_devices_smcd(as_run_command_returns(raw_fixture("smcd_device_unreadable_pci.txt")))
+    devices = parse_devices_smcd(as_run_command_returns(raw_fixture("smcd_device_unreadable_pci.bin")))
     assert [(d["fid"], d["type"], d["pci_id"], d["pchid"], d["linkgroups"]) for d in devices] == [
         (0x605, "ISM", "0605:00:00.0", 0x7C8, 1),
         (None, None, None, None, 0),
