@@ -10,13 +10,23 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 ---
 module: smc_rnics_info
-short_description: List ISM and RoCE PCI functions with smc_rnics
+short_description: List ISM, RoCE and Network Express PCI functions with smc_rnics
 version_added: 0.1.0
 description:
   - Runs C(smc_rnics) (smc-tools) and returns its table as data.
   - Reads the layout of smc-tools 1.8.5 and later (PFT and VF columns) and the older layout
     without them, including values wider than their column, blank fields and functions in
-    standby (O(all)).
+    standby (O(all)). A column of a later release that the module does not know is returned in
+    RV(functions[].extra) instead of failing the read.
+  - Every row the tool prints is returned. RV(functions[].kind) names the function type by its zPCI
+    C(pft) (C(NETH), C(NETD) for Network Express on z17, C(ROCE), C(ROC2), C(ISM), ...), never by the
+    PCI id, which a Network Express VF shares with a RoCE Express3 (15b3:101e). A row whose type the
+    output does not tell has the kind C(unknown) - a type smc_rnics does not name (listed with O(all)),
+    a blank PFT, and with smc-tools before 1.8.5 every name but C(ISM), C(RoCE_Express) and
+    C(RoCE_Express2) (a Network Express VF prints as C(Mlx_0x101e) or C(RoCE_Express3) there).
+  - smc-tools from 1.8.5 until the fix in 1.8.7 list no function without O(all) when the kernel has
+    no C(pft) attribute (seen with 1.8.5); the module then warns and suggests O(all), with which they
+    list the functions with a blank PFT.
   - "Fails with the tool's own message when smc_rnics fails (for example C(Error: s390/s390x
     supported only))."
 author:
@@ -86,13 +96,25 @@ functions:
       type: str
       sample: "07c8"
     type:
-      description: Device type as printed (C(ISM), C(RoCE_Express2), C(Network_Express) ...; vendor:device with O(raw_ids)).
+      description: >-
+        Device type as printed (C(ISM), C(RoCE_Express2), C(Network_Express) ...; vendor:device with O(raw_ids)
+        and for types smc_rnics does not name); null when blank.
       type: str
-      sample: ISM
+      sample: Network_Express
     pft:
-      description: PCI function type as printed (C(ISM), C(ROC), C(ROC2), C(NETH), C(NETD) or C(0x..)); null with the older layout.
+      description: >-
+        The zPCI PCI function type (the kernel's C(pft)) the row shows, from the PFT column (C(ROC) 0x02,
+        C(ISM) 0x05, C(ROC2) 0x0a, C(NETH) 0x0c, C(NETD) 0x0f, or the raw C(0x..)); with the older layout
+        from the type names only one function type has (C(ISM), C(RoCE_Express), C(RoCE_Express2)); null
+        when the output does not tell.
+      type: int
+      sample: 12
+    kind:
+      description: >-
+        The function type named by RV(functions[].pft) (C(ROCE), C(ISM), C(ROC2), C(NVMe), C(NETH), C(CNW),
+        C(NETD)), or C(unknown).
       type: str
-      sample: ISM
+      sample: NETH
     vf:
       description: Whether the function is a virtual function; null when not shown.
       type: bool
@@ -115,6 +137,10 @@ functions:
     ib_device:
       description: InfiniBand device (O(ib_device)).
       type: str
+    extra:
+      description: Columns of a later smc-tools release the module does not know, by lower-cased header name.
+      type: dict
+      returned: when the header has such a column
 layout:
   description: The table layout read (C(v1.8.5), C(v1.8.4) or C(generic) for an unknown header).
   returned: success
@@ -175,6 +201,11 @@ def main():
         module.fail_json(msg=to_native(exc), stdout=out, stderr=err, cmd=argv)
     if err and err.strip():
         module.warn('smc_rnics: %s' % err.strip())
+        if 'pft' in err and not functions and not module.params['all']:
+            module.warn(
+                'smc_rnics could not read the pft attribute and listed no function (smc-tools 1.8.5 until 1.8.7; '
+                'fixed in 1.8.7): with all=true it lists them with a blank PFT'
+            )
     module.exit_json(changed=False, functions=functions, layout=layout, cmd=argv)
 
 

@@ -22,6 +22,12 @@ description:
     was loaded. Reset as the user that later reads the statistics.
   - The cache file holds the SMC-D and the SMC-R counters together, so a reset with either protocol resets the
     baseline of both (after C(smcd stats reset), C(smcr stats) shows zeros too, as seen with smc-tools 1.8.5).
+  - Needs smc-tools 1.8.7 or later. Older releases keep that file at a path fixed in their code (C(TMPDIR) does
+    not move it), which any local user can create first so that the reset fails or waits forever (a denial of
+    service, fixed in 1.8.7); the module asks the tool for its release (C(-v)) and, for an older or unknown one,
+    fails before running C(stats), also in check mode. A private C(/tmp) would lose the baseline with it. Compare
+    absolute counters (M(s390x.network.smcd_info) with O(s390x.network.smcd_info#module:absolute=true)) taken
+    before and after the workload instead.
 author:
   - s390x.network contributors (@s390x-network)
 attributes:
@@ -76,12 +82,27 @@ commands:
   returned: always
   type: list
   elements: str
-  sample: ["/usr/sbin/smcd stats json", "/usr/sbin/smcd -d stats reset"]
+  sample: ["/usr/sbin/smcd -v", "/usr/sbin/smcd stats json", "/usr/sbin/smcd -d stats reset"]
+tool_version:
+  description: The smc-tools release C(-v) reported (C(unknown) when it named none).
+  returned: always
+  type: str
+  sample: 1.8.7
 """
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.s390x.network.plugins.module_utils.smc.stats import StatsError, command_runner, read_stats
+import os
+
+from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
+    StatsError,
+    baseline_is_safe,
+    command_runner,
+    read_stats,
+    tool_version,
+    unsafe_baseline_message,
+    version_text,
+)
 
 
 def main():
@@ -94,14 +115,30 @@ def main():
     if tool is None:
         module.fail_json(msg="%s not found: install smc-tools (1.6.0 or later for stats)" % proto)
     commands = []
+    run = command_runner(module, tool, commands)
+    version = tool_version(run, proto)
+    if not baseline_is_safe(version):
+        module.fail_json(
+            msg="%s; the module does not reset with it: install smc-tools 1.8.7 or later, or compare absolute "
+            "counters (smcd_info absolute=true) taken before and after the workload"
+            % unsafe_baseline_message(proto, version, os.getuid()),
+            tool_version=version_text(version),
+            commands=commands,
+        )
     try:
-        stats, source = read_stats(command_runner(module, tool, commands), proto, reset=not module.check_mode)
+        stats, source = read_stats(run, proto, reset=not module.check_mode)
     except StatsError as exc:
         # the reset command ran (and reset) even when its output cannot be read
         module.fail_json(
-            msg=str(exc), stdout=getattr(exc, "stdout", None), commands=commands, changed=not module.check_mode
+            msg=str(exc),
+            stdout=getattr(exc, "stdout", None),
+            commands=commands,
+            changed=not module.check_mode,
+            tool_version=version_text(version),
         )
-    module.exit_json(changed=True, protocol=proto, source=source, stats=stats, commands=commands)
+    module.exit_json(
+        changed=True, protocol=proto, source=source, stats=stats, commands=commands, tool_version=version_text(version)
+    )
 
 
 if __name__ == "__main__":

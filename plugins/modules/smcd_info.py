@@ -27,6 +27,15 @@ description:
   - Without smc-tools (O(backend=netlink), or O(backend=auto) on a host without C(smcd)/C(smcr)) it asks
     the kernel itself, through the generic netlink family C(SMC_GEN_NETLINK) that smc-tools uses, and
     maps the replies onto the same fields the tool path gives (RV(backend) says which path ran).
+  - smc-tools before 1.8.7 keep the counters of the last reset in C(/tmp/.smcstats.u<UID>), a path fixed in
+    their code (C(TMPDIR) does not move it) that every C(stats) run without C(-a) opens and locks; a file
+    another local user created there first makes the command fail or wait forever (a denial of service, fixed
+    in 1.8.7). The module therefore asks the tool for its release (C(-v)) before a read since the last reset
+    (O(absolute=false)) and, for an older or unknown release, does not run C(stats) that way - with
+    O(backend=auto) it reads through netlink (and, when the kernel does not answer there, runs the tool with
+    C(-a), which never opens the file), in both cases counting since the C(smc) module was loaded and saying
+    so in a warning; with O(backend=tool) it fails and names the ways out. O(absolute=true) always runs the tool,
+    with C(-a). A private mount namespace with its own C(/tmp) would not help, as the baseline would be lost with it.
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -47,6 +56,7 @@ options:
   absolute:
     description:
       - Run with C(-a), which counts since the C(smc) module was loaded instead of since the last reset.
+      - With V(false) and smc-tools before 1.8.7 the counts are since the module was loaded too; see the description.
     type: bool
     default: false
   devices:
@@ -158,7 +168,8 @@ stats:
 devices:
   description: SMC devices (SMC-D rows C(fid), C(type), C(pci_id), C(pchid), C(in_use), C(linkgroups), C(pnet_id),
     C(pnet_id_by_user); SMC-R one row per port with C(net_dev), C(ib_dev), C(port), C(port_state), C(type), C(critical),
-    C(links), C(pnet_id) and with O(details) C(fid), C(pci_id), C(pchid)).
+    C(links), C(pnet_id) and with O(details) C(fid), C(pci_id), C(pchid)). A device without a PCI function (soft-RoCE)
+    has C(fid), C(pci_id), C(pchid) and C(type) null; smc-tools print leftover memory there, which is not returned.
   returned: when O(devices=true)
   type: list
   elements: dict
@@ -188,6 +199,11 @@ kernel_smc:
     - On a kernel without SMC the module fails with this C(reason) (it begins with C(SMC not built into this kernel)).
   returned: always
   type: dict
+tool_version:
+  description: The smc-tools release C(-v) reported (C(unknown) when it named none).
+  returned: when the module asked for it (O(absolute=false) with the tool installed and O(backend) not V(netlink))
+  type: str
+  sample: 1.8.7
 commands:
   description: The command lines run; with the netlink backend, the netlink commands sent (such as C(SMC_NETLINK_GET_STATS)).
   returned: always
@@ -204,9 +220,11 @@ from ansible_collections.s390x.network.plugins.module_utils.smc import kernel_su
 from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
 from ansible_collections.s390x.network.plugins.module_utils.smc import smcd_devices
 from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
+    TOOL_BASELINE,
     StatsError,
     argv_devices,
     argv_linkgroups,
+    baseline_is_safe,
     command_runner,
     devices_from_netlink,
     linkgroups_from_netlink,
@@ -215,16 +233,14 @@ from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
     parse_linkgroups,
     read_stats,
     read_stats_netlink,
+    tool_version,
+    unsafe_baseline_message,
+    version_text,
 )
 
-#: where smc-tools keeps the counters of its last ``stats reset`` (per user)
-TOOL_BASELINE = "/tmp/.smcstats.u%d"
 
-
-def read_with_tool(module, tool, params):
+def read_with_tool(module, params, run, commands):
     proto = params["protocol"]
-    commands = []
-    run = command_runner(module, tool, commands)
     try:
         stats, source = read_stats(run, proto, params["absolute"])
     except StatsError as exc:
@@ -239,7 +255,8 @@ def read_with_tool(module, tool, params):
     return result
 
 
-def read_with_netlink(module, params, tool_missing):
+def read_with_netlink(module, params, tool_missing, required=True, baseline_note=True):
+    """The netlink read; with ``required=False`` None instead of failing when the kernel does not answer."""
     proto = params["protocol"]
     smc = None
     result = {}
@@ -255,6 +272,8 @@ def read_with_netlink(module, params, tool_missing):
             result["linkgroups"] = linkgroups_from_netlink(proto, groups, params["details"])
     except smc_netlink.NetlinkError as exc:
         msg = str(exc)
+        if not required:
+            return None, msg
         if tool_missing:
             msg = "%s not found (smc-tools) and the kernel's SMC netlink interface failed: %s" % (proto, msg)
         module.fail_json(msg=msg, backend="netlink", commands=smc.requests if smc else [])
@@ -262,11 +281,41 @@ def read_with_netlink(module, params, tool_missing):
         if smc is not None:
             smc.close()
     result["commands"] = smc.requests
-    if not params["absolute"] and os.path.exists(host_files.path(TOOL_BASELINE % os.getuid())):
+    if baseline_note and not params["absolute"] and os.path.exists(host_files.path(TOOL_BASELINE % os.getuid())):
         module.warn(
             "the kernel counts since the smc module was loaded: the reset baseline of smc-tools (%s) does not "
             "apply to the netlink backend" % (TOOL_BASELINE % os.getuid())
         )
+    return result, None
+
+
+def read_without_baseline(module, params, run, commands, version):
+    """smc-tools before 1.8.7 and counts since the last reset asked for: the tool would open its fixed
+    /tmp baseline, so read through netlink (V(auto)), else with ``-a``, which never opens it; V(tool)
+    fails instead of silently counting since the module was loaded."""
+    reason = unsafe_baseline_message(params["protocol"], version, os.getuid())
+    if params["backend"] == "tool":
+        module.fail_json(
+            msg="%s; backend=tool does not run it for counts since the last reset: set absolute=true (the tool "
+            "then runs with -a and never opens that file), use backend=auto or netlink, or install smc-tools 1.8.7 "
+            "or later" % reason,
+            backend="tool",
+            tool_version=version_text(version),
+            commands=commands,
+        )
+    result, error = read_with_netlink(module, params, False, required=False, baseline_note=False)
+    if result is not None:
+        module.warn(
+            "%s; read through the kernel's netlink interface instead: counts since the smc module was loaded" % reason
+        )
+        result["commands"] = commands + result["commands"]
+    else:
+        module.warn(
+            "%s; the kernel's netlink interface did not answer (%s), so the tool ran with -a: counts since the "
+            "smc module was loaded" % (reason, error)
+        )
+        result = read_with_tool(module, dict(params, absolute=True), run, commands)
+    result["tool_version"] = version_text(version)
     return result
 
 
@@ -292,10 +341,18 @@ def main():
         tool = module.get_bin_path(proto, opt_dirs=["/usr/sbin", "/sbin"])
         if tool is None and params["backend"] == "tool":
             module.fail_json(msg="%s not found: install smc-tools (1.6.0 or later for stats)" % proto)
-    if tool is not None:
-        result = read_with_tool(module, tool, params)
+    if tool is None:
+        result, dummy = read_with_netlink(module, params, params["backend"] == "auto")
     else:
-        result = read_with_netlink(module, params, params["backend"] == "auto")
+        commands = []
+        run = command_runner(module, tool, commands)
+        version = None if params["absolute"] else tool_version(run, proto)
+        if not params["absolute"] and not baseline_is_safe(version):
+            result = read_without_baseline(module, params, run, commands, version)
+        else:
+            result = read_with_tool(module, params, run, commands)
+            if not params["absolute"]:
+                result["tool_version"] = version_text(version)
     result["kernel_smc"] = support
     if params["devices"] and proto == "smcd":
         result["smcd_devices"] = smcd_devices.read()

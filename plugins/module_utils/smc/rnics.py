@@ -27,6 +27,15 @@ Values: FID hex; power ``0``/``1``; PCHID 4 hex digits; PFT ``ISM``, ``ROC``,
 (raw: the decimal VF number); port ``n/a`` or a number; PNET ID ``n/a`` or the ID,
 with a trailing ``*`` when it was set by the user with smc_pnet; Net-Dev ``n/a``,
 blank or the interface name.
+
+From v1.8.5 the tool names a function by its zPCI ``pft`` (a Network Express VF has the PCI
+id of a RoCE Express3, 15b3:101e): Type ``Network_Express`` for NETH and NETD, ``ISM``,
+``RoCE_Express`` for ROC, ``RoCE_Express3``/``RoCE_Express2`` for ROC2 by the firmware level
+ethtool reports (blank when neither), and ``vendor:device`` with a raw PFT for any other type,
+which it lists only with ``-a``. When ``pft`` cannot be read (fixed in v1.8.7) v1.8.5 lists no
+function without ``-a`` and with it prints ``vendor:device`` and a blank PFT. Up to v1.8.4 the
+type comes from the PCI id alone: a Network Express VF prints as ``Mlx_0x101e`` or
+``RoCE_Express3``, so only ``ISM``, ``RoCE_Express`` and ``RoCE_Express2`` tell the kind there.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -34,6 +43,8 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import re
+
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import PFT_NAMES
 
 SMC_RNICS = 'smc_rnics'
 
@@ -89,6 +100,13 @@ LAYOUT_V184 = (
     ('device', 0, 'rest', 0),
 )
 
+# PFT column names smc_rnics prints (set_RoCE_pft_and_vfn), to the kernel's pft value.
+TOOL_PFT = {'ROC': 0x02, 'ISM': 0x05, 'ROC2': 0x0A, 'NETH': 0x0C, 'NETD': 0x0F}
+# Type names of the layouts without a PFT column that only one function type has.
+OLD_TYPE_PFT = {'ISM': 0x05, 'RoCE_Express': 0x02, 'RoCE_Express2': 0x0A}
+#: ``kind`` of a function whose type the output does not tell
+UNKNOWN_KIND = 'unknown'
+
 _PCI_ID_RE = re.compile(r'[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]')
 _HEX_RE = re.compile(r'(0x)?[0-9a-fA-F]+')
 _PORT_RE = re.compile(r'-?[0-9]+')  # up to v1.8.3 a RoCE port attribute 0 prints as -1
@@ -137,14 +155,21 @@ def error_message(rc, stdout, stderr, fid=None):
 
 
 def _header_columns(header):
-    """Return [(key, start)] for the header line, None when it is no smc_rnics header."""
+    """Return [(key, start)] for the header line, None when it is no smc_rnics header.
+
+    A column name of a later release is kept under its lower-cased name (``extra`` in the result),
+    so that a new column does not make every row unreadable."""
     columns = []
     for match in re.finditer(r'\S+', header):
-        key = HEADER_NAMES.get(match.group(0))
+        name = match.group(0)
+        key = HEADER_NAMES.get(name)
         if key is None:
-            return None
+            if not re.fullmatch(r'[A-Za-z][A-Za-z0-9_#-]*', name):
+                return None
+            key = 'extra:' + name.lower()
         columns.append((key, match.start()))
-    if not columns or columns[0][0] != 'fid':
+    keys = [key for key, dummy in columns]
+    if keys[:3] != ['fid', 'power', 'pci_id']:
         return None
     return columns
 
@@ -267,6 +292,22 @@ def _valid(values):
     return True
 
 
+def pft_of(printed):
+    """The kernel's pft value of a PFT cell (``NETH`` -> 0x0c, ``0x0d`` -> 0x0d); None when blank."""
+    if printed in TOOL_PFT:
+        return TOOL_PFT[printed]
+    if printed and re.fullmatch(r'0x[0-9a-fA-F]{1,2}', printed):
+        return int(printed, 16)
+    return None
+
+
+def kind_of(pft):
+    """The function type name of a pft value (``NETH``, ``ROC2``, ...), ``unknown`` for another or none."""
+    if pft is None:
+        return UNKNOWN_KIND
+    return PFT_NAMES.get(pft, UNKNOWN_KIND)
+
+
 def _none(value):
     if value in (None, '', 'n/a'):
         return None
@@ -296,13 +337,18 @@ def _convert(values):
             vfn = int(raw)
             vf = vfn != 0
     pchid = _none(values.get('pchid'))
+    if 'pft' in values:
+        pft = pft_of(_none(values.get('pft')))
+    else:
+        pft = OLD_TYPE_PFT.get(values.get('type'))
     result = {
         'fid': fid,
         'power': values['power'] == '1',
         'pci_id': _none(values.get('pci_id')),
         'pchid': pchid.lower() if pchid else None,
         'type': _none(values.get('type')),
-        'pft': _none(values.get('pft')),
+        'pft': pft,
+        'kind': kind_of(pft),
         'vf': vf,
         'vfn': vfn,
         'port': int(port) if port is not None and not port.startswith('-') else None,
@@ -311,6 +357,9 @@ def _convert(values):
         'net_device': _none(values.get('net_device')),
         'ib_device': _none(values.get('ib_device')),
     }
+    extra = dict((key[6:], _none(value)) for key, value in values.items() if key.startswith('extra:'))
+    if extra:
+        result['extra'] = extra
     return result
 
 

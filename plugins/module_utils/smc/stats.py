@@ -8,6 +8,10 @@ Formats, from smc-tools stats.c, dev.c, linkgroup.c and util.c (1.6.0 to 1.8.5):
 * ``smcd [-d|-a|-da] stats [show|reset|json]``: the options are one word each and the last one
   wins, so details *and* absolute must be ``-da``. ``reset`` prints the counters, then resets
   them. Counters are relative to the last reset (a cache file per user in /tmp) unless ``-a``.
+  Before 1.8.7 that file is ``/tmp/.smcstats.u<uid>``, opened with ``O_CREAT`` and locked with
+  ``flock`` by every run without ``-a`` and by ``reset``: a file another user created there first
+  makes the command fail or wait forever. TMPDIR does not move it; ``-a`` without ``reset`` never
+  opens it. ``smcd -v`` prints the release.
 * Text: ``SMC-D Connections Summary`` (``SMC-R`` for smcr) with ``Total connections handled``,
   ``SMC connections`` (``(client N, server N)`` and ``v1``/``v2`` lines with -d), ``Handshake
   errors``, ``Avg requests per SMC conn`` (``%14.1f``), ``TCP fallback`` (with -d: up to three
@@ -24,7 +28,13 @@ Formats, from smc-tools stats.c, dev.c, linkgroup.c and util.c (1.6.0 to 1.8.5):
 * ``smcd device``: ``FID  Type  PCI-ID  PCHID  InUse  #LGs  PNET-ID`` rows
   (``%04x %-4s  %-12s  %04x   %-4s  %5d  %-16s``, a PNET ID set by smc_pnet starts with ``*``).
   ``smcr device``: ``Net-Dev IB-Dev IB-P IB-State Type Crit [FID PCI-ID PCHID] #Links PNET-ID``
-  (the bracketed columns with -d).
+  (the bracketed columns with -d). For a device without a PCI function (soft-RoCE) dev.c prints an
+  uninitialised struct in FID, PCI-ID, PCHID and Type: zeros in a fresh process, arbitrary bytes
+  (not UTF-8, blanks, even a newline) once link groups were dumped before. The device readers take
+  the output as bytes (``run_command`` text is turned back into the bytes it was decoded from with
+  ``surrogateescape``), cut rows at the byte widths of the printf formats and split lines at newline
+  bytes only; such a row keeps its other columns and has None for FID, PCI-ID, PCHID and Type.
+  linkgroup.c clears its structs, so the link group tables have no such bytes.
 * ``smcd linkgroup``: ``LG-ID VLAN #Conns PNET-ID``; ``smcr linkgroup``: ``LG-ID LG-Role LG-Type
   VLAN #Conns PNET-ID``; with -d both print ``Key : value`` blocks separated by blank lines.
 
@@ -61,6 +71,58 @@ _PCT_RE = r"(?:\s*\(\s*([0-9.]+|nan|inf|-nan)%\))?"
 
 class StatsError(ValueError):
     """Output that cannot be understood."""
+
+
+#: where smc-tools keep the counters of the last ``stats reset`` (stats.c ``open_cache_file``: a fixed
+#: path per user id, not taken from TMPDIR); every ``stats`` run without ``-a`` opens it, ``reset`` too
+TOOL_BASELINE = "/tmp/.smcstats.u%d"
+#: the first smc-tools release without the denial of service through that file
+SAFE_BASELINE_RELEASE = (1, 8, 7)
+_VERSION_RE = re.compile(r"smc-tools-([0-9]+)\.([0-9]+)(?:\.([0-9]+))?")
+
+
+def argv_version(protocol):
+    """``smcd -v``: prints ``smcd utility, smc-tools-1.8.5`` on stderr and exits 255, without netlink."""
+    return [protocol, "-v"]
+
+
+def parse_tool_version(output):
+    """``(major, minor, patch)`` from the ``-v`` output; None when it names no release."""
+    match = _VERSION_RE.search(printable(output))
+    if not match:
+        return None
+    return tuple(int(part or 0) for part in match.groups())
+
+
+def tool_version(run, protocol):
+    """The smc-tools release of ``protocol``'s tool, asked with ``-v`` (None when it does not say)."""
+    dummy, out, err = run(argv_version(protocol), False)
+    return parse_tool_version(printable(err) + printable(out))
+
+
+def version_text(version):
+    return "unknown" if version is None else ".".join(str(part) for part in version)
+
+
+def baseline_is_safe(version):
+    """Whether a ``stats`` run that uses the reset baseline may run: only with smc-tools 1.8.7 or later
+    (an unknown release counts as older)."""
+    return version is not None and tuple(version) >= SAFE_BASELINE_RELEASE
+
+
+def unsafe_baseline_message(protocol, version, uid):
+    return (
+        "%s is smc-tools %s: releases before %s keep the statistics reset baseline in %s, a fixed path in /tmp "
+        "that any local user can create first and so block or fail the command (denial of service, fixed in "
+        "smc-tools %s)"
+        % (
+            protocol,
+            version_text(version),
+            version_text(SAFE_BASELINE_RELEASE),
+            TOOL_BASELINE % uid,
+            version_text(SAFE_BASELINE_RELEASE),
+        )
+    )
 
 
 def options(details=False, absolute=False):
@@ -387,6 +449,106 @@ def merge_json(stats, counters):
     return stats
 
 
+# Device tables, from dev.c (1.6.0 to 1.8.5; ``%-.15s``/``%-.8s`` when a name is longer). The widths
+# are bytes: a name that is not ASCII keeps its columns only when read as bytes.
+#   smcd: "%04x " "%-4s  " "%-12s  " "%04x   " "%-4s  " "%5d " " %-16s "
+#   smcr: "%-15s " "%-8s " "%4d  " "%8s  " "%-13s  " "%3s   " ["%04x  " "%-12s  " "%04x    "] "%5d " " %-16s "
+# dev.c fills a stack struct it never clears, only from the attributes the kernel sends: for a device
+# without a PCI function (soft-RoCE) FID, PCI-ID, PCHID and Type print whatever the stack held (zeros on a
+# fresh process, arbitrary bytes once a link group was dumped before).
+_SMCD_ROW = re.compile(
+    br"(?P<fid>[0-9a-f]{4,8}) (?P<type>\S+) +(?P<pci>.*)  (?P<pchid>[0-9a-f]{4})   (?P<crit>Yes |No  )  "
+    br"(?P<count> *-?[0-9]+)  (?P<pnet>\S*) *",
+    re.S,
+)
+_SMCR_HEAD = (
+    br"(?P<netdev>.{15}) (?P<ibdev>.{8}) (?P<port> *[0-9]+)  (?P<state>.{8})  (?P<type>.{13})  (?P<crit>Yes| No)   "
+)
+_SMCR_TAIL = br"(?P<count> *-?[0-9]+)  (?P<pnet>\S*) *"
+_SMCR_ROW = re.compile(_SMCR_HEAD + _SMCR_TAIL, re.S)
+_SMCR_ROW_DETAILS = re.compile(
+    _SMCR_HEAD + br"(?P<fid>[0-9a-f]{4,8})  (?P<pci>.*)  (?P<pchid>[0-9a-f]{4})    " + _SMCR_TAIL, re.S
+)
+_PCI_ADDRESS_RE = re.compile(r"[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]")
+_NAME_RE = re.compile(r"[^\s/]+")
+_TYPE_RE = re.compile(r"[A-Za-z0-9_]+")
+_STATE_RE = re.compile(r"[A-Z]+|0x[0-9a-f]+\?")
+_PORT_STATES = ("ACTIVE", "INACTIVE")
+# A row cut by a newline byte in an unreadable column is joined with at most this many next lines.
+_MAX_JOIN = 3
+
+
+def as_bytes(output):
+    """Tool output as the bytes it printed. AnsibleModule.run_command decodes with surrogateescape
+    on Python 3, so bytes that are not UTF-8 come back unchanged."""
+    if output is None:
+        return b""
+    if isinstance(output, bytes):
+        return output
+    return output.encode("utf-8", "surrogateescape")
+
+
+def printable(output):
+    """Tool output as text that can be returned to the controller (bytes that are not UTF-8 as U+FFFD)."""
+    return as_bytes(output).decode("utf-8", "replace")
+
+
+def _text(raw, grammar=_NAME_RE):
+    """A column's bytes as text when it is UTF-8 and matches ``grammar``; None when blank or unreadable."""
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+    if not text or not grammar.fullmatch(text):
+        return None
+    return text
+
+
+def _pci_function(match):
+    """``(fid, pci_id, pchid)`` when the PCI-ID column holds a PCI address, else ``(None, None, None)``:
+    the FID and PCHID of a device without a PCI function are no function's."""
+    pci_id = _text(match.group("pci"), _PCI_ADDRESS_RE)
+    if pci_id is None:
+        return None, None, None
+    return int(match.group("fid"), 16), pci_id, int(match.group("pchid"), 16)
+
+
+def _device_rows(output, is_header, patterns):
+    """(regex match or None, line, details) per device row of a table. A row that a newline byte in an
+    unreadable column cut in two is joined with the next lines, as long as those are no rows of their
+    own. ``patterns(details)`` gives the regexes to try, in order."""
+    lines = as_bytes(output).split(b"\n")
+    details = None
+
+    def match(candidate):
+        for pattern in patterns(details):
+            found = pattern.fullmatch(candidate.rstrip(b"\r"))
+            if found:
+                return found
+        return None
+
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
+        if not line.strip():
+            continue
+        if is_header(line):
+            details = b"PCI-ID" in line
+            continue
+        found = match(line)
+        joined = 0
+        while found is None and joined < _MAX_JOIN and index + joined < len(lines):
+            following = lines[index + joined]
+            if not following.strip() or is_header(following) or match(following):
+                break
+            joined += 1
+            found = match(b"\n".join(lines[index - 1 : index + joined]))
+        if found is not None:
+            index += joined
+        yield found, line, details
+
+
 def _pnet(text):
     text = (text or "").strip()
     if text.startswith("*"):
@@ -394,93 +556,121 @@ def _pnet(text):
     return text, False
 
 
+def _pnet_column(raw):
+    pnet_id, by_user = _pnet(_text(raw) or "")
+    return pnet_id or None, by_user
+
+
 def parse_devices_smcd(text):
-    """Devices from ``smcd device``."""
+    """Devices from ``smcd [-d] device`` (str or bytes). A row whose FID, PCI-ID or PCHID cannot be
+    read is kept with those fields None."""
     devices = []
-    for line in (text or "").splitlines():
-        words = line.split()
-        if not words or words[0] == "FID":
+    for match, dummy, dummy in _device_rows(
+        text, lambda line: line.split()[:1] == [b"FID"], lambda details: (_SMCD_ROW,)
+    ):
+        if match is None:
             continue
-        if len(words) < 6 or not re.fullmatch(r"[0-9a-fA-F]+", words[0]) or not words[5].isdigit():
-            continue
-        pnet_id, by_user = _pnet(words[6] if len(words) > 6 else "")
+        fid, pci_id, pchid = _pci_function(match)
+        pnet_id, by_user = _pnet_column(match.group("pnet"))
         devices.append(
             {
-                "fid": int(words[0], 16),
-                "type": words[1],
-                "pci_id": words[2],
-                "pchid": int(words[3], 16) if re.fullmatch(r"[0-9a-fA-F]+", words[3]) else words[3],
-                "in_use": words[4] == "Yes",
-                "linkgroups": int(words[5]),
-                "pnet_id": pnet_id or None,
+                "fid": fid,
+                "type": _text(match.group("type"), _TYPE_RE) if pci_id else None,
+                "pci_id": pci_id,
+                "pchid": pchid,
+                "in_use": match.group("crit") == b"Yes ",
+                "linkgroups": int(match.group("count")),
+                "pnet_id": pnet_id,
                 "pnet_id_by_user": by_user,
             }
         )
     return devices
 
 
-_PORT_STATES = ("ACTIVE", "INACTIVE")
+def _smcr_patterns(details):
+    if details is None:  # no header: a -d row has the three PCI columns
+        return (_SMCR_ROW_DETAILS, _SMCR_ROW)
+    return (_SMCR_ROW_DETAILS,) if details else (_SMCR_ROW,)
 
 
-def _smcr_pci_columns(tail):
-    """``(fid, pci_id, pchid, rest)`` of the ``-d`` columns FID, PCI-ID, PCHID at the start of
-    ``tail``. A device without a PCI function (soft-RoCE) prints an empty PCI-ID and zeros: its FID
-    and PCHID are no function's, so all three are None then."""
-    if len(tail) >= 4 and ":" in tail[1]:
-        fid, pci_id, pchid, rest = tail[0], tail[1], tail[2], tail[3:]
-    elif len(tail) >= 3:
-        return None, None, None, tail[2:]
-    else:
-        return None, None, None, []
-    if not re.fullmatch(r"[0-9a-fA-F]{1,8}", fid):
-        return None, pci_id, None, rest
-    return int(fid, 16), pci_id, int(pchid, 16) if re.fullmatch(r"[0-9a-fA-F]+", pchid) else pchid, rest
+def _smcr_type(raw, pci_id, details):
+    """The Type column: None for ``0`` (no PCI device ID was sent) and, with -d, for a device without a
+    PCI function, whose Type is as unreadable as its FID."""
+    kind = _text(raw, _TYPE_RE)
+    if kind == "0" or (details and pci_id is None):
+        return None
+    return kind
 
 
 def parse_devices_smcr(text):
-    """Devices (one per port) from ``smcr [-d] device``; with ``-d`` (a header with ``PCI-ID``) also
-    the FID, PCI-ID and PCHID columns, where an empty PCI-ID (a device without a PCI function, such
-    as soft-RoCE) leaves one word fewer."""
+    """Devices (one per port) from ``smcr [-d] device`` (str or bytes). With ``-d`` also FID, PCI-ID
+    and PCHID; a device without a PCI function (soft-RoCE) is kept with those fields None, also when
+    the tool printed arbitrary bytes there. Rows whose blanks were collapsed (copied text) are read
+    by their words."""
     devices = []
-    details = None  # no header: a PCI address in the second column after Crit says -d
-    for line in (text or "").splitlines():
-        words = line.split()
-        if not words:
+    for match, line, header_details in _device_rows(text, lambda line: line.startswith(b"Net-Dev"), _smcr_patterns):
+        if match is None:
+            device = _smcr_words(printable(line), header_details)
+            if device is not None:
+                devices.append(device)
             continue
-        if words[0] == "Net-Dev":
-            details = "PCI-ID" in words
-            continue
-        # The port number is followed by the port state: anchor on that pair.
-        idx = None
-        for i in range(len(words) - 1):
-            if words[i].isdigit() and (words[i + 1] in _PORT_STATES or words[i + 1].endswith("?")):
-                idx = i
-                break
-        if idx is None or idx < 1 or len(words) < idx + 5:
-            continue
-        net_dev = words[idx - 2] if idx >= 2 else None
-        rest = words[idx + 2 :]
-        device = {
-            "net_dev": net_dev,
-            "ib_dev": words[idx - 1],
-            "port": int(words[idx]),
-            "port_state": words[idx + 1],
-            "type": rest[0],
-            "critical": rest[1] == "Yes",
-            "fid": None,
-            "pci_id": None,
-            "pchid": None,
-        }
-        tail = rest[2:]
-        if details or (details is None and len(tail) >= 4 and ":" in tail[1]):
-            device["fid"], device["pci_id"], device["pchid"], tail = _smcr_pci_columns(tail)
-        if not tail or not tail[0].isdigit():
-            continue
-        device["links"] = int(tail[0])
-        pnet_id, by_user = _pnet(tail[1] if len(tail) > 1 else "")
-        device["pnet_id"], device["pnet_id_by_user"] = pnet_id or None, by_user
-        devices.append(device)
+        details = "fid" in match.groupdict()
+        fid, pci_id, pchid = _pci_function(match) if details else (None, None, None)
+        pnet_id, by_user = _pnet_column(match.group("pnet"))
+        devices.append(
+            {
+                "net_dev": _text(match.group("netdev")),
+                "ib_dev": _text(match.group("ibdev")),
+                "port": int(match.group("port")),
+                "port_state": _text(match.group("state"), _STATE_RE),
+                "type": _smcr_type(match.group("type"), pci_id, details),
+                "critical": match.group("crit") == b"Yes",
+                "fid": fid,
+                "pci_id": pci_id,
+                "pchid": pchid,
+                "links": int(match.group("count")),
+                "pnet_id": pnet_id,
+                "pnet_id_by_user": by_user,
+            }
+        )
     return devices
+
+
+def _smcr_words(line, details):
+    """An ``smcr device`` row whose blanks were collapsed, anchored on the port number and state; with
+    ``details`` (None: unknown) the PCI columns, of which an empty PCI-ID leaves one word fewer."""
+    words = line.split()
+    idx = None
+    for i in range(len(words) - 1):
+        if words[i].isdigit() and (words[i + 1] in _PORT_STATES or words[i + 1].endswith("?")):
+            idx = i
+            break
+    if idx is None or idx < 1 or len(words) < idx + 5:
+        return None
+    rest = words[idx + 2 :]
+    tail = rest[2:]
+    device = {
+        "net_dev": words[idx - 2] if idx >= 2 else None,
+        "ib_dev": words[idx - 1],
+        "port": int(words[idx]),
+        "port_state": words[idx + 1],
+        "type": None if rest[0] == "0" else rest[0],
+        "critical": rest[1] == "Yes",
+        "fid": None,
+        "pci_id": None,
+        "pchid": None,
+    }
+    if len(tail) >= 4 and _PCI_ADDRESS_RE.fullmatch(tail[1]) and re.fullmatch(r"[0-9a-f]{4,8}", tail[0]):
+        device["fid"], device["pci_id"], device["pchid"] = int(tail[0], 16), tail[1], int(tail[2], 16)
+        tail = tail[3:]
+    elif details and len(tail) >= 3:
+        tail = tail[2:]
+    if not tail or not tail[0].lstrip("-").isdigit():
+        return None
+    device["links"] = int(tail[0])
+    pnet_id, by_user = _pnet(tail[1] if len(tail) > 1 else "")
+    device["pnet_id"], device["pnet_id_by_user"] = pnet_id or None, by_user
+    return device
 
 
 def _int_auto(text):
@@ -580,10 +770,10 @@ def command_runner(module, tool, commands):
         if rc != 0 and required:
             hint = " (is the smc module loaded?)" if "not loaded" in (err or "") else ""
             module.fail_json(
-                msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, (err or out).strip()),
+                msg="%s failed with exit code %d%s: %s" % (" ".join(argv), rc, hint, printable(err or out).strip()),
                 rc=rc,
-                stdout=out,
-                stderr=err,
+                stdout=printable(out),
+                stderr=printable(err),
                 commands=commands,
             )
         return rc, out, err
@@ -615,7 +805,7 @@ def read_stats(run, protocol, absolute=False, reset=False):
         stats = parse_stats_text(out)
     except StatsError as exc:
         error = StatsError("cannot parse %s stats output: %s" % (protocol, exc))
-        error.stdout = out
+        error.stdout = printable(out)
         raise error
     stats["protocol"] = stats["protocol"] or protocol
     if counters is not None:
@@ -738,7 +928,11 @@ def _port_state(state):
 
 
 def _device_type(pci_device):
-    return PCI_DEVICE_TYPES.get(pci_device, _c_hex(pci_device or 0))
+    """The type smc-tools prints for a PCI device ID; None without one (a device without a PCI function),
+    which the tool prints as ``0`` or as whatever its stack held."""
+    if not pci_device:
+        return None
+    return PCI_DEVICE_TYPES.get(pci_device, _c_hex(pci_device))
 
 
 def _port_pnet(port):

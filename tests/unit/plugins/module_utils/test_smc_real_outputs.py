@@ -26,7 +26,7 @@ SOFT_ROCE = {
     "ib_dev": "rxe_lo",
     "port": 1,
     "port_state": "ACTIVE",
-    "type": "0",
+    "type": None,  # printed as 0: the kernel sent no PCI device ID
     "critical": False,
     "fid": None,
     "pci_id": None,

@@ -21,6 +21,7 @@ from ansible_collections.s390x.network.plugins.module_utils.smc.stats import (
     expand,
     merge_json,
     parse_devices_smcd,
+    printable,
     parse_devices_smcr,
     parse_linkgroups,
     parse_stats_json,
@@ -278,3 +279,94 @@ def test_linkgroup_tables_and_details():
     assert details[0]["id"] == "00000100" and details[0]["peer_host"] == "lpar-b"
     assert details[0]["conns"] == 51 and details[0]["dmb"] == 3342336 and details[0]["pnet_id"] is None
     assert details[1]["vlan"] == 5 and details[1]["version"] == 1 and details[1]["sndbuf"] == 49152
+
+
+def raw_fixture(name):
+    with open(os.path.join(FIXTURES, name), "rb") as handle:
+        return handle.read()
+
+
+def as_run_command_returns(raw):
+    """What AnsibleModule.run_command gives for these bytes on Python 3 (utf-8, surrogateescape)."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize("convert", [lambda raw: raw, as_run_command_returns])
+def test_smcr_d_device_keeps_soft_roce_rows_with_arbitrary_bytes(convert):
+    devices = parse_devices_smcr(convert(raw_fixture("smcr_d_device_soft_roce_garbage.bin")))
+    assert [(d["net_dev"], d["ib_dev"], d["port"], d["port_state"], d["links"]) for d in devices] == [
+        ("ens1", "mlx5_0", 1, "ACTIVE", 2),
+        ("lo", "rxe_lo", 1, "ACTIVE", 3),
+        ("eth0", "rxe_eth0", 1, "ACTIVE", 1),
+        ("ens2", "mlx5_1", 1, "INACTIVE", 0),
+    ]
+    for soft in devices[1:3]:
+        assert (soft["fid"], soft["pci_id"], soft["pchid"], soft["type"]) == (None, None, None, None)
+        assert soft["critical"] is False and soft["pnet_id"] is None
+    assert (devices[0]["fid"], devices[0]["pci_id"], devices[0]["pchid"]) == (0x101, "0003:00:00.0", 0x1C4)
+    assert (devices[3]["pnet_id"], devices[3]["pnet_id_by_user"], devices[3]["type"]) == ("NETR", True, "RoCE_Express2")
+
+
+def test_smcr_device_without_details_keeps_the_soft_roce_rows():
+    devices = parse_devices_smcr(raw_fixture("smcr_device_soft_roce_garbage.txt"))
+    assert [(d["ib_dev"], d["links"], d["fid"]) for d in devices] == [
+        ("mlx5_0", 2, None),
+        ("rxe_lo", 3, None),
+        ("rxe_eth0", 1, None),
+        ("mlx5_1", 0, None),
+    ]
+    # without -d nothing shows that the Type of a soft-RoCE device is stack garbage
+    assert devices[1]["type"] == "0x7f3a"
+
+
+def test_smcd_device_row_with_an_unreadable_pci_id():
+    devices = parse_devices_smcd(as_run_command_returns(raw_fixture("smcd_device_unreadable_pci.bin")))
+    assert [(d["fid"], d["type"], d["pci_id"], d["pchid"], d["linkgroups"]) for d in devices] == [
+        (0x605, "ISM", "0605:00:00.0", 0x7C8, 1),
+        (None, None, None, None, 0),
+    ]
+
+
+def test_smcr_device_rows_with_line_separators_of_str_splitlines():
+    """\\x0c, \\x1c and U+0085 end a line for str.splitlines but not for the tool."""
+    # dev.c's formats, byte for byte
+    row = b"%-15s %-8s %4d  %8s  %-13s  %3s   " % (b"lo", b"rxe_lo", 1, b"ACTIVE", b"0", b"No")
+    row += b"%04x  %-12s  %04x    %5d  %-16s \n" % (0xA0B, b"\x1c\x0c\xc2\x85", 0, 5, b"UEIDNET")
+    header = (
+        b"Net-Dev         IB-Dev   IB-P  IB-State  Type          Crit   FID   PCI-ID        PCHID  #Links  PNET-ID  \n"
+    )
+    devices = parse_devices_smcr(as_run_command_returns(header + row))
+    assert [(d["ib_dev"], d["links"], d["pnet_id"], d["pci_id"]) for d in devices] == [("rxe_lo", 5, "UEIDNET", None)]
+
+
+def test_printable_output_has_no_lone_surrogates():
+    text = printable(as_run_command_returns(b"ok \xff\xfe end"))
+    assert text == "ok \ufffd\ufffd end"
+    text.encode("utf-8")
+
+
+def _smcr_d_row(netdev, ibdev, fid, pci, pchid, links, pnet, kind=b"RoCE_Express2"):
+    # dev.c's formats, byte for byte
+    row = b"%-15s %-8s %4d  %8s  %-13s  %3s   " % (netdev, ibdev, 1, b"ACTIVE", kind, b"No")
+    return row + b"%04x  %-12s  %04x    %5d  %-16s \n" % (fid, pci, pchid, links, pnet)
+
+
+SMCR_D_HEADER = (
+    b"Net-Dev         IB-Dev   IB-P  IB-State  Type          Crit   FID   PCI-ID        PCHID  #Links  PNET-ID  \n"
+)
+
+
+def test_a_cut_garbage_row_does_not_swallow_the_next_row():
+    # the garbage ends with a newline and the rest of its row is lost: the next row stays a row
+    cut = _smcr_d_row(b"lo", b"rxe_lo", 0x7FFD, b"\xe8\n", 0, 1, b"").split(b"\n")[0] + b"\n"
+    text = SMCR_D_HEADER + cut + _smcr_d_row(b"ens2", b"mlx5_1", 0x102, b"0004:00:00.0", 0x1C8, 4, b"NETR")
+    devices = parse_devices_smcr(text)
+    assert [(d["ib_dev"], d["pci_id"], d["links"]) for d in devices] == [("mlx5_1", "0004:00:00.0", 4)]
+
+
+def test_collapsed_rows_are_read_by_words_also_at_the_end():
+    text = "Net-Dev IB-Dev IB-P IB-State Type Crit FID PCI-ID PCHID #Links PNET-ID\nens1 mlx5_0 1 ACTIVE RoCE_Express2 Yes 0101 0003:00:00.0 01c4 2 NETR\n"
+    devices = parse_devices_smcr(text)
+    assert [(d["net_dev"], d["fid"], d["pci_id"], d["links"], d["pnet_id"]) for d in devices] == [
+        ("ens1", 0x101, "0003:00:00.0", 2, "NETR")
+    ]

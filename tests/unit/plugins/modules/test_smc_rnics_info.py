@@ -64,3 +64,26 @@ def test_bad_fid_and_missing_tool(run_module):
 def test_unparsable_output(run_module):
     result, dummy = run(run_module, (0, 'something else\n', ''))
     assert result['failed'] and 'not a smc_rnics header' in result['msg']
+
+
+def test_network_express_kinds(run_module):
+    result, dummy = run(run_module, (0, load('v1.8.5_network_express.txt'), ''))
+    assert [(f['fid'], f['kind']) for f in result['functions']] == [
+        (0x10, 'NETH'),
+        (0x11, 'NETH'),
+        (0x20, 'NETD'),
+        (0x21, 'NETD'),
+        (0x30, 'ROC2'),
+        (0x605, 'ISM'),
+    ]
+    assert 'warnings' not in result or not result['warnings']
+
+
+def test_unreadable_pft_warns_and_points_to_all(run_module):
+    err = 'cat: pft: No such file or directory\ncat: pft: No such file or directory\n'
+    result, dummy = run(run_module, (0, load('v1.8.5_pft_unreadable.txt'), err))
+    assert result['functions'] == []
+    assert any('all=true' in w for w in result['warnings'])
+    result, dummy = run(run_module, (0, load('v1.8.5_pft_unreadable_all.txt'), err), all=True)
+    assert [f['kind'] for f in result['functions']] == ['unknown', 'unknown']
+    assert not any('all=true' in w for w in result['warnings'])
