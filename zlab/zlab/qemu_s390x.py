@@ -32,7 +32,8 @@ off|on``, which acts on the switch port) act on the emulated kernel and are refu
 
 Settings: ``ZLAB_QEMU_MEMORY`` (guest memory, MiB, default 1024), ``ZLAB_QEMU_TB_SIZE`` (TCG's
 translation cache, MiB, default 256), ``ZLAB_QEMU_BOOT_TIMEOUT`` (s, default 900: a TCG boot takes
-half a minute to a few minutes on a loaded two-core machine).
+half a minute to a few minutes on a loaded two-core machine), ``ZLAB_QEMU_S390X`` (the QEMU
+program, default ``qemu-system-s390x``) and ``ZLAB_QEMU_DATADIR`` (its firmware directory, ``-L``).
 """
 
 import os
@@ -49,7 +50,9 @@ from .processes import pid_alive
 
 KIND = image_s390x.KIND  # the first zlab_kind value of real-kernel hosts (zlab.model.HOST_KINDS)
 KINDS = tuple(image_s390x.KINDS)
-QEMU = "qemu-system-s390x"
+# another QEMU than the machine's (Debian 12's QEMU 7.2 cannot run Debian's Linux 7.x: README)
+QEMU = os.environ.get("ZLAB_QEMU_S390X", "qemu-system-s390x")
+QEMU_DATADIR = os.environ.get("ZLAB_QEMU_DATADIR", "")  # its firmware directory (-L), if not its own
 MEMORY_MB = int(os.environ.get("ZLAB_QEMU_MEMORY", "1024"))
 # TCG's translation cache (MiB): QEMU's default of 1 GiB ends up resident after a boot
 TB_SIZE_MB = int(os.environ.get("ZLAB_QEMU_TB_SIZE", "256"))
@@ -156,8 +159,8 @@ def qemu_argv(lab, hname, mac, disk):
             "zlab.key=" + key,
         ]
     )
-    argv = [
-        QEMU,
+    argv = [QEMU] + (["-L", QEMU_DATADIR] if QEMU_DATADIR else [])
+    argv += [
         "-name",
         # the guest's /proc/sysinfo shows it as "VM00 Name" (8 characters)
         "guest=%s,process=zlab-%s-%s" % (hname, lab.name, hname),
