@@ -37,7 +37,9 @@ commands:
                             an inventory of several CPCs (cpc set per CPC group, also as
                             cpc: "{{ cpc_x }}") needs --cpc NAME (lab name DIR-NAME)
                             a host with zlab_kind: debian13-s390x boots a real Debian s390x
-                            kernel under qemu-system-s390x (LPARs; drift and faults but
+                            kernel under qemu-system-s390x (debian13-linux7-s390x: Debian's
+                            Linux 7.x, no SMC; debian13-linux7-smc-s390x: the same rebuilt
+                            with DIBS and SMC) (LPARs; drift and faults but
                             `fault HOST link` are not supported on it); a host of rhel8.8 or
                             sles15sp5/sp6 with zlab_python: "3.6" gets its distribution's
                             Python 3.6 ($ZLAB_PYTHON36, else pyenv's 3.6.x)
@@ -54,9 +56,10 @@ commands:
   start-guest GUEST         start a KVM guest as its KVM host's persistent domain XML says
                             (up starts every guest: stop-guest it first, or reboot it)
   stop-guest GUEST          stop a KVM guest (managed hostdevs go back to their host driver)
-  image build [--force] [--kind debian13-s390x]
+  image build [--force] [--kind KIND]
                             build the cached host images (/var/cache/zlab/images); --kind
-                            debian13-s390x: the disk and kernel of real-kernel hosts
+                            debian13-s390x, debian13-linux7-s390x (and -smc-, the same
+                            image): the disk and kernels of real-kernel hosts
 
 drift (changes state behind Ansible's back):
   zlab drift HOST set PATH VALUE      write VALUE to a sysfs/procfs file (as `echo VALUE > PATH`)
@@ -185,8 +188,8 @@ def cmd_up(args):
     variants = sorted({"kvm" if h["role"] == "kvm_host" else "base" for h in mdl.hosts.values() if not h.get("kind")})
     for v in variants:
         image.build(v, force=args.rebuild_image)
-    if any(qemu_s390x.is_real(h) for h in mdl.hosts.values()):
-        image_s390x.build(force=args.rebuild_image)  # real-kernel hosts (zlab_kind)
+    for kind in sorted({h["kind"] for h in mdl.hosts.values() if qemu_s390x.is_real(h)}):
+        image_s390x.build(force=args.rebuild_image, kind=kind)  # real-kernel hosts (zlab_kind)
     if args.emulator:
         s390tools.register_binfmt()  # the hosts' real s390-tools run through qemu-user
     if any(h.get("python") for h in mdl.hosts.values()):
@@ -674,8 +677,8 @@ def cmd_fault(args):
 
 
 def cmd_image(args):
-    if args.action == "build" and args.kind == image_s390x.KIND:
-        print("%s %s" % (image_s390x.KIND, image_s390x.build(force=args.force)))
+    if args.action == "build" and args.kind in image_s390x.KINDS:
+        print("%s %s" % (args.kind, image_s390x.build(force=args.force, kind=args.kind)))
         return 0
     if args.action == "build":
         paths = image.build_all(force=args.force)
@@ -685,10 +688,9 @@ def cmd_image(args):
         return 0
     for v in image.VARIANTS:
         print("%-5s %s %s" % (v, image.image_path(v), "built" if image.is_built(v) else "not built"))
-    print(
-        "%s %s %s"
-        % (image_s390x.KIND, image_s390x.image_path(), "built" if image_s390x.is_built() else "not built (--kind)")
-    )
+    for kind in image_s390x.KINDS:
+        built = image_s390x.is_built(kind=kind)
+        print("%s %s %s" % (kind, image_s390x.image_path(kind=kind), "built" if built else "not built (--kind)"))
     return 0
 
 
@@ -780,9 +782,10 @@ def parser():
     s.add_argument("--force", action="store_true")
     s.add_argument(
         "--kind",
-        choices=["namespace", image_s390x.KIND],
+        choices=["namespace"] + list(image_s390x.KINDS),
         default="namespace",
-        help="namespace: the base and kvm images (default); %s: the disk of real-kernel hosts" % image_s390x.KIND,
+        help="namespace: the base and kvm images (default); %s: the disks of real-kernel hosts"
+        % ", ".join(image_s390x.KINDS),
     )
     s.set_defaults(func=cmd_image)
     return p

@@ -1,6 +1,6 @@
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The disk image of real-kernel lab hosts: Debian stable for s390x, booted by qemu-system-s390x.
+"""The disk images of real-kernel lab hosts: Debian 13 for s390x, booted by qemu-system-s390x.
 
 Built once with mmdebstrap (foreign architecture: the maintainer scripts run through the
 qemu-user-static interpreter zlab registers with binfmt_misc for the real s390-tools) into
@@ -13,6 +13,18 @@ older builds of the same kind are pruned. The directory holds
   every lab host boots from its own qcow2 overlay on top of it (:func:`overlay`);
 - ``vmlinuz`` and ``initrd.img``: the image's kernel and initramfs for ``-kernel``/``-initrd``;
 - ``image.json``: kernel release, package list, build time and sizes.
+
+Three images, one per host kind (:data:`KINDS`, the inventory's ``zlab_kind``):
+
+- ``debian13-s390x``: Debian 13's own kernel (6.12, ``linux-image-s390x`` of ``stable``) with an
+  ``smc.ko`` rebuilt with loopback-ism (:mod:`zlab.smc_lo_module`);
+- ``debian13-linux7-s390x``: Debian 13 with the trixie-backports kernel pinned in
+  :data:`LINUX7_RELEASE` / :data:`LINUX7_VERSION`, booted as Debian ships it: no SMC
+  (``# CONFIG_DIBS is not set``, and SMC depends on DIBS);
+- ``debian13-linux7-smc-s390x``: the same packages and, next to Debian's kernel, the kernel that
+  :mod:`zlab.smc_dibs_kernel` rebuilds from that version's source with DIBS, its loopback device
+  and SMC (release ``<LINUX7_RELEASE>-smc``, booted without an initramfs). Built only when a host
+  of that kind is asked for: the kernel build takes long on a small machine.
 
 A host learns who it is from the kernel command line (``zlab.ip=``, ``zlab.mac=``, ``zlab.key=``,
 ``systemd.hostname=``): ``zlab-guest-setup.service`` writes root's ``authorized_keys`` and makes
@@ -30,16 +42,27 @@ import subprocess
 import sys
 import time
 
-from . import image, smc_lo_module
+from . import image, smc_dibs_kernel, smc_lo_module
 
 KIND = "debian13-s390x"
+LINUX7 = "debian13-linux7-s390x"
+LINUX7_SMC = "debian13-linux7-smc-s390x"
 # The `stable` alias, not the codename: a mirror can serve a codename's index files from
 # different syncs while it updates. The main suite only: its Release file has no Valid-Until,
 # while those of -updates and -security expire a week after a mirror stopped syncing.
 SUITE = "stable"
 ARCH = "s390x"
-PACKAGES = [
-    "linux-image-s390x",
+# The Linux 7.x kernel: the newest build of trixie-backports whose s390x packages the pool
+# served when it was pinned (7.3.4 and 7.2.12 were listed, not served). Codenames here, not
+# aliases: the pin is a trixie build.
+LINUX7_SUITES = ("trixie", "trixie-backports")
+LINUX7_RELEASE = "7.2.11+deb13-s390x"
+LINUX7_VERSION = "7.2.11-1~bpo13+1"
+# the packages that make up that kernel (linux-image-<release> depends on the others by version)
+LINUX7_PACKAGES = ("linux-image", "linux-binary", "linux-modules", "linux-base")
+# its pre-dependency linux-base (>= 4.17~): trixie has 4.12.1
+LINUX7_LINUX_BASE = "linux-base=4.17~bpo13+1"
+BASE_PACKAGES = [
     "initramfs-tools",
     "zstd",
     "systemd",
@@ -61,6 +84,16 @@ PACKAGES = [
     "ibverbs-utils",
     "ibverbs-providers",
 ]
+PACKAGES = ["linux-image-s390x"] + BASE_PACKAGES
+_LINUX7_KERNEL = ["%s-%s=%s" % (p, LINUX7_RELEASE, LINUX7_VERSION) for p in LINUX7_PACKAGES] + [LINUX7_LINUX_BASE]
+# zlab_kind (an image of its own) -> the suites of its sources, the kernel packages it installs and
+# how it gets SMC: "lo-module" (smc_lo_module), "none" (Debian's 7.x kernel has none), "dibs-kernel"
+# (smc_dibs_kernel, which the host boots)
+KINDS = {
+    KIND: {"suites": (SUITE,), "kernel": ["linux-image-s390x"], "smc": "lo-module"},
+    LINUX7: {"suites": LINUX7_SUITES, "kernel": _LINUX7_KERNEL, "smc": "none"},
+    LINUX7_SMC: {"suites": LINUX7_SUITES, "kernel": _LINUX7_KERNEL, "smc": "dibs-kernel"},
+}
 # Bump when the steps of :func:`_customize` change: part of the cache key.
 RECIPE_VERSION = "3"
 DISK_SIZE = "4G"
@@ -147,39 +180,61 @@ FSTAB = "LABEL=%s / ext4 defaults,errors=remount-ro 0 0\n" % LABEL
 JOURNALD = "[Journal]\nStorage=volatile\nRuntimeMaxUse=16M\n"
 
 
-def image_key():
+def _spec(kind):
+    if kind not in KINDS:
+        raise ValueError("zlab_kind %s is not one of %s" % (kind, ", ".join(KINDS)))
+    return KINDS[kind]
+
+
+def packages(kind=KIND):
+    """The packages of a kind's image (the kernel's first)."""
+    return _spec(kind)["kernel"] + BASE_PACKAGES
+
+
+def _smc_recipe(kind):
+    how = _spec(kind)["smc"]
+    if how == "lo-module":
+        return [smc_lo_module.recipe_key()]
+    return [how, smc_dibs_kernel.recipe_key()] if how == "dibs-kernel" else [how]
+
+
+def image_key(kind=KIND):
     h = hashlib.sha256()
     for item in (
-        [SUITE, ARCH, RECIPE_VERSION, DISK_SIZE, LABEL, SETUP_SCRIPT, NET_SCRIPT, SETUP_UNIT, UDEV_RULE]
+        list(_spec(kind)["suites"])
+        + [ARCH, RECIPE_VERSION, DISK_SIZE, LABEL, SETUP_SCRIPT, NET_SCRIPT, SETUP_UNIT, UDEV_RULE]
         + [SSHD_CONFIG, FSTAB, JOURNALD, UPDATED]
-        + sorted(PACKAGES)
+        + sorted(packages(kind))
         + MASKED
-        + [smc_lo_module.recipe_key()]
+        + _smc_recipe(kind)
     ):
         h.update(item.encode() + b"\0")
-    return "%s-%s" % (KIND, h.hexdigest()[:12])
+    return "%s-%s" % (kind, h.hexdigest()[:12])
 
 
-def image_path(cache_dir=None):
-    return os.path.join(cache_dir or image.CACHE_DIR, "images", image_key())
+def image_path(cache_dir=None, kind=KIND):
+    return os.path.join(cache_dir or image.CACHE_DIR, "images", image_key(kind))
 
 
-def is_built(cache_dir=None):
-    return os.path.isfile(os.path.join(image_path(cache_dir), ".zlab-image"))
+def is_built(cache_dir=None, kind=KIND):
+    return os.path.isfile(os.path.join(image_path(cache_dir, kind), ".zlab-image"))
 
 
-def info(cache_dir=None):
+def info(cache_dir=None, kind=KIND):
     """image.json of the built image (kernel release, sizes, build time), or None."""
     try:
-        with open(os.path.join(image_path(cache_dir), "image.json"), encoding="utf-8") as f:
+        with open(os.path.join(image_path(cache_dir, kind), "image.json"), encoding="utf-8") as f:
             return json.load(f)
     except (OSError, ValueError):
         return None
 
 
-def files(cache_dir=None):
-    """{"disk", "kernel", "initrd"}: the paths a host boots from."""
-    path = image_path(cache_dir)
+def files(cache_dir=None, kind=KIND):
+    """{"disk", "kernel", "initrd"}: the paths a host boots from (initrd None: the kernel boots
+    without one)."""
+    path = image_path(cache_dir, kind)
+    if _spec(kind)["smc"] == "dibs-kernel":
+        return {"disk": os.path.join(path, "disk.qcow2"), "kernel": os.path.join(path, "vmlinuz-smc"), "initrd": None}
     return {
         "disk": os.path.join(path, "disk.qcow2"),
         "kernel": os.path.join(path, "vmlinuz"),
@@ -255,14 +310,15 @@ def _du(path):
     return total
 
 
-def _versions(root):
-    """{package: version} of :data:`PACKAGES` from the tree's dpkg status file."""
+def _versions(root, names=None):
+    """{package: version} of ``names`` (:data:`PACKAGES`) from the tree's dpkg status file."""
+    names = [n.split("=", 1)[0] for n in (names or PACKAGES)]
     out = {}
     with open(os.path.join(root, "var/lib/dpkg/status"), encoding="utf-8") as f:
         for stanza in f.read().split("\n\n"):
             pkg = re.search(r"^Package: (\S+)$", stanza, re.M)
             ver = re.search(r"^Version: (\S+)$", stanza, re.M)
-            if pkg and ver and pkg.group(1) in PACKAGES:
+            if pkg and ver and pkg.group(1) in names:
                 out[pkg.group(1)] = ver.group(1)
     return out
 
@@ -278,17 +334,24 @@ def _kernel_package_version(root, release):
     raise RuntimeError("the image has no package linux-image-%s" % release)
 
 
-def _pool_fallback(workdir, mirror, log):
+def apt_sources(mirror, suites):
+    """sources.list lines of the mirror's main component for ``suites``."""
+    return "".join(
+        "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n" % (mirror, s) for s in suites
+    )
+
+
+def _pool_fallback(workdir, mirror, log, suites=(SUITE,), names=None):
     """mmdebstrap arguments that pin, from a local repository, older builds of the packages the
     mirror lists but does not serve (zlab.debian_pool); none when it serves them all."""
     from . import debian_pool, s390tools  # pylint: disable=import-outside-toplevel
 
-    source = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n" % (mirror, SUITE)
+    source = apt_sources(mirror, suites)
     opts = s390tools._apt_options(workdir, source)  # pylint: disable=protected-access
     repo = debian_pool.LocalRepo(os.path.join(workdir, "fallback"))
     # what mmdebstrap's minbase installs (the Essential set and apt) and the image's packages
     debian_pool.resolve(
-        opts, os.path.join(workdir, "sources.list"), source, ["?essential", "apt"] + PACKAGES, repo, log
+        opts, os.path.join(workdir, "sources.list"), source, ["?essential", "apt"] + list(names or PACKAGES), repo, log
     )
     if not repo:
         return []
@@ -296,28 +359,52 @@ def _pool_fallback(workdir, mirror, log):
     return ['--setup-hook=mkdir -p "$1/etc/apt/preferences.d" && cp %s "$1/etc/apt/preferences.d/"' % pref]
 
 
-def build(cache_dir=None, force=False, log=sys.stderr):
-    """Build the image if it is not cached; returns its directory."""
+def _smc(kind, root, release, mirror, cache_dir, log):
+    """The image's SMC (:data:`KINDS`): for Debian 13's kernel, smc.ko with loopback-ism in
+    ``updates/``; for the Linux 7.x SMC image, the rebuilt kernel with DIBS and SMC next to
+    Debian's. Returns what image.json records of it."""
+    how = _spec(kind)["smc"]
+    if how == "none":
+        return {}
+    kernel_version = _kernel_package_version(root, release)
+    if how == "lo-module":
+        # smc.ko with loopback-ism (SMC-D without ISM hardware), built from the same kernel's source
+        built = smc_lo_module.build(release, kernel_version, mirror, SUITE, cache_dir, log)
+        smc_lo_module.install(root, release, built, log)
+        return {"smc_ko": smc_lo_module.info(release, kernel_version, cache_dir)}
+    sources = apt_sources(mirror, _spec(kind)["suites"])
+    built = smc_dibs_kernel.build(release, kernel_version, mirror, sources, cache_dir, log)
+    smc_release = smc_dibs_kernel.install(root, built, log)
+    return {"smc_kernel": smc_dibs_kernel.info(kernel_version, cache_dir), "smc_kernel_release": smc_release}
+
+
+def build(cache_dir=None, force=False, log=sys.stderr, kind=KIND):
+    """Build the image of host kind ``kind`` if it is not cached; returns its directory."""
     cache_dir = cache_dir or image.CACHE_DIR
-    path = image_path(cache_dir)
-    if is_built(cache_dir) and not force:
+    path = image_path(cache_dir, kind)
+    if is_built(cache_dir, kind) and not force:
         return path
     missing = missing_tools()
     if missing:
-        raise RuntimeError("building the %s image needs %s (make zlab-deps)" % (KIND, ", ".join(missing)))
+        raise RuntimeError("building the %s image needs %s (make zlab-deps)" % (kind, ", ".join(missing)))
     from . import s390tools  # pylint: disable=import-outside-toplevel
 
     s390tools.register_binfmt()  # the s390x maintainer scripts run through qemu-user
     os.makedirs(os.path.dirname(path), exist_ok=True)
     mirror, _security = image.machine_mirrors()
+    suites = _spec(kind)["suites"]
+    names = packages(kind)
     tmp = path + ".tmp-%d" % os.getpid()
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     root = os.path.join(tmp, "root")
     start = time.monotonic()
-    print("zlab: building image %s (Debian %s %s) from %s" % (os.path.basename(path), SUITE, ARCH, mirror), file=log)
+    print(
+        "zlab: building image %s (Debian %s %s) from %s" % (os.path.basename(path), " ".join(suites), ARCH, mirror),
+        file=log,
+    )
     try:
-        pool_args = _pool_fallback(os.path.join(tmp, "apt"), mirror, log)
+        pool_args = _pool_fallback(os.path.join(tmp, "apt"), mirror, log, suites, names)
         image.run_step(
             [
                 "mmdebstrap",
@@ -325,31 +412,37 @@ def build(cache_dir=None, force=False, log=sys.stderr):
                 "--variant=minbase",
                 "--architectures=" + ARCH,
                 "--format=directory",
-                "--include=" + ",".join(PACKAGES),
+                "--include=" + ",".join(names),
                 "--dpkgopt=path-exclude=/usr/share/doc/*",
                 "--dpkgopt=path-exclude=/usr/share/man/*",
                 "--dpkgopt=path-exclude=/usr/share/locale/*",
             ]
             + pool_args
-            + [SUITE, root, "deb %s %s main" % (mirror, SUITE)]
+            + [suites[0], root]
+            + ["deb %s %s main" % (mirror, s) for s in suites]
             + (["deb [trusted=yes] copy://%s ./" % os.path.join(tmp, "apt", "fallback")] if pool_args else []),
             "mmdebstrap",
             log,
             env={k: v for k, v in os.environ.items() if k != "PIP_FIND_LINKS"},
         )
-        kernels = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")))
-        if not kernels:
-            raise RuntimeError("the image has no kernel in /boot")
-        release = os.path.basename(kernels[-1])[len("vmlinuz-") :]
+        if kind == KIND:
+            kernels = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")))
+            if not kernels:
+                raise RuntimeError("the image has no kernel in /boot")
+            release = os.path.basename(kernels[-1])[len("vmlinuz-") :]
+        else:
+            release = LINUX7_RELEASE
+        kernel = os.path.join(root, "boot", "vmlinuz-" + release)
         initrd = os.path.join(root, "boot", "initrd.img-" + release)
-        if not os.path.isfile(initrd):
-            raise RuntimeError("the image has no initramfs for %s" % release)
-        shutil.copy(kernels[-1], os.path.join(tmp, "vmlinuz"))
+        if not os.path.isfile(kernel) or not os.path.isfile(initrd):
+            raise RuntimeError("the image has no kernel or initramfs for %s" % release)
+        shutil.copy(kernel, os.path.join(tmp, "vmlinuz"))
         shutil.copy(initrd, os.path.join(tmp, "initrd.img"))
-        # smc.ko with loopback-ism (SMC-D without ISM hardware), built from the same kernel's source
-        kernel_version = _kernel_package_version(root, release)
-        smc_built = smc_lo_module.build(release, kernel_version, mirror, SUITE, cache_dir, log)
-        smc_lo_module.install(root, release, smc_built, log)
+        smc = _smc(kind, root, release, mirror, cache_dir, log)
+        if "smc_kernel_release" in smc:
+            shutil.copy(
+                os.path.join(root, "boot", "vmlinuz-" + smc["smc_kernel_release"]), os.path.join(tmp, "vmlinuz-smc")
+            )
         _customize(root)
         used = _du(root)
         raw = os.path.join(tmp, "disk.raw")
@@ -360,16 +453,15 @@ def build(cache_dir=None, force=False, log=sys.stderr):
             ["qemu-img", "convert", "-O", "qcow2", raw, os.path.join(tmp, "disk.qcow2")], "qemu-img convert", log
         )
         os.unlink(raw)
-        versions = _versions(root)
+        versions = _versions(root, names)
         shutil.rmtree(root)
         seconds = time.monotonic() - start
         meta = {
-            "key": image_key(),
-            "kind": KIND,
-            "suite": SUITE,
+            "key": image_key(kind),
+            "kind": kind,
+            "suite": suites[0] if kind == KIND else list(suites),
             "kernel_release": release,
             "packages": versions,
-            "smc_ko": smc_lo_module.info(release, kernel_version, cache_dir),
             "build_seconds": round(seconds, 1),
             "root_bytes": used,
             "disk_bytes": os.path.getsize(os.path.join(tmp, "disk.qcow2")),
@@ -377,10 +469,11 @@ def build(cache_dir=None, force=False, log=sys.stderr):
             "initrd_bytes": os.path.getsize(os.path.join(tmp, "initrd.img")),
             "built": time.time(),
         }
+        meta.update(smc)
         with open(os.path.join(tmp, "image.json"), "w", encoding="utf-8") as f:
             json.dump(meta, f, indent=1)
         with open(os.path.join(tmp, ".zlab-image"), "w", encoding="utf-8") as f:
-            f.write("%s\n%s\n" % (image_key(), " ".join(PACKAGES)))
+            f.write("%s\n%s\n" % (image_key(kind), " ".join(names)))
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -393,23 +486,24 @@ def build(cache_dir=None, force=False, log=sys.stderr):
         file=log,
         flush=True,
     )
-    prune(cache_dir)
+    prune(cache_dir, kind)
     return path
 
 
-def prune(cache_dir=None):
-    """Remove cached images of this kind with another key (old package lists or recipes)."""
-    keep = image_key()
-    for old in glob.glob(os.path.join(cache_dir or image.CACHE_DIR, "images", KIND + "-*")):
+def prune(cache_dir=None, kind=KIND):
+    """Remove cached images of this kind's image with another key (old package lists or recipes)."""
+    keep = image_key(kind)
+    prefix = kind
+    for old in glob.glob(os.path.join(cache_dir or image.CACHE_DIR, "images", prefix + "-*")):
         name = os.path.basename(old)
-        if name != keep and re.fullmatch(r"%s-[0-9a-f]{12}" % re.escape(KIND), name):
+        if name != keep and re.fullmatch(r"%s-[0-9a-f]{12}" % re.escape(prefix), name):
             shutil.rmtree(old, ignore_errors=True)
 
 
-def overlay(path, cache_dir=None):
+def overlay(path, cache_dir=None, kind=KIND):
     """A qcow2 overlay at ``path`` over the cached disk (the host's own disk)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    base = files(cache_dir)["disk"]
+    base = files(cache_dir, kind)["disk"]
     subprocess.run(
         ["qemu-img", "create", "-q", "-f", "qcow2", "-F", "qcow2", "-b", base, path],
         check=True,

@@ -28,7 +28,7 @@ import sys
 
 import yaml
 
-from . import syspython
+from . import image_s390x, syspython
 from .kernel.spec import PCI_IDS
 
 DEFAULT_KERNEL = "linux6.12"
@@ -47,8 +47,8 @@ KERNEL_PROFILES = (
     "debian7.2-nosmc",
 )
 # zlab_kind: a namespace host over the emulated kernel (default), or a real s390x kernel under
-# qemu-system-s390x (zlab.qemu_s390x), for LPARs only
-HOST_KINDS = ("namespace", "debian13-s390x")
+# qemu-system-s390x (zlab.qemu_s390x), for LPARs only: the kinds of zlab.image_s390x
+HOST_KINDS = ("namespace",) + tuple(image_s390x.KINDS)
 # RoCE functions: the kernel spec's kind per IOCP type (ROCE: RoCE Express, mlx4; ROC2: RoCE
 # Express2, or RoCE Express3 with zlab's own key ``adapter: express3`` on the PCHID, both mlx5;
 # IOCP has one type for both generations). zlab.kernel.spec.PCI_IDS holds their ids and PFT.

@@ -2,8 +2,10 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Real-kernel lab hosts: a Debian s390x kernel under qemu-system-s390x (TCG).
 
-A host whose inventory sets ``zlab_kind: debian13-s390x`` is not a set of namespaces over the
-emulated kernel but a QEMU guest booting the image of :mod:`zlab.image_s390x`:
+A host whose inventory sets ``zlab_kind: debian13-s390x`` (or another kind of
+:data:`zlab.image_s390x.KINDS`: ``debian13-linux7-s390x``, ``debian13-linux7-smc-s390x``) is not a
+set of namespaces over the emulated kernel but a QEMU guest booting an image of
+:mod:`zlab.image_s390x`:
 
 ```
 root netns             zlab-<lab>-sw (switch)          zlab-<lab>-<host>               QEMU guest
@@ -30,7 +32,8 @@ off|on``, which acts on the switch port) act on the emulated kernel and are refu
 
 Settings: ``ZLAB_QEMU_MEMORY`` (guest memory, MiB, default 1024), ``ZLAB_QEMU_TB_SIZE`` (TCG's
 translation cache, MiB, default 256), ``ZLAB_QEMU_BOOT_TIMEOUT`` (s, default 900: a TCG boot takes
-half a minute to a few minutes on a loaded two-core machine).
+half a minute to a few minutes on a loaded two-core machine), ``ZLAB_QEMU_S390X`` (the QEMU
+program, default ``qemu-system-s390x``) and ``ZLAB_QEMU_DATADIR`` (its firmware directory, ``-L``).
 """
 
 import os
@@ -45,8 +48,11 @@ from . import image_s390x, network
 from .errors import LabError
 from .processes import pid_alive
 
-KIND = image_s390x.KIND  # the zlab_kind value (zlab.model.HOST_KINDS)
-QEMU = "qemu-system-s390x"
+KIND = image_s390x.KIND  # the first zlab_kind value of real-kernel hosts (zlab.model.HOST_KINDS)
+KINDS = tuple(image_s390x.KINDS)
+# another QEMU than the machine's (Debian 12's QEMU 7.2 cannot run Debian's Linux 7.x: README)
+QEMU = os.environ.get("ZLAB_QEMU_S390X", "qemu-system-s390x")
+QEMU_DATADIR = os.environ.get("ZLAB_QEMU_DATADIR", "")  # its firmware directory (-L), if not its own
 MEMORY_MB = int(os.environ.get("ZLAB_QEMU_MEMORY", "1024"))
 # TCG's translation cache (MiB): QEMU's default of 1 GiB ends up resident after a boot
 TB_SIZE_MB = int(os.environ.get("ZLAB_QEMU_TB_SIZE", "256"))
@@ -76,7 +82,7 @@ SSH_OPTS = [
 
 def is_real(h):
     """True for a host record (lab.json) or model host of a real-kernel kind."""
-    return (h or {}).get("kind") == KIND
+    return (h or {}).get("kind") in KINDS
 
 
 def missing():
@@ -89,10 +95,11 @@ def missing():
 
 def refuse(lab, hname, what):
     """LabError for commands that act on the emulated kernel, which a real-kernel host has not."""
-    if is_real(lab.host(hname)):
+    h = lab.host(hname)
+    if is_real(h):
         raise LabError(
             "%s: %s is not supported on real-kernel hosts (zlab_kind %s): it acts on the emulated "
-            "kernel; run the change in the host (zlab exec %s -- ...) instead" % (hname, what, KIND, hname)
+            "kernel; run the change in the host (zlab exec %s -- ...) instead" % (hname, what, h["kind"], hname)
         )
 
 
@@ -133,13 +140,17 @@ def _setup_nic(lab, hname):
 def qemu_argv(lab, hname, mac, disk):
     """The qemu-system-s390x command line of a host."""
     h = lab.hosts[hname]
-    files = image_s390x.files()
+    files = image_s390x.files(kind=h.get("kind", KIND))
     with open(lab.key_file() + ".pub", encoding="ascii") as f:
         key = f.read().split()[1]
     append = " ".join(
         [
             "root=/dev/vda",
             "rw",
+        ]
+        # without an initramfs the kernel mounts the disk itself, once its driver has found it
+        + ([] if files["initrd"] else ["rootwait"])
+        + [
             "console=ttysclp0",
             "systemd.ssh_auto=no",
             "systemd.hostname=" + hname,
@@ -148,8 +159,8 @@ def qemu_argv(lab, hname, mac, disk):
             "zlab.key=" + key,
         ]
     )
-    argv = [
-        QEMU,
+    argv = [QEMU] + (["-L", QEMU_DATADIR] if QEMU_DATADIR else [])
+    argv += [
         "-name",
         # the guest's /proc/sysinfo shows it as "VM00 Name" (8 characters)
         "guest=%s,process=zlab-%s-%s" % (hname, lab.name, hname),
@@ -173,8 +184,9 @@ def qemu_argv(lab, hname, mac, disk):
         "sclpconsole,chardev=console",
         "-kernel",
         files["kernel"],
-        "-initrd",
-        files["initrd"],
+    ]
+    argv += ["-initrd", files["initrd"]] if files["initrd"] else []
+    argv += [
         "-append",
         append,
         "-drive",
@@ -208,11 +220,12 @@ def start(lab, hname):
     h = lab.hosts[hname]
     if lab.running(hname):
         raise LabError("%s is already running" % hname)
+    kind = h.get("kind", KIND)
     why = missing()
     if why:
-        raise LabError("%s (zlab_kind %s): %s" % (hname, KIND, why))
-    if not image_s390x.is_built():
-        raise LabError("image %s is not built (zlab image build --kind %s)" % (KIND, KIND))
+        raise LabError("%s (zlab_kind %s): %s" % (hname, kind, why))
+    if not image_s390x.is_built(kind=kind):
+        raise LabError("image %s is not built (zlab image build --kind %s)" % (kind, kind))
     labfiles = lab.hdir(hname, "lab")
     os.makedirs(labfiles, exist_ok=True)
     for f in ("ready", "failed"):
@@ -220,7 +233,7 @@ def start(lab, hname):
             os.unlink(os.path.join(labfiles, f))
     disk = lab.hdir(hname, "disk.qcow2")
     if not os.path.exists(disk):
-        image_s390x.overlay(disk)
+        image_s390x.overlay(disk, kind=kind)
     ns, mac = _setup_nic(lab, hname)
     argv = qemu_argv(lab, hname, mac, disk)
     with open(lab.hdir(hname, "qemu.log"), "ab") as out:
