@@ -91,7 +91,7 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     """What inventory host ``host`` owns in the model ``cpc`` (the raw inventory dict).
 
     ``partition`` overrides the partition found through ``cpc.partitions[].host``. Returns a dict:
-    ``defined`` (a model was given), ``partition`` (upper case, or None for a host that is no
+    ``defined`` (a model was given), ``machine`` (the generation, ``z17``), ``partition`` (upper case, or None for a host that is no
     partition, such as a KVM guest), ``errors`` (model errors, an unknown partition, FIDs given to
     two guests), ``functions`` (ISM functions and the RDMA functions SMC-R can use, RoCE Express and
     Network Express, of the partition), ``passthrough`` (its
@@ -102,6 +102,7 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     """
     view = {
         "defined": cpc is not None,
+        "machine": None,
         "partition": None,
         "errors": [],
         "warnings": [],
@@ -119,6 +120,7 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     view["warnings"].extend(warnings)
     if errors:
         return view
+    view["machine"] = model["machine"]
     names = [p["name"] for p in model["partitions"]]
     if partition:
         wanted = str(partition).strip().upper()

@@ -26,6 +26,7 @@ import binascii
 from ansible.module_utils.parsing.convert_bool import boolean
 
 from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import SMCR_TYPES
+from ansible_collections.s390x.network.plugins.module_utils.iocp.machines import ROCE_GENERATIONS
 from ansible_collections.s390x.network.plugins.module_utils.iocp.validate import NETX_TYPES
 from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PnetError, normalize_entry
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import (
@@ -35,7 +36,7 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import 
     pchid_port,
     roce_function_ports,
 )
-from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import PFT_NAMES
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import PFT_NAMES, PFT_TYPES
 from ansible_collections.s390x.network.plugins.module_utils.zpci.util_string import pnet_ids
 
 # the cpc_host view's types of the RDMA functions SMC-R uses (the IOCP types in lower case)
@@ -102,9 +103,19 @@ def roce_plan(view, fids=None, smcr=None):
             for f in model
             if f["fid"] in chosen
         ],
-        "config": [{"fid": fid, "power": "on", "expected_type": "roce"} for fid in chosen],
+        "config": [{"fid": fid, "power": "on", "expected_type": _expected_type(fid, model, view)} for fid in chosen],
         "errors": errors,
     }
+
+
+def _expected_type(fid, model, view):
+    """zpci_function's ``expected_type`` of an SMC-R FID: the type of its ``pft`` in the model (``roce``,
+    ``neth``, ``netd``); a FID the model does not hold is ``roce`` on a machine with RoCE Express, else
+    (Network Express in either mode, or no model) not checked."""
+    for func in model:
+        if func["fid"] == fid and func.get("pft") in PFT_TYPES:
+            return PFT_TYPES[func["pft"]]
+    return "roce" if view.get("machine") in ROCE_GENERATIONS else "any"
 
 
 def chpid_pnet_id(util_string):

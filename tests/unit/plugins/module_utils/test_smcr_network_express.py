@@ -120,11 +120,22 @@ def test_the_role_powers_on_the_network_express_functions_as_rdma_functions():
     assert whole["functions"] == {
         "needed": True,
         "config": [
-            {"fid": 0x11, "power": "on", "expected_type": "roce"},
-            {"fid": 0x20, "power": "on", "expected_type": "roce"},
+            {"fid": 0x11, "power": "on", "expected_type": "neth"},
+            {"fid": 0x20, "power": "on", "expected_type": "netd"},
         ],
     }
     assert whole["sysctl"]["protocol"] == "smcr" and whole["steps"]["smcr"] is True
+
+
+def test_the_expected_type_of_a_fid_is_its_pft_type_in_the_model():
+    z17 = host_view(_z17_fixture(), "lnx1")
+    types = dict((e["fid"], e["expected_type"]) for e in roce_plan(z17, fids=[0x10, 0x21, 0x99])["config"])
+    # a FID the model does not hold on a Network Express machine: NETH or NETD, not checked
+    assert types == {0x10: "neth", 0x21: "netd", 0x99: "any"}
+    z16 = host_view(_cpc(machine="z16"), "lnx1")
+    types = dict((e["fid"], e["expected_type"]) for e in roce_plan(z16, fids=[0x10, 0x99])["config"])
+    assert types == {0x10: "roce", 0x99: "roce"}
+    assert roce_plan(host_view(None, "lnx1"), fids=[0x10], smcr=True)["config"][0]["expected_type"] == "any"
 
 
 def test_a_z17_partition_without_network_express_has_no_smcr_to_plan():
