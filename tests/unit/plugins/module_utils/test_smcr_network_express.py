@@ -246,3 +246,58 @@ def test_a_roce_express_function_stays_smcr_v1_only():
         del func["port"]
     facts = _facts(cpc)
     assert [p["v2"] for p in facts["lnx1"]["roce"]] == [False]
+
+
+def test_zpci_function_powers_on_the_planned_functions_and_the_pairing_reads_its_records(fake_kernel, run_module):
+    """lnx2's plan (NETH VF 0x11 on PCHID 314, NETD PF 0x20 on PCHID 330) run by zpci_function on the fake
+    kernel: each function passes its expected_type, and the pairing reads the module's records."""
+    from ansible_collections.s390x.network.plugins.modules import zpci_function
+    from ansible_collections.s390x.network.tests.unit.fake_kernel import NETD_PF, NETH
+
+    fake_kernel(
+        [
+            dict(NETH, fid=0x11, power=False, pchid=0x314, pnet_ids=["NETWORK1"]),
+            dict(NETD_PF, fid=0x20, power=False, pchid=0x330, pnet_ids=["NETWORK3"]),
+        ]
+    )
+    plan = roce_plan(host_view(_z17_fixture(), "lnx2"))
+    result = run_module(
+        zpci_function.main,
+        {"persistent": False, "config": plan["config"]},
+        lambda argv: (1, "", "no such command"),
+        bin_paths={"smcd": None},
+    ).result
+    assert not result.get("failed"), result.get("msg")
+    assert [(f["fid"], f["power"], f["type"]) for f in result["functions"]] == [
+        (0x11, "on", "neth"),
+        (0x20, "on", "netd"),
+    ]
+    chpid = base64.b64encode(encode_pnet_ids(["NETWORK1"])).decode("ascii")
+    pairing = smcr_pairing(
+        result["functions"],
+        fids=plan["fids"],
+        interface="enc1003",
+        interface_util_string=chpid,
+        model_functions=plan["functions"],
+    )
+    assert [(p["label"], p["pnet_id"]) for p in pairing["ports"]] == [
+        ("Network Express FID 0x11 (PCHID 314)", "NETWORK1"),
+        ("Network Express FID 0x20 (PCHID 330)", "NETWORK3"),
+    ]
+    assert [p["fid"] for p in pairing["mismatches"]] == [0x20]
+
+
+def test_a_roce_express3_function_under_a_network_express_fid_is_refused(fake_kernel, run_module):
+    # same PCI id 15b3:101e: only the pft tells them apart, and the plan's expected_type checks it
+    from ansible_collections.s390x.network.plugins.modules import zpci_function
+    from ansible_collections.s390x.network.tests.unit.fake_kernel import ROCE3
+
+    fake_kernel([dict(ROCE3, fid=0x11, power=False, pchid=0x314)])
+    plan = roce_plan(host_view(_z17_fixture(), "lnx2"), fids=[0x11])
+    result = run_module(
+        zpci_function.main,
+        {"persistent": False, "config": plan["config"]},
+        lambda argv: (1, "", "no such command"),
+        bin_paths={"smcd": None},
+    ).result
+    assert result.get("failed") and "FID 0x11 is roce" in result["msg"] and "not neth" in result["msg"], result
