@@ -11,11 +11,11 @@ author: s390x.network contributors (@s390x-network)
 version_added: 0.1.0
 short_description: The RoCE functions a host powers on for SMC-R
 description:
-  - O(fids) (the smc role's C(smc_roce_fids)), when given, wins; otherwise the C(cpc.roce) functions of the
-    host's partition. FIDs are integers or hex strings (C(1c0), C(0x1c0)), read as M(s390x.network.zpci_function)
-    reads them.
-  - O(smcr) (C(smc_smcr)) decides whether the host uses SMC-R; V(null) does when the partition has RoCE
-    functions.
+  - O(fids) (the smc role's C(smc_roce_fids)), when given, wins; otherwise the C(cpc.roce) and
+    C(cpc.network_express) (NETH, NETD) functions of the host's partition. FIDs are integers or hex strings
+    (C(1c0), C(0x1c0)), read as M(s390x.network.zpci_function) reads them.
+  - O(smcr) (C(smc_smcr)) decides whether the host uses SMC-R; V(null) does when the partition has RoCE or
+    Network Express functions.
 options:
   _input:
     description: The host's view from P(s390x.network.cpc_host#filter).
@@ -39,7 +39,7 @@ RETURN = r"""
 _value:
   description:
     - C(enabled), C(fids) (integers), C(labels) (C(0x1c0)), C(functions) (the model's functions of those FIDs,
-      C(fid), C(pchid), C(port), C(pnet_id)), C(config) (zpci_function entries) and C(errors).
+      C(fid), C(type), C(pchid), C(port), C(pnet_id)), C(config) (zpci_function entries) and C(errors).
   type: dict
 """
 

@@ -17,7 +17,7 @@ short_description: Plan the SMC functions and services of one host from the CPC 
 version_added: 0.1.0
 description:
   - Computes on the controller, from the CPC model O(cpc) and the smc role's variables, what the smc role configures
-    on the host O(host) - the RoCE functions it powers on for SMC-R, its own ISM functions for SMC-D (those of its
+    on the host O(host) - the RoCE or Network Express (NETH, NETD) functions it powers on for SMC-R, its own ISM functions for SMC-D (those of its
     partition that no KVM guest has, or O(ism_fids)) and the services it runs with SMC - and returns them as
     RV(roce), RV(ism) and RV(services).
   - Also returns what the role's module tasks pass - RV(functions) for M(s390x.network.zpci_function), RV(sysctl)
@@ -206,7 +206,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 roce:
-  description: The RoCE functions for SMC-R.
+  description: The RDMA functions for SMC-R (C(cpc.roce) and C(cpc.network_express)).
   returned: success
   type: dict
   contains:
@@ -222,7 +222,8 @@ roce:
       type: list
       elements: str
     functions:
-      description: The RoCE functions of the model, with their PNET IDs and ports.
+      description: The functions of the model, with their type (C(roce), C(roc2), C(neth), C(netd)), PCHIDs,
+        PNET IDs and ports (null for Network Express, whose PCHID is the port).
       type: list
       elements: dict
     config:

@@ -26,6 +26,7 @@ from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model impor
     FRAME_SIZE_MTU,
     iqd_devices,
     normalize_cpc,
+    smcr_functions,
 )
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text, parse_fid
 
@@ -90,9 +91,10 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     """What inventory host ``host`` owns in the model ``cpc`` (the raw inventory dict).
 
     ``partition`` overrides the partition found through ``cpc.partitions[].host``. Returns a dict:
-    ``defined`` (a model was given), ``partition`` (upper case, or None for a host that is no
+    ``defined`` (a model was given), ``machine`` (the generation, ``z17``), ``partition`` (upper case, or None for a host that is no
     partition, such as a KVM guest), ``errors`` (model errors, an unknown partition, FIDs given to
-    two guests), ``functions`` (ISM and RoCE functions of the partition), ``passthrough`` (its
+    two guests), ``functions`` (ISM functions and the RDMA functions SMC-R can use, RoCE Express and
+    Network Express, of the partition), ``passthrough`` (its
     ISM functions given to guests), ``own_ism_fids`` (its ISM FIDs no guest has), ``guests``
     (guest name -> its ISM functions in the model, of this partition when the host is one) and
     ``hipersockets`` (the partition's HiperSockets devices with frame size and MTU); ``ism_uids``
@@ -100,6 +102,7 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     """
     view = {
         "defined": cpc is not None,
+        "machine": None,
         "partition": None,
         "errors": [],
         "warnings": [],
@@ -117,6 +120,7 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     view["warnings"].extend(warnings)
     if errors:
         return view
+    view["machine"] = model["machine"]
     names = [p["name"] for p in model["partitions"]]
     if partition:
         wanted = str(partition).strip().upper()
@@ -131,7 +135,7 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     view["errors"].extend(fid_owner_errors(model, guests_by_host))
     _add_ism(view, model)
     if view["partition"] is not None:
-        _add_roce(view, model)
+        _add_smcr(view, model)
         _add_hipersockets(view, model)
     view["own_ism_fids"] = sorted(set(view["own_ism_fids"]))
     return view
@@ -162,21 +166,22 @@ def _add_ism(view, model):
                 view["own_ism_fids"].append(func["fid"])
 
 
-def _add_roce(view, model):
-    for card in model["roce"]:
-        for func in card["functions"]:
-            if func["partition"] == view["partition"]:
-                view["functions"].append(
-                    {
-                        "fid": func["fid"],
-                        "uid": func["uid"],
-                        "pchid": card["pchid"],
-                        "type": card["type"].lower(),
-                        "port": func.get("port"),
-                        "pnet_id": func["pnet_id"],
-                        "guest": None,
-                    }
-                )
+def _add_smcr(view, model):
+    """The partition's RoCE Express and Network Express functions (``type`` the IOCP type in lower
+    case: ``roce``, ``roc2``, ``neth``, ``netd``; ``port`` the card port of a ROC2 function, else None)."""
+    for func in smcr_functions(model, view["partition"]):
+        view["functions"].append(
+            {
+                "fid": func["fid"],
+                "uid": func["uid"],
+                "pchid": func["pchid"],
+                "type": func["type"].lower(),
+                "pft": func["pft"],
+                "port": func["port"],
+                "pnet_id": func["pnet_id"],
+                "guest": None,
+            }
+        )
 
 
 def _add_hipersockets(view, model):

@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""SMC-R for the smc role: the RoCE functions a host powers on, and the PNET pairing of its RoCE ports
-with the interface that carries the rendezvous.
+"""SMC-R for the smc role: the RDMA functions a host powers on (RoCE Express, or Network Express NETH
+and NETD on a z17 / LinuxONE 5), and the PNET pairing of their ports with the interface that carries
+the rendezvous.
 
 SMC-R uses a RoCE port only when it is under the PNET ID of the rendezvous interface
 (net/smc/smc_pnet.c; otherwise the server declines with SMC_CLC_DECL_NOSMCRDEV). A port's PNET ID is
@@ -13,7 +14,8 @@ such a port is never planned an entry, nor is one suggested.
 
 Messages speak the inventory's terms: FIDs as ``0x1c1``, the card as ``PCHID 15C`` and its port as
 the card numbers it (``cpc.roce[].functions[].port``): an Express2/3 function has one RDMA port,
-port 1 for the kernel and ``smc_pnet``, which is port 1 or 2 of its card.
+port 1 for the kernel and ``smc_pnet``, which is port 1 or 2 of its card. A Network Express function
+has one RDMA port too, and its PCHID is the card port (``Network Express FID 0x10 (PCHID 314)``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ import binascii
 
 from ansible.module_utils.parsing.convert_bool import boolean
 
+from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import SMCR_TYPES
+from ansible_collections.s390x.network.plugins.module_utils.iocp.machines import ROCE_GENERATIONS
+from ansible_collections.s390x.network.plugins.module_utils.iocp.validate import NETX_TYPES
 from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PnetError, normalize_entry
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import (
     fid_text,
@@ -31,9 +36,12 @@ from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import 
     pchid_port,
     roce_function_ports,
 )
+from ansible_collections.s390x.network.plugins.module_utils.zpci.sysfs import PFT_NAMES, PFT_TYPES
 from ansible_collections.s390x.network.plugins.module_utils.zpci.util_string import pnet_ids
 
-ROCE_TYPES = ("roce", "roc2")
+# the cpc_host view's types of the RDMA functions SMC-R uses (the IOCP types in lower case)
+RDMA_TYPES = tuple(t.lower() for t in SMCR_TYPES)
+NETWORK_EXPRESS_TYPES = tuple(t.lower() for t in NETX_TYPES)
 NOSMCRDEV = "SMC-R would fall back to TCP (SMC_CLC_DECL_NOSMCRDEV)"
 
 
@@ -45,17 +53,18 @@ def _bool(value, name):
 
 
 def roce_plan(view, fids=None, smcr=None):
-    """The RoCE functions a host powers on for SMC-R.
+    """The RDMA functions a host powers on for SMC-R.
 
     ``view``: the host's ``cpc_host`` view; ``fids``: the role's ``smc_roce_fids`` (None: the
-    ``cpc.roce`` functions of the host's partition); ``smcr``: ``smc_smcr`` (None: SMC-R when there
-    are such functions). Returns ``enabled``, ``fids`` (sorted ints), ``labels`` (``0x1c0``),
-    ``functions`` (the model's functions of those FIDs: ``fid``, ``pchid``, ``port``, ``pnet_id``),
+    ``cpc.roce`` and ``cpc.network_express`` functions of the host's partition); ``smcr``:
+    ``smc_smcr`` (None: SMC-R when there are such functions). Returns ``enabled``, ``fids`` (sorted
+    ints), ``labels`` (``0x1c0``), ``functions`` (the model's functions of those FIDs: ``fid``,
+    ``type``, ``pchid``, ``port``, ``pnet_id``),
     ``config`` (zpci_function entries) and ``errors``.
     """
     view = view or {}
     errors = []
-    model = [f for f in view.get("functions") or [] if f.get("type") in ROCE_TYPES]
+    model = [f for f in view.get("functions") or [] if f.get("type") in RDMA_TYPES]
     given = None
     if fids == "":
         fids = None  # a templated null on ansible-core before 2.19
@@ -84,13 +93,29 @@ def roce_plan(view, fids=None, smcr=None):
         "fids": chosen,
         "labels": [fid_text(fid) for fid in chosen],
         "functions": [
-            {"fid": f["fid"], "pchid": f.get("pchid"), "port": f.get("port"), "pnet_id": f.get("pnet_id")}
+            {
+                "fid": f["fid"],
+                "type": f.get("type"),
+                "pchid": f.get("pchid"),
+                "port": f.get("port"),
+                "pnet_id": f.get("pnet_id"),
+            }
             for f in model
             if f["fid"] in chosen
         ],
-        "config": [{"fid": fid, "power": "on", "expected_type": "roce"} for fid in chosen],
+        "config": [{"fid": fid, "power": "on", "expected_type": _expected_type(fid, model, view)} for fid in chosen],
         "errors": errors,
     }
+
+
+def _expected_type(fid, model, view):
+    """zpci_function's ``expected_type`` of an SMC-R FID: the type of its ``pft`` in the model (``roce``,
+    ``neth``, ``netd``); a FID the model does not hold is ``roce`` on a machine with RoCE Express, else
+    (Network Express in either mode, or no model) not checked."""
+    for func in model:
+        if func["fid"] == fid and func.get("pft") in PFT_TYPES:
+            return PFT_TYPES[func["pft"]]
+    return "roce" if view.get("machine") in ROCE_GENERATIONS else "any"
 
 
 def chpid_pnet_id(util_string):
@@ -126,8 +151,20 @@ def _pchid_text(pchid):
         return None
 
 
+def _network_express(func, card):
+    """Whether a function is Network Express: its ``pft`` as sysfs gives it, else the model's type."""
+    if func.get("pft") is not None:
+        return PFT_NAMES.get(func["pft"]) in NETX_TYPES
+    return card.get("type") in NETWORK_EXPRESS_TYPES
+
+
 def _port_label(port):
-    """A RoCE port as the inventory names it: FID, card (PCHID) and the card's port."""
+    """An RDMA port as the inventory names it: FID, card (PCHID) and the card's port."""
+    if port["network_express"]:
+        where = (
+            "PCHID %s" % port["pchid"] if port["pchid"] else "RDMA port %d of %s" % (port["port"], port["pci_address"])
+        )
+        return "Network Express FID %s (%s)" % (fid_text(port["fid"]), where)
     where = []
     if port["pchid"]:
         where.append("PCHID %s" % port["pchid"])
@@ -205,8 +242,8 @@ def smcr_pairing(
 
     Returns ``entries`` (the software PNET entries to add), ``interface``, ``interface_pnet_id``,
     ``interface_pnet_source`` (``iocds``, ``software``, ``none``), ``ports`` (one per RDMA port:
-    ``fid``, ``pci_address``, ``port`` (RDMA), ``pchid``, ``pchid_port``, ``label``, ``pnet_id``,
-    ``source``), ``mismatches`` (ports under another PNET ID than the interface) and ``message``
+    ``fid``, ``pci_address``, ``port`` (RDMA), ``pchid``, ``pchid_port``, ``network_express``,
+    ``label``, ``pnet_id``, ``source``), ``mismatches`` (ports under another PNET ID than the interface) and ``message``
     ('' when every port pairs).
     """
     wanted = str(pnet_id or "").upper()
@@ -232,6 +269,7 @@ def smcr_pairing(
         if chosen is not None and func.get("fid") not in chosen:
             continue
         card = model.get(func.get("fid")) or {}
+        netx = _network_express(func, card)
         hw_ids = func.get("pnet_ids") or []
         for rdma_port in range(1, roce_function_ports(func.get("device_id")) + 1):
             hw = (hw_ids[rdma_port - 1] if rdma_port <= len(hw_ids) else None) or ""
@@ -245,11 +283,17 @@ def smcr_pairing(
                 "pci_address": func["pci_address"],
                 "port": rdma_port,
                 "pchid": _pchid_text(func.get("pchid")) or _pchid_text(card.get("pchid")),
-                "pchid_port": pchid_port(
-                    func.get("device_id"),
-                    rdma_port,
-                    func.get("port") if func.get("port") in (1, 2) else card.get("port"),
+                # a Network Express PCHID is one card port: no port number within the card
+                "pchid_port": (
+                    None
+                    if netx
+                    else pchid_port(
+                        func.get("device_id"),
+                        rdma_port,
+                        func.get("port") if func.get("port") in (1, 2) else card.get("port"),
+                    )
                 ),
+                "network_express": netx,
                 "pnet_id": (hw or soft).upper(),
                 "source": "iocds" if hw else ("software" if soft else "none"),
             }

@@ -51,6 +51,9 @@ OSA_TYPES = ("OSD",)
 # zPCI function type (``pft``, the kernel's owner of the numbers) of each IOCP FUNCTION TYPE
 FUNCTION_PFT = dict((name, pft) for pft, name in PFT_NAMES.items() if name in ("ISM",) + ROCE_TYPES + NETX_TYPES)
 SMCR_TYPES = ROCE_TYPES + NETX_TYPES
+# RDMA function types whose RNIC has RoCE v2 GIDs, which SMC-R v2 needs: RoCE Express2/3 (ROC2) and
+# Network Express (mlx5); a RoCE Express (ROCE) function is used for SMC-R v1 only
+SMCR_V2_TYPES = ("ROC2",) + NETX_TYPES
 FIDPARMS = ("00", "01")
 MAX_CSS = 5
 MAX_DEVICES_PER_STATEMENT = 256

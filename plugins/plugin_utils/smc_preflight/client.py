@@ -28,6 +28,7 @@ from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.replay
     ueid_list,
     uses_ipv4,
 )
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.rnic import rnic_model_entry
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.server import serve
 
 
@@ -193,7 +194,7 @@ def _fix_nosmcdev(c, has_d2):
             % (native[0]["pnet_id"], base_interface(rv) or "<rendezvous interface>", c["name"])
         )
     if not c["ism"] and not c["roce"]:
-        return "Give %s an ISM function on its peer's VCHID (cpc.ism) or a RoCE function (cpc.roce)." % c["name"]
+        return "Give %s an ISM function on its peer's VCHID (cpc.ism) or %s." % (c["name"], rnic_model_entry(c))
     return (
         "Give %s's rendezvous interface and its ISM or RoCE function one PNET ID (IOCDS or smc_pnet_config), or use "
         "SMC-D v2 (kernel 5.10+/RHEL 8.4+, z15+)." % c["name"]

@@ -191,6 +191,7 @@ def _norm_rendezvous(rv, field):
 FACT_KEYS = (
     "cpc",
     "machine",
+    "partition",
     "kernel",
     "kernel_smc",
     "smc",
@@ -238,6 +239,7 @@ def normalize_facts(name, facts):
         "name": name,
         "cpc": facts.get("cpc"),
         "machine": facts.get("machine"),
+        "partition": facts.get("partition"),
         "kernel": release,
         "kernel_smc": kernel_smc,
         # a kernel without SMC has no SMC socket, whatever else the facts say

@@ -12,6 +12,8 @@ __metaclass__ = type
 import re
 
 from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import (
+    SMCR_TYPES,
+    SMCR_V2_TYPES,
     channel_devnos,
     iqd_devices,
     normalize_cpc,
@@ -77,6 +79,21 @@ def _partition_interfaces(model, partition, qeth_devices):
     return result
 
 
+def _rdma_ports(functions):
+    """The RDMA ports of the view's RoCE Express and Network Express functions (a Network Express
+    function has no card port: port 1); ``v2`` where the RNIC has RoCE v2 GIDs (``SMCR_V2_TYPES``)."""
+    return [
+        {
+            "fid": f["fid"],
+            "port": f["port"] or 1,
+            "pnet_id": f["pnet_id"] or "",
+            "v2": f["type"].upper() in SMCR_V2_TYPES,
+        }
+        for f in functions
+        if f["type"].upper() in SMCR_TYPES
+    ]
+
+
 def _guest_names(model):
     return set(f["guest"] for v in model.get("ism") or [] for f in v["functions"] if f.get("guest"))
 
@@ -121,13 +138,9 @@ def model_facts(host, cpc, facts, inputs):
                     "v2": v2,
                 }
             )
-        roces = [
-            {"fid": f["fid"], "port": f["port"] or 1, "pnet_id": f["pnet_id"] or "", "v2": f["type"] == "roc2"}
-            for f in view["functions"]
-            if f["type"] in ("roce", "roc2")
-        ]
+        roces = _rdma_ports(view["functions"])
         interfaces = _partition_interfaces(model, part, inputs["qeth_devices"])
-        facts.update(cpc=model["name"], machine=machine, ism=isms, roce=roces)
+        facts.update(cpc=model["name"], machine=machine, partition=part, ism=isms, roce=roces)
         facts["netdev_pnet_ids"] = sorted(
             set([i["pnet_id"] for i in interfaces if i["pnet_id"]] + [r["pnet_id"] for r in roces if r["pnet_id"]])
         )

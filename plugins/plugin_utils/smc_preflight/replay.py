@@ -55,6 +55,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.s390x.network.plugins.module_utils.zpci.pci_ids import fid_text
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.rnic import no_rnic_text, rnic_port_name
 
 # SMCD_CLC_MAX_V2_GID_ENTRIES: ISM devices a client offers for SMC-Dv2 besides its v1 device
 MAX_V2_ISM_OFFERED = 8
@@ -213,7 +214,8 @@ def roce_ports(run, h):
         "roce:%s" % h["name"],
         h["roce"],
         "the RoCE ports of %s" % h["name"],
-        "%s's RoCE functions: a cpc model entry (cpc.roce) or live facts (smcd_info protocol smcr devices)" % h["name"],
+        "%s's RoCE or Network Express functions: a cpc model entry (cpc.roce, cpc.network_express) or live facts "
+        "(smcd_info protocol smcr devices)" % h["name"],
     )
 
 
@@ -336,10 +338,11 @@ def has_ndev_pnet(run, h, pnet):
 def find_roce_port(run, h, notes, v2=False):
     """smc_find_rdma_device: an active RoCE port with the PNET ID of the rendezvous interface, or,
     when the interface has none, the RoCE port that interface belongs to (smc_pnet_find_rdma_dev).
-    For SMC-Rv2 the port must be RoCE Express2 or later with an IPv4 address (a RoCEv2 GID)."""
+    For SMC-Rv2 the port must be RoCE Express2 or later or Network Express, with an IPv4 address (a
+    RoCEv2 GID)."""
     ports = roce_ports(run, h)
     if not ports:
-        notes.append("%s has no RoCE port" % h["name"])
+        notes.append(no_rnic_text(h))
         return None
     pnet = ndev_pnet(run, h)
 
@@ -352,7 +355,7 @@ def find_roce_port(run, h, notes, v2=False):
         if not run.ask(
             "rocev2:%s:%s" % (h["name"], label),
             port["v2"],
-            "%s's %s is RoCE Express2 or later" % (h["name"], label),
+            "%s's %s is RoCE Express2 or later, or Network Express" % (h["name"], label),
             "`smcr device` on %s (Type)" % h["name"],
         ):
             return False
@@ -368,8 +371,8 @@ def find_roce_port(run, h, notes, v2=False):
             if dev_pnet(run, h, port, "roce") == pnet and usable(port):
                 return port
         notes.append(
-            "%s has no active %sRoCE port with the PNET ID %s of its rendezvous interface"
-            % (h["name"], "RoCE Express2+ " if v2 else "", pnet)
+            "%s has no active %s with the PNET ID %s of its rendezvous interface"
+            % (h["name"], rnic_port_name(h, v2), pnet)
         )
         return None
     base = base_interface(h["rendezvous"])

@@ -33,6 +33,7 @@ from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.replay
     same_vlan,
     ueid_list,
 )
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.rnic import rnic_port_name
 
 
 def _decline(code, s, c, proposal, why, fix):
@@ -285,12 +286,17 @@ def _why_of(code, detail):
         parts = [p.rstrip(".") for p in (scope.get("nod2"), scope.get("nod1")) if p]
         return "; ".join(parts) + "." if parts else "No SMC-D device matches."
     if code == "SMC_CLC_DECL_NOSMCRDEV":
-        return "%s has no RoCE Express2+ port with an IPv4 address under the PNET ID of its interface: %s." % (
+        return "%s has no %s with an IPv4 address under the PNET ID of its interface: %s." % (
             s["name"],
+            rnic_port_name(s, v2=True),
             "; ".join(scope.get("notes") or []),
         )
     if code == "SMC_CLC_DECL_NOSMCDEV":
-        return "%s finds no RoCE port for the proposal: %s." % (s["name"], "; ".join(scope.get("notes") or []))
+        return "%s finds no %s for the proposal: %s." % (
+            s["name"],
+            rnic_port_name(s),
+            "; ".join(scope.get("notes") or []),
+        )
     return ""
 
 
@@ -319,10 +325,13 @@ def _fix_of(code, c, s, detail):
             "(smc_seid enabled on both, or a shared UEID in smc_ueids)." % (s["name"], c["name"])
         )
     if code == "SMC_CLC_DECL_NOSMCRDEV":
-        return "Give %s a RoCE Express2+ port with an IPv4 address under the PNET ID of its interface." % s["name"]
+        return "Give %s a %s with an IPv4 address under the PNET ID of its interface." % (
+            s["name"],
+            rnic_port_name(s, v2=True),
+        )
     if code == "SMC_CLC_DECL_NOSMCDEV":
-        return (
-            "Give %s an active RoCE port with the PNET ID of its rendezvous interface (IOCDS or smc_pnet_config)."
-            % s["name"]
+        return "Give %s an active %s with the PNET ID of its rendezvous interface (IOCDS or smc_pnet_config)." % (
+            s["name"],
+            rnic_port_name(s),
         )
     return ""
