@@ -104,7 +104,7 @@ test-zlab: setup
 # real-kernel one runs next to the others (scripts/molecule-tier.sh, MOLECULE_BACKGROUND). The
 # scenario enterprise runs with older ansible-core releases (mk/enterprise.mk), not here.
 # ANSIBLE_HOME in the tree: molecule installs the collection there, not into the shared ~/.ansible.
-MOLECULE_SCENARIOS ?= $(sort $(filter-out resources enterprise z17,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
+MOLECULE_SCENARIOS ?= $(sort $(filter-out resources enterprise,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
 test-molecule: setup zlab-image
 	scripts/molecule-tier.sh $(MOLECULE_SCENARIOS)
 
