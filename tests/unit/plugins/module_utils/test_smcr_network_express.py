@@ -6,8 +6,6 @@ partition's NETH/NETD functions like RoCE functions, the pairing names them by P
 pre-flight treats them as SMC-R v2 capable and names a missing Network Express RNIC; a z16 RoCE
 pair is predicted as before."""
 
-from __future__ import annotations
-
 import base64
 import copy
 import os
