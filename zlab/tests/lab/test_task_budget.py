@@ -22,9 +22,9 @@ from labutil import BIN, REPO, zlab
 # per host: tasks that ran, remote module runs, controller-side tasks, skipped tasks of the no-op pass
 # (site.yml includes verify.yml, which runs the roles once more in check mode)
 BUDGET = {
-    "lpar-a": {"tasks": 37, "remote": 10, "controller": 27, "skipped": 25},
-    "lpar-b": {"tasks": 33, "remote": 14, "controller": 19, "skipped": 18},
-    "g1": {"tasks": 23, "remote": 10, "controller": 13, "skipped": 20},
+    "lpar-a": {"tasks": 40, "remote": 10, "controller": 30, "skipped": 29},
+    "lpar-b": {"tasks": 34, "remote": 14, "controller": 20, "skipped": 20},
+    "g1": {"tasks": 24, "remote": 10, "controller": 14, "skipped": 22},
     "localhost": {"tasks": 10, "remote": 8, "controller": 2, "skipped": 8},
 }
 KEYS = ("tasks", "remote", "controller", "skipped")
