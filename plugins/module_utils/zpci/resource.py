@@ -240,9 +240,9 @@ class ZpciFunctions(Resource):
             sriov = sriov_actions(entry, predict(record, power + binding))
             steps = [self._power_step(entry, action) for action in power]
             if binding:
-                steps.append(self._bind_step(entry, binding))
+                steps.append(self._late_step(entry, binding, "bind", self._bind))
             if sriov:
-                steps.append(self._sriov_step(entry, sriov))
+                steps.append(self._late_step(entry, sriov, "sriov", self._sriov))
             change = Change(
                 entry["fid"], steps, want=predict(record, power + binding + sriov, entry), label=fid_text(entry["fid"])
             )
@@ -343,14 +343,15 @@ class ZpciFunctions(Resource):
                 return record
             time.sleep(0.2)
 
-    def _bind_step(self, entry, planned):
-        """Bind the function as it is when the step runs (a host driver may have probed it at power-on)."""
+    def _late_step(self, entry, planned, kind, run):
+        """A step that plans its actions again from the function as it is when the step runs (a host
+        driver may have probed it at power-on; a PF's address is known only after power-on)."""
         step = Step(
-            action=lambda: self._bind(entry, step),
+            action=lambda: run(entry, step),
             texts=[a["command"] for a in planned],
             scope="active",
             subject=entry["fid"],
-            kind="bind",
+            kind=kind,
         )
         return step
 
@@ -369,17 +370,6 @@ class ZpciFunctions(Resource):
                     "after %s the function is bound to %s, not %s"
                     % (", ".join(a["command"] for a in actions), now, entry["driver"])
                 )
-
-    def _sriov_step(self, entry, planned):
-        """Give the PF its VFs as it is when the step runs (its address is known after power-on)."""
-        step = Step(
-            action=lambda: self._sriov(entry, step),
-            texts=[a["command"] for a in planned],
-            scope="active",
-            subject=entry["fid"],
-            kind="sriov",
-        )
-        return step
 
     def _sriov(self, entry, step):
         record = self.sysfs.read_function(entry["fid"])
