@@ -8,8 +8,10 @@ set`` and no ``CONFIG_SMC`` at all (since 6.18 ``config SMC`` depends on ``DIBS`
 upgrades to it loses SMC-D and SMC-R without a message. The evidence, in the order it is trusted:
 
 * ``/proc/sys/net/smc`` or ``/sys/module/smc``: SMC is loaded (or built in);
-* ``/lib/modules/<release>/modules.builtin`` and ``modules.dep``: whether ``net/smc/smc.ko`` is
-  built in or installed; both readable without it means the kernel has no SMC;
+* ``/lib/modules/<release>/modules.builtin`` and ``modules.dep``: whether a module file ``smc.ko``
+  is built in or installed (the distribution's ``kernel/net/smc/smc.ko``, or a rebuilt one that
+  depmod prefers under ``updates/`` or ``extra/``, DKMS included); both readable without it means
+  the kernel has no SMC;
 * ``/boot/config-<release>`` where the distribution installs it: ``CONFIG_SMC`` (``y``/``m``, ``is
   not set`` or no line at all) and ``CONFIG_DIBS``;
 * ``modprobe smc`` failing is the caller's evidence (``with_modprobe_error``).
@@ -43,8 +45,9 @@ NOT_BUILT = "not built"
 UNKNOWN = "unknown"
 
 NO_SMC = "SMC not built into this kernel"
-# a modules.dep or modules.builtin line of smc: "kernel/net/smc/smc.ko.xz: deps" or "kernel/net/smc/smc.ko"
-_SMC_KO = re.compile(r"(?:\S*/)?net/smc/smc\.ko(?:\.[a-z]+)?(?::.*)?")
+# a modules.dep or modules.builtin line of the module smc, wherever depmod found it:
+# "kernel/net/smc/smc.ko.xz: deps", "updates/dkms/smc.ko: deps" or "kernel/net/smc/smc.ko"
+_SMC_KO = re.compile(r"(?:\S*/)?smc\.ko(?:\.(?:xz|zst|gz))?(?::.*)?")
 _CONFIG_LINE = re.compile(r"(?:CONFIG_(SMC|DIBS)=([ym])|# CONFIG_(SMC|DIBS) is not set)")
 _RELEASE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+~-]{0,127}")
 

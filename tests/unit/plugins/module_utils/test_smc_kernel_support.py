@@ -104,3 +104,25 @@ def test_a_loaded_ulp_smc_before_70(host_root):
 def test_a_release_that_is_no_uname_text_is_refused(host_root, release):
     with pytest.raises(ValueError, match="kernel release"):
         ks.probe(release)
+
+
+@pytest.mark.parametrize(
+    "dep",
+    [
+        # a rebuilt smc.ko that depmod prefers over the distribution's (modules.dep lists only that one)
+        "updates/smc.ko: kernel/drivers/s390/net/ism.ko.xz kernel/drivers/infiniband/core/ib_core.ko.xz\n",
+        "updates/dkms/smc.ko.zst: kernel/drivers/infiniband/core/ib_core.ko.zst\n",
+        "extra/smc.ko.gz:\n",
+    ],
+)
+def test_an_smc_module_outside_net_smc_is_installed(host_root, dep):
+    _tree(host_root, "6.12.0", "updates/smc_diag.ko: updates/smc.ko\n" + dep, "")
+    assert ks.probe("6.12.0")["state"] == ks.MODULE
+
+
+@pytest.mark.parametrize(
+    "other", ["kernel/net/smc/smc_diag.ko.xz:\n", "updates/dsmc.ko:\n", "kernel/net/smc/smc.ko.bak:\n"]
+)
+def test_other_modules_are_not_smc(host_root, other):
+    _tree(host_root, "6.12.0", other, "")
+    assert ks.probe("6.12.0")["state"] == ks.NOT_BUILT
