@@ -22,6 +22,7 @@ export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PATH := $(VENV)/bin:$(PATH)
 
 .PHONY: get-pip-cache help setup venv apt-deps collection-link env sanity lint lint-dev units test test-zlab test-molecule \
+	test-molecule-emulated test-real-kernel \
         build install demo clean changelog-lint
 
 help:
@@ -105,8 +106,20 @@ test-zlab: setup
 # scenario enterprise runs with older ansible-core releases (mk/enterprise.mk), not here.
 # ANSIBLE_HOME in the tree: molecule installs the collection there, not into the shared ~/.ansible.
 MOLECULE_SCENARIOS ?= $(sort $(filter-out resources enterprise,$(notdir $(patsubst %/molecule.yml,%,$(wildcard molecule/*/molecule.yml)))))
+# The scenarios whose hosts boot a real s390x kernel under QEMU TCG.
+REAL_KERNEL_SCENARIOS := realkernel
 test-molecule: setup zlab-image
 	scripts/molecule-tier.sh $(MOLECULE_SCENARIOS)
+
+test-molecule-emulated: setup zlab-image
+	MOLECULE_BACKGROUND= scripts/molecule-tier.sh $(filter-out $(REAL_KERNEL_SCENARIOS),$(MOLECULE_SCENARIOS))
+
+# Everything on real s390x kernels, one after the other (one or two TCG guests at a time): the
+# real-kernel lab tests, then the real-kernel scenarios. `make test` runs it in the background
+# while the emulated lab tests and scenarios run (scripts/test-tiers.sh).
+test-real-kernel: setup zlab-image
+	$(PY) -m pytest -q --durations=10 $(REAL_KERNEL_LAB_TESTS)
+	MOLECULE_BACKGROUND= MOLECULE_ANSIBLE_HOME=$(CURDIR)/.cache/ansible-home-real-kernel scripts/molecule-tier.sh $(REAL_KERNEL_SCENARIOS)
 
 # Every tier that exists, cheapest first, with each tier's wall time (scripts/test-tiers.sh).
 test: setup

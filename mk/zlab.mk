@@ -14,7 +14,8 @@ ZLAB_LAB_NAME ?= lab
 ZLAB_APT_PACKAGES ?= mmdebstrap fuse3 libfuse3-3 iproute2 openssh-client util-linux procps qemu-user-static \
 	qemu-system-misc qemu-utils arch-test gcc-s390x-linux-gnu flex bison libelf-dev bc dwarves dpkg-dev
 
-.PHONY: zlab-deps zlab-install zlab-image zlab-image-s390x lab-up lab-down lab-status test-zlab-lab zlab-bench
+.PHONY: zlab-deps zlab-install zlab-image zlab-image-s390x lab-up lab-down lab-status test-zlab-lab zlab-bench \
+	oldest-core-venv test-zlab-lab-emulated
 
 # Installs the apt packages once (apt-get update only when something is missing).
 zlab-deps:
@@ -50,10 +51,20 @@ lab-status: zlab-install
 # (mk/matrix.mk) runs drift.yml in zlab/tests/lab/test_drift_lost_hosts.py next to the newest.
 ZLAB_OLDEST_CORE := $(shell sed -n 's/^requires_ansible: *">= *\([0-9]*\.[0-9]*\).*/\1/p' meta/runtime.yml)
 
-test-zlab-lab: zlab-image
+# The lab tests whose hosts boot a real s390x kernel under QEMU TCG (a core busy per guest).
+REAL_KERNEL_LAB_TESTS := zlab/tests/lab/test_real_kernel.py zlab/tests/lab/test_real_kernel_smcr.py
+
+oldest-core-venv:
 	@test -n "$(ZLAB_OLDEST_CORE)" -a -n "$(call core_stamp,$(ZLAB_OLDEST_CORE))" || { echo "test-zlab-lab: no oldest ansible-core venv rule (meta/runtime.yml, mk/matrix.mk)" >&2; exit 1; }
 	$(MAKE) --no-print-directory $(call core_stamp,$(ZLAB_OLDEST_CORE))
-	$(PY) -m pytest zlab/tests/lab -q
+
+# Every lab test.
+test-zlab-lab: zlab-image oldest-core-venv
+	$(PY) -m pytest zlab/tests/lab -q --durations=15
+
+# The lab tests on emulated hosts only; `make test` runs the real-kernel ones in test-real-kernel.
+test-zlab-lab-emulated: zlab-image oldest-core-venv
+	$(PY) -m pytest zlab/tests/lab -q --durations=15 $(addprefix --ignore=,$(REAL_KERNEL_LAB_TESTS))
 
 zlab-bench: zlab-image
 	$(PY) benchmarks/zlab_up.py

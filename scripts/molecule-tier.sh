@@ -5,7 +5,7 @@
 # with an ANSIBLE_HOME and a log of its own; the log is printed when the scenario ends. Exit status:
 # 0 when every scenario passed.
 set -uo pipefail
-home="$PWD/.cache/ansible-home"
+home="${MOLECULE_ANSIBLE_HOME:-$PWD/.cache/ansible-home}"
 background=" ${MOLECULE_BACKGROUND-realkernel} "
 declare -A pids logs starts
 for s in "$@"; do
