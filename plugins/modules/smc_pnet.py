@@ -35,8 +35,7 @@ description:
     none) the collection's own netlink client, as a restore program with the entries in a data file.
   - Every entry is checked before anything is read or changed (PNET ID, interface and device names as
     the kernel accepts them), and the unit's lines are written with systemd's quoting (specifiers, C($),
-    quotes and backslashes escaped; names with control characters, which a unit line cannot hold, are
-    refused naming the field). Names are passed to C(smc_pnet) and netlink as data, never through a shell.
+    quotes and backslashes escaped; names with control characters are refused naming the field). Names are passed to C(smc_pnet) and netlink as data, never through a shell.
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
@@ -58,8 +57,8 @@ options:
       interface:
         description:
           - Network interface (for example V(enc8200), a bond or a VLAN device). Mutually exclusive with O(config[].ib_device).
-          - A name the kernel accepts - 1 to 15 bytes, not V(.) or V(..), no C(/), C(:), blanks or NUL. Other characters
-            (C($), C(%), C(;), quotes) are data; with O(boot_unit=present) control characters are refused as well.
+          - A name the kernel accepts - 1 to 15 bytes, not V(.) or V(..), no C(/), C(:), blanks or NUL - and, as in every
+            module of the collection, no control or format characters. Other characters (C($), C(%), C(;), quotes) are data.
         type: str
       ib_device:
         description:

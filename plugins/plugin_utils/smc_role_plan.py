@@ -15,8 +15,8 @@ every filter or test plugin of ansible-core, for every host and task.
 
 from __future__ import annotations
 
-import re
-
+from ansible_collections.s390x.network.plugins.module_utils.ip import ifname as ip_ifname
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PNET_ID_RE
 from ansible_collections.s390x.network.plugins.module_utils.smc.services import smc_services_plan
 from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
     SMC_SYSCTL_PREFIX,
@@ -26,12 +26,6 @@ from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import (
 )
 from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import smc_ism_config
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_smcr import roce_plan
-
-# a PNET ID as the kernel takes it (1-16 of A-Z, a-z, 0-9; empty: none); an interface name as
-# dev_valid_name() takes it (1-15 bytes, no '/', ':' or blank, not '.' or '..'; empty: none)
-_PNET_ID = re.compile(r"[A-Za-z0-9]{0,16}")
-_IFNAME = re.compile(r"[^/:\s]{0,15}")
-
 
 # net.core.rmem_max/wmem_max of a kernel that nobody changed: the role raises them only above it
 CORE_MEM_DEFAULT = 212992
@@ -72,13 +66,14 @@ def smcr_errors(interface, pnet_id):
     errors = []
     pnet_id = "" if pnet_id is None else str(pnet_id)
     interface = "" if interface is None else str(interface)
-    if not _PNET_ID.fullmatch(pnet_id):
-        errors.append("smc_smcr_pnet_id: %r is not a PNET ID (1-16 characters A-Z, a-z, 0-9, or empty)" % pnet_id)
-    if not _IFNAME.fullmatch(interface) or interface in (".", ".."):
-        errors.append(
-            "smc_smcr_interface: %r is not a network interface name (1-15 characters, no blanks, '/' or ':', "
-            "not '.' or '..'; or empty)" % interface
-        )
+    # empty: none; else the kernel's rules, each from its one owner
+    if pnet_id:
+        if not PNET_ID_RE.fullmatch(pnet_id):
+            errors.append("smc_smcr_pnet_id: %r is not a PNET ID (1-16 characters A-Z, a-z, 0-9, or empty)" % pnet_id)
+    if interface:
+        problem = ip_ifname.ifname_problem(interface)
+        if problem:
+            errors.append("smc_smcr_interface: %s; or empty" % problem)
     return errors
 
 

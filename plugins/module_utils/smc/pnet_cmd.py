@@ -24,12 +24,11 @@ __metaclass__ = type
 
 import re
 
+if "ifname_problem" not in globals():  # imported in the collection; in the restore program it precedes
+    from ansible_collections.s390x.network.plugins.module_utils.ip.ifname import ifname_problem
+
 TOOL = "smc_pnet"
 PNET_ID_RE = re.compile(r"[A-Za-z0-9]{1,16}")
-#: bytes the kernel refuses in an interface name (dev_valid_name: '/', ':' and isspace(), whose
-#: table in lib/ctype.c also marks 0xa0), and NUL, which ends the name
-IFNAME_BAD_BYTES = frozenset(b"/: \t\n\v\f\r\x00\xa0")
-IFNAMSIZ = 16
 #: an RDMA or ISM device name: IB_DEVICE_NAME_MAX (64) bytes with the NUL, no blanks
 IBDEV_MAX = 63
 IBDEV_BAD_BYTES = frozenset(b" \t\n\v\f\r\x00")
@@ -50,16 +49,9 @@ def _name_bytes(name):
 
 
 def ifname_ok(name):
-    """Whether the kernel accepts ``name`` (str) as a network interface name (dev_valid_name):
-    1 to 15 bytes (UTF-8), not ``.`` or ``..``, none of ``/``, ``:``, blanks (the kernel's isspace)
-    or NUL. Other characters, such as ``$``, ``%``, ``;`` or quotes, are legal and are data."""
-    data = _name_bytes(name)
-    return (
-        data is not None
-        and 0 < len(data) < IFNAMSIZ
-        and name not in (".", "..")
-        and not IFNAME_BAD_BYTES.intersection(bytearray(data))
-    )
+    """Whether ``name`` is a network interface name by the collection's one rule (the kernel's
+    dev_valid_name, and no control or format character: ``ip/ifname.py``)."""
+    return ifname_problem(name) is None
 
 
 def ibdev_ok(name):
@@ -98,10 +90,7 @@ def normalize_entry(item, index=0, allow_bare=False):
         raise PnetError("%s: needs interface (a network interface) or ib_device (an RDMA/ISM device)" % where)
     if interface is not None:
         if not isinstance(interface, str) or not ifname_ok(interface):
-            raise PnetError(
-                "%s.interface: %r is not a network interface name (1-15 bytes, not '.' or '..', "
-                "no blanks, '/', ':' or NUL)" % (where, interface)
-            )
+            raise PnetError("%s.interface: %s" % (where, ifname_problem(interface)))
         if port is not None:
             raise PnetError("%s.port: only valid with ib_device" % where)
         return {"pnet_id": pnet_id, "interface": interface, "ib_device": None, "port": None}

@@ -46,6 +46,7 @@ from ansible_collections.s390x.network.plugins.module_utils.engine import host_f
 from ansible_collections.s390x.network.plugins.module_utils.engine import unit_syntax
 from ansible_collections.s390x.network.plugins.module_utils.smc import kernel_support
 from ansible_collections.s390x.network.plugins.module_utils.smc import netlink as smc_netlink
+from ansible_collections.s390x.network.plugins.module_utils.ip import ifname as ip_ifname
 from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_cmd as smc_pnet_cmd
 from ansible_collections.s390x.network.plugins.module_utils.smc import pnet_restore
 from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import (
@@ -70,7 +71,7 @@ RESTORE_COMMENT = "# smc_pnet (smc-tools) is not installed: the restore program 
 #: the interpreter that outlives a minor upgrade, taken when it is the module's own
 STABLE_PYTHON = "/usr/bin/python3"
 #: the sources of the restore program, in this order (each after the names it uses)
-PROGRAM_SOURCES = (smc_netlink, smc_pnet_cmd, pnet_restore)
+PROGRAM_SOURCES = (smc_netlink, ip_ifname, smc_pnet_cmd, pnet_restore)
 #: lines of a source left out of the program (only valid at the top of a file; not needed on Python 3)
 _NOT_IN_PROGRAM = ("from __future__ import absolute_import, division, print_function", "__metaclass__ = type")
 MODULES_DIR = kernel_support.MODULES_DIR
@@ -141,18 +142,22 @@ def module_source(module):
     return source
 
 
+def _source_path(module):
+    """``module_utils/<package>/<name>.py`` of a module of the collection."""
+    return "module_utils/%s.py" % "/".join(module.__name__.split(".")[-2:])
+
+
 def program_text():
     """The restore program: the sources of ``PROGRAM_SOURCES`` in one file (standard library only)."""
     parts = [
         "# -*- coding: utf-8 -*-\n",
         "# Managed by s390x.network.smc_pnet (boot_unit: present). Changes are overwritten.\n",
         "# The restore program of %s: PYTHON %s %s\n" % (UNIT_NAME, PROGRAM_PATH, DATA_PATH),
-        "# It is the collection's %s in one file.\n"
-        % ", ".join("module_utils/smc/%s.py" % m.__name__.rsplit(".", 1)[-1] for m in PROGRAM_SOURCES),
+        "# It is the collection's %s in one file.\n" % ", ".join(_source_path(m) for m in PROGRAM_SOURCES),
     ]
     for module in PROGRAM_SOURCES:
         lines = [line for line in module_source(module).split("\n") if line not in _NOT_IN_PROGRAM]
-        parts.append("\n# ---- module_utils/smc/%s.py\n" % module.__name__.rsplit(".", 1)[-1])
+        parts.append("\n# ---- %s\n" % _source_path(module))
         parts.append("\n".join(lines).rstrip("\n") + "\n")
     return "".join(parts)
 

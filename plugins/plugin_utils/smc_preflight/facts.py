@@ -13,9 +13,8 @@ import ipaddress
 import re
 
 from ansible_collections.s390x.network.plugins.module_utils.smc.levels import kernel_level
+from ansible_collections.s390x.network.plugins.module_utils.smc.pnet_cmd import PNET_ID_RE
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common import PreflightError
-
-_PNET_RE = re.compile(r"[A-Za-z0-9]{1,16}")
 
 
 # -- kernel releases ------------------------------------------------------------------------------
@@ -50,7 +49,7 @@ def _pnet(item, key, field):
     value = item[key]
     if value is None or value == "":
         return ""
-    if not isinstance(value, str) or not _PNET_RE.fullmatch(value.strip()):
+    if not isinstance(value, str) or not PNET_ID_RE.fullmatch(value.strip()):
         raise PreflightError("%s: %r is not a PNET ID (1-16 characters A-Z 0-9) or null" % (field, value))
     return value.strip().upper()
 

@@ -45,11 +45,35 @@ def test_each_refusal_names_the_entry_and_field(item, fragment):
     assert len(errors) == 1 and fragment.replace("[0]", "[1]") in errors[0], errors
 
 
-def test_a_name_no_unit_line_can_hold_is_refused_only_for_the_boot_unit():
+@pytest.mark.parametrize("boot_unit", [False, True])
+def test_a_name_with_a_control_character_is_refused_with_or_without_the_boot_unit(boot_unit):
     config = [{"pnet_id": "NETA", "interface": "a\x01b"}]
-    assert smc_pnet_errors(config, boot_unit=False) == []
-    errors = smc_pnet_errors(config, boot_unit=True)
-    assert len(errors) == 1 and errors[0].startswith("smc_pnet_config[0].interface"), errors
+    errors = smc_pnet_errors(config, boot_unit=boot_unit)
+    assert len(errors) == 1 and errors[0].startswith("smc_pnet_config[0].interface: 'a\\x01b' is not"), errors
+    assert "control or format character" in errors[0]
+
+
+@pytest.mark.parametrize(
+    "interface",
+    [
+        "\u00fc" * 8,  # 8 characters, 16 bytes: one more than the kernel holds
+        "e\u200bth0",  # a zero-width space: a format character
+        "eth0\x85",  # NEL, a C1 control character
+    ],
+)
+def test_the_smcr_interface_follows_the_one_interface_name_rule(interface):
+    errors = smcr_errors(interface, "NETA")
+    assert len(errors) == 1 and errors[0].startswith(
+        "smc_smcr_interface: %r is not a network interface name" % interface
+    )
+    assert smcr_errors("\u00fc" * 7, "neta") == []  # 14 bytes, and a PNET ID in lower case
+
+
+def test_the_smcr_pnet_id_follows_the_kernel_rule():
+    assert smcr_errors("", "") == [] and smcr_errors("eth0", "") == []
+    assert smcr_errors("", "NET-A") == [
+        "smc_smcr_pnet_id: 'NET-A' is not a PNET ID (1-16 characters A-Z, a-z, 0-9, or empty)"
+    ]
 
 
 def test_not_a_list():

@@ -314,15 +314,16 @@ def _top_level_names(module):
 
 
 def test_the_sources_of_the_program_shadow_nothing_of_each_other():
-    netlink, cmd, restore_names = [_top_level_names(m) for m in pnet_unit.PROGRAM_SOURCES]
-    assert netlink & cmd == set(["__metaclass__"])
-    assert restore_names & (netlink | cmd) == set()
+    netlink, ifname, cmd, restore_names = [_top_level_names(m) for m in pnet_unit.PROGRAM_SOURCES]
+    assert netlink & cmd == netlink & ifname == ifname & cmd == set(["__metaclass__"])
+    assert restore_names & (netlink | ifname | cmd) == set()
     assert all(re.match(r"restore_|RESTORE_|Restore", name) for name in restore_names), restore_names
 
 
 def test_the_program_is_the_sources_in_order():
     text = pnet_unit.program_text()
-    positions = [text.index("# ---- module_utils/smc/%s.py\n" % n) for n in ("netlink", "pnet_cmd", "pnet_restore")]
+    names = ("smc/netlink", "ip/ifname", "smc/pnet_cmd", "smc/pnet_restore")
+    positions = [text.index("# ---- module_utils/%s.py\n" % n) for n in names]
     assert positions == sorted(positions)
     assert "from __future__" not in text and "ansible_collections" in text  # only in the skipped import
     assert text.rstrip().endswith("raise SystemExit(restore_run(sys.argv[1:], sys.stdout, sys.stderr))")
@@ -348,7 +349,7 @@ def test_the_program_is_the_same_from_a_zip_as_ansiballz_ships_it(python, tmp_pa
             zf.writestr(package + "/__init__.py", "")
         zf.writestr("ansible_collections/s390x/network/plugins/__init__.py", "")
         zf.writestr(prefix + "/__init__.py", "")
-        for sub in ("engine", "smc"):
+        for sub in ("engine", "ip", "smc"):
             zf.writestr("%s/%s/__init__.py" % (prefix, sub), "")
             for name in sorted(os.listdir(os.path.join(base, sub))):
                 if name.endswith(".py") and name != "__init__.py":
