@@ -35,7 +35,8 @@ description:
     none) the collection's own netlink client, as a restore program with the entries in a data file.
   - Every entry is checked before anything is read or changed (PNET ID, interface and device names as
     the kernel accepts them), and the unit's lines are written with systemd's quoting (specifiers, C($),
-    quotes and backslashes escaped; names with control characters are refused naming the field). Names are passed to C(smc_pnet) and netlink as data, never through a shell.
+    quotes and backslashes escaped; names with control characters are refused naming the field). Names
+    are passed to C(smc_pnet) and netlink as data, never through a shell.
 author:
   - s390x.network contributors (@s390x-network)
 extends_documentation_fragment:
