@@ -317,7 +317,7 @@ def _lab(**hostvars):
         ),
         "lpar-b": dict(
             dict.fromkeys(["qeth_result", "network_express_result", "interfaces_result", "nic_tuning_result"], CLEAN),
-            **SMC_CLEAN
+            **SMC_CLEAN,
         ),
         "g1": dict(dict.fromkeys(["interfaces_result", "nic_tuning_result"], CLEAN), **SMC_CLEAN),
     }
