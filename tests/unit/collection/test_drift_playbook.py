@@ -151,6 +151,7 @@ def test_a_run_that_ends_before_its_summary_leaves_no_clean_report(tmp_path):
     report = json.loads((tmp_path / "report.json").read_text())
     assert [(r["host"], r["object"], r["scope"]) for r in report["drift"]] == [
         ("lpar-a", "qeth", "error"),
+        ("lpar-a", "network_express", "error"),
         ("lpar-a", "interfaces", "error"),
         ("lpar-a", "nic_tuning", "error"),
         ("g1", "interfaces", "error"),
