@@ -158,6 +158,7 @@ def _result_rows(result, kind):
 # register named here is checked against the role's tasks (tests/unit/roles/test_drift_reports.py).
 ROLE_RESULTS = {
     "qeth": (("qeth_result", "qeth"),),
+    "network_express": (("network_express_result", "zpci"),),
     "ism_passthrough": (("ism_passthrough_result", "zpci"),),
     "kvm_guest_network": (("kvm_guest_network_promisc_result", "link"), ("kvm_guest_network_result", "guest")),
     "interfaces": (("interfaces_result", "ip"),),

@@ -110,8 +110,8 @@ def test_drift_yml_runs_each_entry_on_its_groups_in_order(tmp_path):
     for host, role, dummy in records:
         by_host.setdefault(host, []).append(role)
     assert by_host == {
-        "lpar-a": ["qeth", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning"],
-        "lpar-b": ["qeth", "interfaces", "nic_tuning", "smc"],
+        "lpar-a": ["qeth", "network_express", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning"],
+        "lpar-b": ["qeth", "network_express", "interfaces", "nic_tuning", "smc"],
         "g1": ["interfaces", "nic_tuning", "smc"],
     }
     # the host that could not be reached owes the report of each role of its groups' entries: the first
@@ -120,6 +120,7 @@ def test_drift_yml_runs_each_entry_on_its_groups_in_order(tmp_path):
     assert report["correct"] is False
     assert [(r["host"], r["kind"], r["object"], r["scope"]) for r in report["drift"]] == [
         ("kvm-gone", "qeth", "qeth", "error"),
+        ("kvm-gone", "role", "network_express", "error"),
         ("kvm-gone", "role", "ism_passthrough", "error"),
         ("kvm-gone", "role", "kvm_guest_network", "error"),
         ("kvm-gone", "role", "interfaces", "error"),
@@ -127,7 +128,7 @@ def test_drift_yml_runs_each_entry_on_its_groups_in_order(tmp_path):
     ], report
     assert report["drift"][0]["difference"].startswith("host unreachable: "), report
     assert "reported nothing" in report["drift"][1]["difference"]
-    assert "5 error row(s): a host did not give a report it owes" in proc.stdout, proc.stdout
+    assert "6 error row(s): a host did not give a report it owes" in proc.stdout, proc.stdout
     assert "no drift" not in proc.stdout
     assert proc.returncode == 4, proc.stdout  # an unreachable host
 
@@ -150,6 +151,7 @@ def test_a_run_that_ends_before_its_summary_leaves_no_clean_report(tmp_path):
     report = json.loads((tmp_path / "report.json").read_text())
     assert [(r["host"], r["object"], r["scope"]) for r in report["drift"]] == [
         ("lpar-a", "qeth", "error"),
+        ("lpar-a", "network_express", "error"),
         ("lpar-a", "interfaces", "error"),
         ("lpar-a", "nic_tuning", "error"),
         ("g1", "interfaces", "error"),

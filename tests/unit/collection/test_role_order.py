@@ -70,7 +70,7 @@ def is_in_order(found, wanted):
 
 def test_the_list_names_each_role_once():
     roles = [r for dummy, entry in _plays() for r in entry]
-    assert len(roles) == len(set(roles)) == 6
+    assert len(roles) == len(set(roles)) == 7
     for role in roles:
         assert os.path.isdir(os.path.join(ROOT, "roles", role, "tasks")), role
 
@@ -83,6 +83,7 @@ def test_verify_yml_checks_entries_in_their_order():
     found = role_plays(_load("playbooks", "verify.yml"))
     assert [roles for dummy, roles in found] == [
         ["qeth"],
+        ["network_express"],
         ["ism_passthrough", "kvm_guest_network"],
         ["interfaces"],
         ["smc"],

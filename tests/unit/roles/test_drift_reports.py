@@ -21,7 +21,7 @@ from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import 
 )
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-DRIFT_ROLES = ("qeth", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning", "smc")
+DRIFT_ROLES = ("qeth", "network_express", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning", "smc")
 with open(os.path.join(ROOT, "playbooks", "vars", "plays.yml")) as _handle:
     PLAYS = yaml.safe_load(_handle)["s390x_network_plays"]
 

@@ -135,7 +135,7 @@ def _bad(role_dir):
     ]
 
 
-@pytest.mark.parametrize("role", ["qeth", "smc"])
+@pytest.mark.parametrize("role", ["qeth", "network_express", "smc"])
 def test_no_filter_or_test_on_the_way_of_a_run_that_changes_nothing(role):
     assert _noop_tasks(os.path.join(ROLES, role))
     assert _bad(os.path.join(ROLES, role)) == []

@@ -137,7 +137,7 @@ def _lost_in_the_smc_entry(rows, host):
 
 
 def _lost(rows):
-    _unreachable_from_the_start(rows, "lpar-b", ["interfaces", "nic_tuning", "smc"])
+    _unreachable_from_the_start(rows, "lpar-b", ["network_express", "interfaces", "nic_tuning", "smc"])
     _lost_in_the_smc_entry(rows, "g1")
     # the module of a role failed on one host: its error, nothing else of lpar-a's
     lpar_a = [r for r in rows if r["host"] == "lpar-a"]
@@ -147,7 +147,9 @@ def _lost(rows):
 
 
 def _refused(rows):
-    _unreachable_from_the_start(rows, "lpar-a", ["ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning"])
+    _unreachable_from_the_start(
+        rows, "lpar-a", ["network_express", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning"]
+    )
     _lost_in_the_smc_entry(rows, "g1")
     # the smc role refused its input before any module ran: the plan's message names the field,
     # and each module after it failed for want of the plan

@@ -27,6 +27,7 @@ KINDS = {
 # The entries of playbooks/vars/plays.yml, and the groups of the built-in lab
 PLAYS = [
     {"name": "qeth", "groups": ["lpars", "kvm_hosts"], "roles": ["qeth"]},
+    {"name": "network express", "groups": ["lpars", "kvm_hosts"], "roles": ["network_express"]},
     {"name": "guests", "groups": ["kvm_hosts"], "roles": ["ism_passthrough", "kvm_guest_network"]},
     {"name": "interfaces", "groups": ["lpars", "kvm_hosts", "kvm_guests"], "roles": ["interfaces"]},
     {"name": "nic", "groups": ["lpars", "kvm_hosts", "kvm_guests"], "roles": ["nic_tuning"]},
@@ -286,12 +287,13 @@ def test_drift_table_aligns_columns_under_a_heading():
 def test_the_reports_a_host_owes_come_from_the_inventory():
     assert owed_reports(PLAYS, GROUPS, "lpar-a") == [
         "qeth",
+        "network_express",
         "ism_passthrough",
         "kvm_guest_network",
         "interfaces",
         "nic_tuning",
     ]
-    assert owed_reports(PLAYS, GROUPS, "lpar-b") == ["qeth", "interfaces", "nic_tuning", "smc"]
+    assert owed_reports(PLAYS, GROUPS, "lpar-b") == ["qeth", "network_express", "interfaces", "nic_tuning", "smc"]
     assert owed_reports(PLAYS, GROUPS, "g1") == ["interfaces", "nic_tuning", "smc"]
     assert owed_reports(PLAYS, GROUPS, "elsewhere") == []
     # a role in two entries is owed once
@@ -305,6 +307,7 @@ def _lab(**hostvars):
         "lpar-a": dict.fromkeys(
             [
                 "qeth_result",
+                "network_express_result",
                 "ism_passthrough_result",
                 "kvm_guest_network_result",
                 "interfaces_result",
@@ -312,7 +315,10 @@ def _lab(**hostvars):
             ],
             CLEAN,
         ),
-        "lpar-b": dict(dict.fromkeys(["qeth_result", "interfaces_result", "nic_tuning_result"], CLEAN), **SMC_CLEAN),
+        "lpar-b": dict(
+            dict.fromkeys(["qeth_result", "network_express_result", "interfaces_result", "nic_tuning_result"], CLEAN),
+            **SMC_CLEAN,
+        ),
         "g1": dict(dict.fromkeys(["interfaces_result", "nic_tuning_result"], CLEAN), **SMC_CLEAN),
     }
     clean.update(hostvars)
@@ -333,21 +339,25 @@ def test_a_host_unreachable_from_the_start_owes_every_report_of_its_groups():
     rows = drift_rows(_lab(**{"lpar-b": gone}), ["lpar-a", "lpar-b", "g1"], plays=PLAYS, groups=GROUPS)
     assert _errors(rows) == [
         ("lpar-b", "qeth", "qeth"),
+        ("lpar-b", "role", "network_express"),
         ("lpar-b", "role", "interfaces"),
         ("lpar-b", "role", "nic_tuning"),
         ("lpar-b", "role", "smc"),
     ]
-    assert len(rows) == 4
+    assert len(rows) == 5
     assert rows[0]["difference"] == "host unreachable: Connection refused"
     # registered nothing at all (a stand-in for a role whose first task is another): the same reports
     rows = drift_rows(_lab(**{"lpar-b": {}}), ["lpar-a", "lpar-b", "g1"], plays=PLAYS, groups=GROUPS)
-    assert _errors(rows) == [("lpar-b", "role", r) for r in ("qeth", "interfaces", "nic_tuning", "smc")]
+    assert _errors(rows) == [
+        ("lpar-b", "role", r) for r in ("qeth", "network_express", "interfaces", "nic_tuning", "smc")
+    ]
 
 
 def test_a_host_lost_in_the_middle_of_an_entry_owes_the_rest():
     # lpar-a went away after the ISM pass-through role, at the guests' libvirt_device loop
     lost = {
         "qeth_result": CLEAN,
+        "network_express_result": CLEAN,
         "ism_passthrough_result": CLEAN,
         "kvm_guest_network_planned": {"unreachable": True, "msg": "timed out"},
     }
@@ -394,11 +404,13 @@ def test_the_hosts_default_to_those_of_the_entries_groups_and_a_host_without_var
     rows = drift_rows({}, plays=PLAYS, groups=GROUPS)
     assert [(r["host"], r["object"]) for r in rows] == [
         ("lpar-a", "qeth"),
+        ("lpar-a", "network_express"),
         ("lpar-a", "ism_passthrough"),
         ("lpar-a", "kvm_guest_network"),
         ("lpar-a", "interfaces"),
         ("lpar-a", "nic_tuning"),
         ("lpar-b", "qeth"),
+        ("lpar-b", "network_express"),
         ("lpar-b", "interfaces"),
         ("lpar-b", "nic_tuning"),
         ("lpar-b", "smc"),
