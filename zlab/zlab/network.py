@@ -7,6 +7,7 @@ root ns                 zlab-<lab>-sw (switch)                  zlab-<lab>-<host
 zlab<N> 10.209.N.1 ---- uplink ┐
                             ├ mgmt (bridge) ─ m<i> ------------ mgmt0 10.209.N.(10+i)
                             chpf0 (bridge, HiperSockets F0) ─ h<i>-8200 ---- enc8200
+                            nx0314 (bridge, Network Express PCHID 314) ─ h<i>-f120 ---- eno288
 ```
 
 Management subnet 10.209.N.0/24 (N = lab slot, one per running lab). No default route exists in
