@@ -48,7 +48,7 @@ options:
     description:
       - When not empty, only the interfaces on a zPCI function of one of these Network Express types
         (by the C(pft) the kernel shows) are handled; the others are left alone and returned in
-        RV(skipped).
+        RV(left_alone).
     type: list
     elements: str
     choices: [NETD, NETH]
@@ -112,8 +112,10 @@ drift:
   returned: always
   type: list
   elements: dict
-skipped:
-  description: Interfaces left alone because of O(function_types).
+left_alone:
+  description:
+    - Interfaces left alone because of O(function_types).
+    - Not C(skipped), which Ansible reserves for a task that did not run.
   returned: always
   type: list
   elements: str

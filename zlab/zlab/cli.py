@@ -294,7 +294,7 @@ def cmd_status(args):
                         for x, p in zip(h.get("held") or [], h.get("held_pci") or [])
                     ]
                 ),
-                "nics": [n["ifname"] + "@" + n["chpid"] for n in h.get("nics") or []],
+                "nics": [n["ifname"] + "@" + _nic_segment(n) for n in h.get("nics") or []],
                 "kvm_host": h["kvm_host"],
                 "active": _active_devices(lab, hname) if lab.running(hname) else {},
                 "faults": _kernel_faults(lab, hname) if lab.running(hname) else [],
@@ -373,8 +373,15 @@ def cmd_start_guest(args):
             % (p["uid"], p["fid"], p["pchid"], p["pft"], p["vfn"])
         )
     for n in res["nics"]:
-        print("  %s (mac %s) on CHPID %s via %s" % (n["ifname"], n["mac"], n["chpid"], n["source"]))
+        print("  %s (mac %s) on %s via %s" % (n["ifname"], n["mac"], _nic_segment(n, long=True), n["source"]))
     return 0
+
+
+def _nic_segment(nic, long=False):
+    """Where a guest's NIC is: its source's CHPID (``F0``), or a Network Express port (``PCHID 0314``)."""
+    if nic.get("chpid"):
+        return ("CHPID " if long else "") + nic["chpid"]
+    return "PCHID %04x" % nic["pchid"] if long else "pchid%04x" % nic["pchid"]
 
 
 def cmd_stop_guest(args):

@@ -13,7 +13,7 @@ At ``zlab start-guest G`` / ``zlab reboot G`` (and at ``up``) the lab reads
   guest stops), as libvirt does.
 - every ``<interface type='direct'>`` becomes a virtio-net netdev in the guest (named
   ``enc<ccw devno>`` as on s390, e.g. ``enc1``) attached to the bridge of the source netdev's
-  CHPID, with the domain's MAC address.
+  CHPID, or for a Network Express source to its port's segment, with the domain's MAC address.
 
 Mismatches fail the start with libvirt's messages and leave the guest shut off.
 """
@@ -23,6 +23,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from . import kernel, network
+from .kernel.spec import NETWORK_EXPRESS
 from .errors import LabError
 
 # Read every referenced function on the KVM host in one exec: "ADDR present fid driver".
@@ -154,6 +155,19 @@ def _source_chpid(lab, kvm_host, dev):
     return None
 
 
+def _source_port(lab, kvm_host, dev):
+    """PCHID of the Network Express function whose netdev is the KVM host's ``dev`` (``eno<UID>``
+    with UID checking, else ``ens<FID>``, as the kernel names it), or None."""
+    spec = lab.hosts[kvm_host]["spec"]
+    m = re.fullmatch(r"(eno|ens)([1-9][0-9]*)", dev or "")
+    if not m or (m.group(1) == "eno") != bool(spec.get("uid_checking")):
+        return None
+    for p in spec["pci"]:
+        if p["type"] in NETWORK_EXPRESS and p["uid" if m.group(1) == "eno" else "fid"] == int(m.group(2)):
+            return p["pchid"]
+    return None
+
+
 def holders(lab, kvm_host):
     """addr -> guest for functions held by running guests of this KVM host."""
     out = {}
@@ -210,16 +224,23 @@ def plan(lab, guest):
         held.append({"addr": d["addr"], "managed": d["managed"], "driver": f["driver"], "fid": f["fid"]})
     for n in nics:
         chpid = _source_chpid(lab, kvm, n["source"])
+        pchid = None if chpid else _source_port(lab, kvm, n["source"])
         probe = lab.exec(kvm, ["ip", "link", "show", n["source"] or "-"])
         if probe.returncode != 0:
             raise StartError(fail + "Cannot get interface MTU on '%s': No such device" % n["source"])
-        if chpid is None:
+        if chpid is None and pchid is None:
             raise StartError(
                 fail + "internal error: zlab: macvtap source '%s' is not a qeth "
-                "(HiperSockets/OSA) netdev of %s" % (n["source"], kvm)
+                "(HiperSockets/OSA) or Network Express netdev of %s" % (n["source"], kvm)
             )
         n["chpid"] = chpid
-        n["mtu"] = lab.data["chpids"].get(chpid, {}).get("mtu", 1500)
+        n["pchid"] = pchid
+        if chpid:
+            n["bridge"] = network.bridge_name(chpid)
+            n["mtu"] = lab.data["chpids"].get(chpid, {}).get("mtu", 1500)
+        else:
+            n["bridge"] = network.pchid_bridge(pchid)
+            n["mtu"] = 1500
     return pci, nics, held
 
 
@@ -285,7 +306,7 @@ def start(lab, guest, derive=True):
     def wire():
         kernel_pci(lab, guest, pci)
         for n in nics:
-            network.add_guest_nic(lab.name, h["netns"], h["index"], n["ifname"], n["chpid"], n["mac"], n["mtu"])
+            network.add_guest_nic(lab.name, h["netns"], h["index"], n["ifname"], n["bridge"], n["mac"], n["mtu"])
 
     lab.start_host(guest, spec=spec, before_init=wire)
     lab.wait_ready([guest])

@@ -404,7 +404,9 @@ class Lab:
         if self.data["emulator"]:
             spec = spec or self.hosts[hname]["spec"]
             kernel.boot(sd, kernel.HostSpec.from_dict(spec))
-        network.write_hooks(sd, self.hosts[hname]["index"])
+        network.write_hooks(
+            sd, self.hosts[hname]["index"], netns=self.hosts[hname]["netns"], switch=network.switch_ns(self.name)
+        )
 
     def start_host(self, hname, spec=None, before_init=None):
         """Create the host's netns + namespaces and launch its init (does not wait)."""

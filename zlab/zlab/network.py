@@ -7,12 +7,15 @@ root ns                 zlab-<lab>-sw (switch)                  zlab-<lab>-<host
 zlab<N> 10.209.N.1 ---- uplink ┐
                             ├ mgmt (bridge) ─ m<i> ------------ mgmt0 10.209.N.(10+i)
                             chpf0 (bridge, HiperSockets F0) ─ h<i>-8200 ---- enc8200
+                            nx0314 (bridge, Network Express PCHID 314) ─ h<i>-f120 ---- eno288
 ```
 
 Management subnet 10.209.N.0/24 (N = lab slot, one per running lab). No default route exists in
 the hosts, nothing forwards or NATs: hosts reach only each other and the controller's veth.
 The netdev hooks (written into each host's kernel state dir) create/remove ``enc<devno>`` veths
-attached to the CHPID bridge when the emulated qeth device goes online/offline.
+attached to the CHPID bridge when the emulated qeth device goes online/offline; the pcinet hooks
+create/remove the netdev of a Network Express function bound to mlx5_core (``eno<UID>``/``ens<FID>``)
+as a veth attached to its port's segment, the bridge ``nx<PCHID>``.
 """
 
 import os
@@ -211,20 +214,82 @@ exit 0
 """
 
 
-def write_hooks(state_dir, index, prefix="h"):
-    """Install netdev-up/down into STATE_DIR/hooks (run by the FUSE daemon inside the host)."""
+# Where a pcinet hook runs: inside the host (the FUSE daemon, a tool there) it is in the host's
+# network namespace and finds the switch at /run/zlab/switch.netns; run by zlab itself (a guest's
+# functions set before its init starts) it enters the namespaces by their names.
+_PCINET_WHERE = r"""
+if [ -e /run/zlab/switch.netns ]; then
+    SW=/run/zlab/switch.netns; IN=""
+elif [ -n "@HOSTNS@" ] && [ -e "/run/netns/@HOSTNS@" ]; then
+    SW="/run/netns/@SWNS@"; IN="nsenter --net=/run/netns/@HOSTNS@"
+else
+    exit 0
+fi
+"""
+
+HOOK_PCINET_UP = (
+    r"""#!/bin/sh
+# zlab pcinet-up hook: IFNAME PCHID MAC FID
+# The netdev of a Network Express function that mlx5_core bound: IFNAME in this host's netns, its
+# peer on the segment of the function's port (bridge nx<PCHID>) in the lab switch namespace.
+set -e
+ifname="$1"; pchid="$2"; mac="$3"; fid="$4"
+peer="@PREFIX@f$fid"
+"""
+    + _PCINET_WHERE
+    + r"""
+$IN ip link del "$ifname" 2>/dev/null || true
+nsenter --net="$SW" ip link del "$peer" 2>/dev/null || true
+nsenter --net="$SW" ip link add "nx$pchid" type bridge stp_state 0 forward_delay 0 2>/dev/null || true
+nsenter --net="$SW" ip link set "nx$pchid" up
+$IN ip link add "$ifname" type veth peer name "$peer" netns "$SW"
+$IN ip link set "$ifname" address "$mac"
+nsenter --net="$SW" ip link set "$peer" master "nx$pchid" up
+exit 0
+"""
+)
+
+HOOK_PCINET_DOWN = (
+    r"""#!/bin/sh
+# zlab pcinet-down hook: IFNAME PCHID MAC FID
+ifname="$1"; fid="$4"
+"""
+    + _PCINET_WHERE
+    + r"""
+$IN ip link del "$ifname" 2>/dev/null || true
+nsenter --net="$SW" ip link del "@PREFIX@f$fid" 2>/dev/null || true
+exit 0
+"""
+)
+
+
+def pchid_bridge(pchid):
+    """The segment of a Network Express port (PCHID, an int) in the switch namespace."""
+    return "nx%04x" % pchid
+
+
+def write_hooks(state_dir, index, prefix="h", netns=None, switch=None):
+    """Install the netdev and pcinet hooks into STATE_DIR/hooks (run by the FUSE daemon inside the
+    host; the pcinet ones also by zlab for a guest's functions, in ``netns`` and ``switch``)."""
     hooks = os.path.join(state_dir, "hooks")
     os.makedirs(hooks, exist_ok=True)
-    for name, text in (("netdev-up", HOOK_UP), ("netdev-down", HOOK_DOWN)):
+    for name, text in (
+        ("netdev-up", HOOK_UP),
+        ("netdev-down", HOOK_DOWN),
+        ("pcinet-up", HOOK_PCINET_UP),
+        ("pcinet-down", HOOK_PCINET_DOWN),
+    ):
         path = os.path.join(hooks, name)
         text = text.replace("@PREFIX@", "%s%d-" % (prefix, index)).replace("@INDEX@", "%02x" % (index & 0xFF))
+        text = text.replace("@HOSTNS@", netns or "").replace("@SWNS@", switch or "")
         with open(path, "w", encoding="ascii") as f:
             f.write(text)
         os.chmod(path, 0o755)
 
 
-def add_guest_nic(lab, guest_ns, index, ifname, chpid, mac, mtu):
-    """A guest's virtio-net (from <interface type='direct'>) on the CHPID bridge."""
+def add_guest_nic(lab, guest_ns, index, ifname, bridge, mac, mtu):
+    """A guest's virtio-net (from <interface type='direct'>) on ``bridge`` (its source's CHPID
+    bridge or Network Express port segment)."""
     sw = switch_ns(lab)
     peer = "g%d-%s" % (index, ifname[-4:])
     run(["ip", "-n", sw, "link", "del", peer], check=False)
@@ -251,4 +316,4 @@ def add_guest_nic(lab, guest_ns, index, ifname, chpid, mac, mtu):
     if mac:
         run(["ip", "-n", guest_ns, "link", "set", ifname, "address", mac])
     run(["ip", "-n", guest_ns, "link", "set", ifname, "mtu", str(mtu)])
-    run(["ip", "-n", sw, "link", "set", peer, "master", bridge_name(chpid), "up"])
+    run(["ip", "-n", sw, "link", "set", peer, "master", bridge, "up"])

@@ -34,7 +34,7 @@ class PromiscLinks(Resource):
         super(PromiscLinks, self).__init__(module)
         self.names = []
         self.files = host_files.FileChanges(module)
-        self.skipped = []
+        self.left_alone = []
         self.ip = None
         self.systemctl = None
 
@@ -81,7 +81,7 @@ class PromiscLinks(Resource):
             info = current[name]
             where = "interfaces[%d]" % index
             if types and lp.network_express_type(info["function"]) not in types:
-                self.skipped.append(name)
+                self.left_alone.append(name)
                 continue
             if not info["exists"] and merged:
                 errors.append("%s: network interface %s does not exist on this host" % (where, name))
@@ -184,4 +184,4 @@ class PromiscLinks(Resource):
             function = state[name]["function"]
             if function is not None:
                 functions[name] = dict(function, fidparm_text=lp.fidparm_text(function))
-        return {"skipped": list(self.skipped), "functions": functions}
+        return {"left_alone": list(self.left_alone), "functions": functions}

@@ -108,7 +108,9 @@ def model_facts(host, cpc, facts, inputs):
         return []
     model, errors, _warnings = normalize_cpc(cpc)
     if errors:
-        facts["sources"].append("cpc model of %s has errors; not used" % host)
+        # the model's own messages, each naming the function or keyword it refuses, on one line
+        messages = "; ".join(" ".join(str(e).split()) for e in errors)
+        facts["sources"].append("cpc model of %s not used: %s" % (host, messages))
         return []
     view = host_view(cpc, host, partition=inputs["partition"] or None)
     if view["errors"]:

@@ -22,7 +22,7 @@ from labutil import BIN, REPO, zlab
 # per host: tasks that ran, remote module runs, controller-side tasks, skipped tasks of the no-op pass
 # (site.yml includes verify.yml, which runs the roles once more in check mode)
 BUDGET = {
-    "lpar-a": {"tasks": 41, "remote": 10, "controller": 31, "skipped": 32},
+    "lpar-a": {"tasks": 43, "remote": 12, "controller": 31, "skipped": 30},
     "lpar-b": {"tasks": 35, "remote": 14, "controller": 21, "skipped": 23},
     "g1": {"tasks": 24, "remote": 10, "controller": 14, "skipped": 22},
     "localhost": {"tasks": 10, "remote": 8, "controller": 2, "skipped": 8},

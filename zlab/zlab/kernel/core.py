@@ -14,7 +14,7 @@ import threading
 
 from .. import profiles, smc_counters
 from . import cio
-from .spec import busid_devno
+from .spec import NETWORK_EXPRESS, busid_devno
 
 FORMAT = 1
 
@@ -166,6 +166,9 @@ def new_state(spec_dict, old=None):
         "smc_sockets": [],
         "faults": {"write": {}, "tool": {}, "service": {}, "dirs": {}},
         "persist": {"blacklist": [], "options": {}, "pci_rules": [], "driverctl": {}, "skipped": []},
+        # the real links of PCI netdevs the pcinet hooks were asked for (pci_links): none in a new
+        # network namespace
+        "pci_links": {},
     }
     # cio_ignore= of the kernel command line: blacklisted devices get no subchannel device
     st["cio_ignore"], _rc = cio.apply_list([], spec_dict.get("cio_ignore"), "add")
@@ -1305,6 +1308,48 @@ def roce_netdevs(st, ent):
     s = ent["spec"]
     base = ("eno%d" % s["uid"]) if uid_is_unique(st) else ("ens%d" % s["fid"])
     return [(base if i == 0 else "%sd%d" % (base, i), i) for i in range(rdma_ports(ent))]
+
+
+def netdev_mac(s, dev_port):
+    """A locally administered MAC per RoCE or Network Express port: 02:<PCHID>:<FID low 16 bits>:<port>."""
+    return "02:%02x:%02x:%02x:%02x:%02x" % (
+        (s["pchid"] >> 8) & 0xFF,
+        s["pchid"] & 0xFF,
+        (s["fid"] >> 8) & 0xFF,
+        s["fid"] & 0xFF,
+        dev_port,
+    )
+
+
+def pci_links(st):
+    """{ifname: [PCHID, MAC, FID]} (hex strings): the netdevs of the Network Express functions
+    mlx5_core has bound. The lab backs each with a real link on its port's segment, so functions
+    on one port (of any partition or guest) reach each other; other RoCE netdevs are sysfs only."""
+    out = {}
+    for ent in rdma_functions(st):
+        s = ent["spec"]
+        if s["type"] not in NETWORK_EXPRESS:
+            continue
+        for ifname, dev_port in roce_netdevs(st, ent):
+            out[ifname] = ["%04x" % s["pchid"], netdev_mac(s, dev_port), "%x" % s["fid"]]
+    return out
+
+
+def sync_pci_links(st):
+    """Queue the pcinet-down/-up hooks that make the real links follow :func:`pci_links` (a
+    function bound, unbound, powered off, removed or taken by another driver), at the end of a
+    change."""
+    have = st.get("pci_links") or {}
+    want = pci_links(st)
+    if have == want:
+        return
+    for ifname in sorted(have):
+        if want.get(ifname) != have[ifname]:
+            queue_hook(st, ["pcinet-down", ifname] + have[ifname])
+    for ifname in sorted(want):
+        if have.get(ifname) != want[ifname]:
+            queue_hook(st, ["pcinet-up", ifname] + want[ifname])
+    st["pci_links"] = want
 
 
 def hardware_pnet(ent, index):

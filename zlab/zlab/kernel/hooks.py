@@ -4,7 +4,9 @@
 
 - the RUN programs of udev rules for PCI add events, each event in a transaction of its own (their
   writes are stores, as a real udev's are), then the rest of that event (core.udev_add_finish);
-- the netdev hooks ``STATE_DIR/hooks/<name> args...`` that add or remove the lab's real netdevs.
+- the netdev hooks ``STATE_DIR/hooks/<name> args...`` that add or remove the lab's real netdevs
+  (qeth devices going online or offline; the links of bound Network Express functions, which every
+  transaction brings in line with the state at its end: core.sync_pci_links).
 """
 
 import contextlib
@@ -23,6 +25,7 @@ def transaction(state_dir, log=None):
             st["_state_dir"] = state_dir
             try:
                 yield st
+                core.sync_pci_links(st)
             finally:
                 st.pop("_state_dir", None)
     except BaseException:
@@ -67,6 +70,7 @@ def _udev_event(state_dir, event):
                     % (os.path.basename(origin), event["addr"], value, status, "".join("; " + m for m in msgs)),
                 )
             core.udev_add_finish(st, ent)
+            core.sync_pci_links(st)
         finally:
             st.pop("_state_dir", None)
             st.pop("_udev_run_depth", None)

@@ -23,7 +23,7 @@ import stat
 
 from .. import profiles
 from . import cio, core, ebcdic
-from .spec import PCI_IDS
+from .spec import NETWORK_EXPRESS, PCI_IDS
 
 ATTR_SIZE = 4096
 
@@ -695,15 +695,22 @@ class Builder:
         return Dir(out)
 
     def roce_netdev_dir(self, ent, ifn, dev_port):
-        """An emulated RoCE Ethernet netdev (sysfs only: no real netdev stands behind it)."""
+        """A RoCE or Network Express Ethernet netdev. A Network Express one has a real link (the
+        pcinet hooks): its attributes (flags, address, operstate) are that link's; a RoCE one is
+        sysfs only (no real netdev stands behind it)."""
         s = ent["spec"]
-        return Dir(
+        own = {
+            "device": Link("../../../" + ent["addr"]),
+            "subsystem": Link("../../../../../class/net"),
+            "dev_port": const("%d\n" % dev_port),
+        }
+        real = self.R("class/net/" + ifn) if s["type"] in NETWORK_EXPRESS else None
+        if real and os.path.exists(real):
+            return Dir(own, real=os.path.realpath(real))
+        own.update(
             {
-                "device": Link("../../../" + ent["addr"]),
-                "subsystem": Link("../../../../../class/net"),
-                "dev_port": const("%d\n" % dev_port),
                 "dev_id": const("0x0\n"),
-                "address": const(_roce_mac(s, dev_port) + "\n"),
+                "address": const(core.netdev_mac(s, dev_port) + "\n"),
                 "broadcast": const("ff:ff:ff:ff:ff:ff\n"),
                 "mtu": const("1500\n", 0o644),
                 "type": const("1\n"),
@@ -713,6 +720,7 @@ class Builder:
                 "uevent": const("INTERFACE=%s\n" % ifn, 0o644),
             }
         )
+        return Dir(own)
 
     def roce_ib_dir(self, ent):
         """/sys/.../<PCI address>/infiniband/<mlx4_N|mlx5_N>: the function's RDMA device, its
@@ -720,7 +728,7 @@ class Builder:
         s = ent["spec"]
         ports = {}
         for ifn, dev_port in core.roce_netdevs(self.st, ent):
-            mac = _roce_mac(s, dev_port)
+            mac = core.netdev_mac(s, dev_port)
             ports["%d" % (dev_port + 1)] = Dir(
                 {
                     "state": const("%d: ACTIVE\n" % core.IB_PORT_ACTIVE),
@@ -1007,17 +1015,6 @@ def _uuid_text(raw):
     """%pUb: the 16 bytes in order, 8-4-4-4-12 lowercase hex."""
     h = raw.hex()
     return "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
-
-
-def _roce_mac(s, dev_port):
-    """A locally administered MAC per RoCE port: 02:<PCHID>:<FID low 16 bits>:<port>."""
-    return "02:%02x:%02x:%02x:%02x:%02x" % (
-        (s["pchid"] >> 8) & 0xFF,
-        s["pchid"] & 0xFF,
-        (s["fid"] >> 8) & 0xFF,
-        s["fid"] & 0xFF,
-        dev_port,
-    )
 
 
 def _link_local_gid(mac):

@@ -222,7 +222,14 @@ def test_roce_on_a_z17_is_the_models_error_and_the_model_is_not_used():
     _model, errors, _warnings = normalize_cpc(cpc)
     assert errors and all("is not supported on z17" in e for e in errors)
     facts = pf.inventory_host_facts("lnx1", _hostvars(cpc, "1000", "10.1.1.1/24"))
-    assert facts["roce"] is None and "cpc model of lnx1 has errors; not used" in facts["sources"]
+    assert facts["roce"] is None
+    # the pre-flight's source line carries the model's own messages, one line, naming each ROC2 function
+    (line,) = [s for s in facts["sources"] if s.startswith("cpc model of lnx1")]
+    assert line == "cpc model of lnx1 not used: " + "; ".join(errors)
+    assert "\n" not in line
+    for fid in ("0x10", "0x11"):
+        assert "RoCE PCHID 15C FID %s: type ROC2 (RoCE Express) is not supported on z17" % fid in line
+    assert "use Network Express (network_express, FUNCTION TYPE=NETH or TYPE=NETD)" in line
 
 
 def test_a_z16_roce_pair_is_unchanged():
