@@ -22,6 +22,18 @@ cpc:
 """
 
 
+def _netns_of(name, listing):
+    """The network namespaces of lab ``name`` (``zlab-<lab>-<host>``): not those of another lab whose
+    name starts with ``name-`` (a real-kernel lab of the same test run may be up meanwhile)."""
+    labs = os.listdir("/var/lib/zlab") if os.path.isdir("/var/lib/zlab") else []
+    others = [d for d in labs if d != name and d.startswith(name + "-")]
+    mine = []
+    for line in listing.splitlines():
+        if line.startswith("zlab-%s-" % name) and not any(line.startswith("zlab-%s-" % o) for o in others):
+            mine.append(line)
+    return mine
+
+
 def leftovers(name):
     ns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     mounts = open("/proc/self/mountinfo", encoding="utf-8").read()
@@ -35,7 +47,7 @@ def leftovers(name):
             except OSError:
                 pass
     return {
-        "netns": [l for l in ns.splitlines() if l.startswith("zlab-%s-" % name)],
+        "netns": _netns_of(name, ns),
         "mounts": [l for l in mounts.splitlines() if "/var/lib/zlab/%s/" % name in l],
         "procs": procs,
         "dir": os.path.exists("/var/lib/zlab/" + name),
