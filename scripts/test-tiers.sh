@@ -31,64 +31,62 @@ finish() {
 
 m() { make --no-print-directory "$@"; }
 
+# Background jobs: bg NAME LOG COMMAND... starts one; bg_wait NAME OK_WORD waits for it, adds its line
+# to the summary (OK_WORD or FAILED) and prints its log (all of it, or its tail when it failed and
+# BG_SHOW_ON_FAILURE_ONLY names it). Waiting for a job that was not started succeeds.
+declare -A bg_pid bg_start bg_log
+bg() {
+  local name=$1 log=$2
+  shift 2
+  bg_log[$name]=$log
+  bg_start[$name]=$(date +%s)
+  "$@" >"$log" 2>&1 &
+  bg_pid[$name]=$!
+}
+
+bg_wait() {
+  local name=$1 ok=$2 rc
+  [ -n "${bg_pid[$name]:-}" ] || return 0
+  wait "${bg_pid[$name]}"
+  rc=$?
+  unset "bg_pid[$name]"
+  summary+=("$(printf '%-22s %5ss  %s' "$name (bg)" "$(($(date +%s) - bg_start[$name]))" \
+    "$([ $rc -eq 0 ] && echo "$ok" || echo FAILED)")")
+  if [[ " ${BG_SHOW_ON_FAILURE_ONLY:-} " == *" $name "* ]]; then
+    if [ $rc -ne 0 ]; then tail -n 40 "${bg_log[$name]}"; fi
+  else
+    echo "=== tier $name (background), its log:"
+    cat "${bg_log[$name]}"
+  fi
+  return $rc
+}
+
 # The real-kernel image (about 9 minutes on a fresh machine, most of it downloads) builds in the
 # background while the tiers before the lab run; the lab tier waits for it. No QEMU guest runs
 # before then, so nothing under TCG competes with it.
-image_pid=""
-image_log=.cache/image-s390x.log
+BG_SHOW_ON_FAILURE_ONLY="image-s390x"
 if ! m zlab-deps zlab-install; then finish 1; fi
 if ! "$(pwd)/.venv/bin/python" -c 'import sys; from zlab import image_s390x; sys.exit(0 if image_s390x.is_built() else 1)'; then
-  echo "=== building the real-kernel image in the background (log: $image_log)"
-  image_start=$(date +%s)
-  .venv/bin/zlab image build --kind debian13-s390x >"$image_log" 2>&1 &
-  image_pid=$!
+  echo "=== building the real-kernel image in the background (log: .cache/image-s390x.log)"
+  bg image-s390x .cache/image-s390x.log .venv/bin/zlab image build --kind debian13-s390x
 fi
-
-wait_image() {
-  [ -n "$image_pid" ] || return 0
-  local rc
-  wait "$image_pid"
-  rc=$?
-  image_pid=""
-  summary+=("$(printf '%-22s %5ss  %s' "image-s390x (bg)" "$(($(date +%s) - image_start))" \
-    "$([ $rc -eq 0 ] && echo built || echo FAILED)")")
-  if [ $rc -ne 0 ]; then tail -n 40 "$image_log"; fi
-  return $rc
-}
 
 # The real-kernel tests and scenario (QEMU TCG guests, mostly one core) run in the background from
 # the lab tier on, while the emulated lab tests and scenarios (mostly the Ansible controller) run in
 # the foreground; make test waits for them at the end.
-real_pid=""
-real_log=.cache/test-real-kernel.log
 start_real_kernel() {
   m zlab-image || return 1
-  echo "=== tier test-real-kernel started in the background (log: $real_log)"
-  real_start=$(date +%s)
-  m test-real-kernel >"$real_log" 2>&1 &
-  real_pid=$!
-}
-
-wait_real_kernel() {
-  [ -n "$real_pid" ] || return 0
-  local rc
-  wait "$real_pid"
-  rc=$?
-  real_pid=""
-  echo "=== tier test-real-kernel (background), its log:"
-  cat "$real_log"
-  summary+=("$(printf '%-22s %5ss  %s' "test-real-kernel (bg)" "$(($(date +%s) - real_start))" \
-    "$([ $rc -eq 0 ] && echo passed || echo FAILED)")")
-  return $rc
+  echo "=== tier test-real-kernel started in the background (log: .cache/test-real-kernel.log)"
+  bg test-real-kernel .cache/test-real-kernel.log m test-real-kernel
 }
 
 for t in lint lint-dev sanity galaxy-import units test-matrix test-zlab test-zlab-lab-emulated \
   test-molecule-emulated test-enterprise-all test-ee; do
   if [ "$t" = test-zlab-lab-emulated ]; then
-    wait_image || finish 1
+    bg_wait image-s390x built || finish 1
     start_real_kernel || finish 1
   fi
-  tier "$t" m "$t" || { wait_image; wait_real_kernel; finish 1; }
+  tier "$t" m "$t" || { bg_wait image-s390x built; bg_wait test-real-kernel passed; finish 1; }
 done
-wait_real_kernel || finish 1
+bg_wait test-real-kernel passed || finish 1
 finish 0
