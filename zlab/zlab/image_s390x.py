@@ -14,17 +14,20 @@ older builds of the same kind are pruned. The directory holds
 - ``vmlinuz`` and ``initrd.img``: the image's kernel and initramfs for ``-kernel``/``-initrd``;
 - ``image.json``: kernel release, package list, build time and sizes.
 
-Three images, one per host kind (:data:`KINDS`, the inventory's ``zlab_kind``):
+Host kinds (:data:`KINDS`, the inventory's ``zlab_kind``) and the images they boot:
 
 - ``debian13-s390x``: Debian 13's own kernel (6.12, ``linux-image-s390x`` of ``stable``) with an
   ``smc.ko`` rebuilt with loopback-ism (:mod:`zlab.smc_lo_module`);
-- ``debian13-linux7-s390x``: Debian 13 with the trixie-backports kernel pinned in
-  :data:`LINUX7_RELEASE` / :data:`LINUX7_VERSION`, booted as Debian ships it: no SMC
-  (``# CONFIG_DIBS is not set``, and SMC depends on DIBS);
-- ``debian13-linux7-smc-s390x``: the same packages and, next to Debian's kernel, the kernel that
+- ``debian13-linux7-smc-s390x``: Debian 13 with the trixie-backports kernel pinned in
+  :data:`LINUX7_RELEASE` / :data:`LINUX7_VERSION` and, next to it, the kernel that
   :mod:`zlab.smc_dibs_kernel` rebuilds from that version's source with DIBS, its loopback device
   and SMC (release ``<LINUX7_RELEASE>-smc``, booted without an initramfs). Built only when a host
-  of that kind is asked for: the kernel build takes long on a small machine.
+  of a Linux 7.x kind is asked for: the kernel build takes long on a small machine;
+- ``debian13-linux7-s390x`` boots Debian's 7.x kernel as Debian ships it from that same image: no
+  SMC (``# CONFIG_DIBS is not set``, and SMC depends on DIBS). One image for both 7.x kinds: the
+  stock kernel's modules and the rebuilt kernel's live in their own ``/usr/lib/modules/<release>``.
+
+Both Linux 7.x kinds run under the newer QEMU of :mod:`zlab.qemu_newer`.
 
 A host learns who it is from the kernel command line (``zlab.ip=``, ``zlab.mac=``, ``zlab.key=``,
 ``systemd.hostname=``): ``zlab-guest-setup.service`` writes root's ``authorized_keys`` and makes
@@ -86,13 +89,14 @@ BASE_PACKAGES = [
 ]
 PACKAGES = ["linux-image-s390x"] + BASE_PACKAGES
 _LINUX7_KERNEL = ["%s-%s=%s" % (p, LINUX7_RELEASE, LINUX7_VERSION) for p in LINUX7_PACKAGES] + [LINUX7_LINUX_BASE]
-# zlab_kind (an image of its own) -> the suites of its sources, the kernel packages it installs and
-# how it gets SMC: "lo-module" (smc_lo_module), "none" (Debian's 7.x kernel has none), "dibs-kernel"
-# (smc_dibs_kernel, which the host boots)
+# zlab_kind -> the suites of its image's sources, the kernel packages it installs, how the host gets
+# SMC: "lo-module" (smc_lo_module), "none" (Debian's 7.x kernel has none), "dibs-kernel"
+# (smc_dibs_kernel, which the host boots); the QEMU it runs under ("machine" or "newer":
+# zlab.qemu_newer); "image": the kind whose image it boots, when not its own
 KINDS = {
-    KIND: {"suites": (SUITE,), "kernel": ["linux-image-s390x"], "smc": "lo-module"},
-    LINUX7: {"suites": LINUX7_SUITES, "kernel": _LINUX7_KERNEL, "smc": "none"},
-    LINUX7_SMC: {"suites": LINUX7_SUITES, "kernel": _LINUX7_KERNEL, "smc": "dibs-kernel"},
+    KIND: {"suites": (SUITE,), "kernel": ["linux-image-s390x"], "smc": "lo-module", "qemu": "machine"},
+    LINUX7: {"suites": LINUX7_SUITES, "kernel": _LINUX7_KERNEL, "smc": "none", "qemu": "newer", "image": LINUX7_SMC},
+    LINUX7_SMC: {"suites": LINUX7_SUITES, "kernel": _LINUX7_KERNEL, "smc": "dibs-kernel", "qemu": "newer"},
 }
 # Bump when the steps of :func:`_customize` change: part of the cache key.
 RECIPE_VERSION = "3"
@@ -186,6 +190,11 @@ def _spec(kind):
     return KINDS[kind]
 
 
+def image_kind(kind):
+    """The kind whose image a host of ``kind`` boots."""
+    return _spec(kind).get("image", kind)
+
+
 def packages(kind=KIND):
     """The packages of a kind's image (the kernel's first)."""
     return _spec(kind)["kernel"] + BASE_PACKAGES
@@ -199,6 +208,7 @@ def _smc_recipe(kind):
 
 
 def image_key(kind=KIND):
+    kind = image_kind(kind)
     h = hashlib.sha256()
     for item in (
         list(_spec(kind)["suites"])
@@ -213,7 +223,7 @@ def image_key(kind=KIND):
 
 
 def image_path(cache_dir=None, kind=KIND):
-    return os.path.join(cache_dir or image.CACHE_DIR, "images", image_key(kind))
+    return os.path.join(cache_dir or image.CACHE_DIR, "images", image_key(image_kind(kind)))
 
 
 def is_built(cache_dir=None, kind=KIND):
@@ -380,6 +390,7 @@ def _smc(kind, root, release, mirror, cache_dir, log):
 
 def build(cache_dir=None, force=False, log=sys.stderr, kind=KIND):
     """Build the image of host kind ``kind`` if it is not cached; returns its directory."""
+    kind = image_kind(kind)
     cache_dir = cache_dir or image.CACHE_DIR
     path = image_path(cache_dir, kind)
     if is_built(cache_dir, kind) and not force:
@@ -492,6 +503,7 @@ def build(cache_dir=None, force=False, log=sys.stderr, kind=KIND):
 
 def prune(cache_dir=None, kind=KIND):
     """Remove cached images of this kind's image with another key (old package lists or recipes)."""
+    kind = image_kind(kind)
     keep = image_key(kind)
     prefix = kind
     for old in glob.glob(os.path.join(cache_dir or image.CACHE_DIR, "images", prefix + "-*")):

@@ -30,10 +30,11 @@ function is a virtio NIC, not an ISM device (QEMU emulates neither ISM nor qeth)
 a host powers it off through SSH, then ends QEMU. ``zlab drift`` and ``zlab fault`` (except ``link
 off|on``, which acts on the switch port) act on the emulated kernel and are refused.
 
-Settings: ``ZLAB_QEMU_MEMORY`` (guest memory, MiB, default 1024), ``ZLAB_QEMU_TB_SIZE`` (TCG's
+The 6.12 kind runs under the machine's ``qemu-system-s390x``, the Linux 7.x kinds under the newer
+QEMU of :mod:`zlab.qemu_newer` (fetched on first use). Settings: ``ZLAB_QEMU_MEMORY`` (guest memory, MiB, default 1024), ``ZLAB_QEMU_TB_SIZE`` (TCG's
 translation cache, MiB, default 256), ``ZLAB_QEMU_BOOT_TIMEOUT`` (s, default 900: a TCG boot takes
-half a minute to a few minutes on a loaded two-core machine), ``ZLAB_QEMU_S390X`` (the QEMU
-program, default ``qemu-system-s390x``) and ``ZLAB_QEMU_DATADIR`` (its firmware directory, ``-L``).
+half a minute to a few minutes on a loaded two-core machine), ``ZLAB_QEMU_S390X`` (a QEMU
+program for every kind) and ``ZLAB_QEMU_DATADIR`` (its firmware directory, ``-L``).
 """
 
 import os
@@ -44,14 +45,15 @@ import socket
 import subprocess
 import time
 
-from . import image_s390x, network
+from . import image_s390x, network, qemu_newer
 from .errors import LabError
 from .processes import pid_alive
 
 KIND = image_s390x.KIND  # the first zlab_kind value of real-kernel hosts (zlab.model.HOST_KINDS)
 KINDS = tuple(image_s390x.KINDS)
-# another QEMU than the machine's (Debian 12's QEMU 7.2 cannot run Debian's Linux 7.x: README)
-QEMU = os.environ.get("ZLAB_QEMU_S390X", "qemu-system-s390x")
+MACHINE_QEMU = "qemu-system-s390x"
+# one QEMU for every kind, instead of the machine's and zlab.qemu_newer's
+QEMU = os.environ.get("ZLAB_QEMU_S390X", "")
 QEMU_DATADIR = os.environ.get("ZLAB_QEMU_DATADIR", "")  # its firmware directory (-L), if not its own
 MEMORY_MB = int(os.environ.get("ZLAB_QEMU_MEMORY", "1024"))
 # TCG's translation cache (MiB): QEMU's default of 1 GiB ends up resident after a boot
@@ -87,7 +89,7 @@ def is_real(h):
 
 def missing():
     """Why real-kernel hosts cannot run here, or None."""
-    for tool, pkg in ((QEMU, "qemu-system-misc"), ("qemu-img", "qemu-utils")):
+    for tool, pkg in ((QEMU or MACHINE_QEMU, "qemu-system-misc"), ("qemu-img", "qemu-utils")):
         if shutil.which(tool) is None:
             return "%s is missing (Debian package %s; make zlab-deps)" % (tool, pkg)
     return None
@@ -137,10 +139,20 @@ def _setup_nic(lab, hname):
 # ---------------------------------------------------------------------------- QEMU
 
 
+def qemu_program(kind):
+    """(program, firmware directory or "") of the QEMU a host of ``kind`` runs under."""
+    if QEMU:
+        return QEMU, QEMU_DATADIR
+    if image_s390x.KINDS[kind]["qemu"] == "newer":
+        return qemu_newer.ensure()
+    return MACHINE_QEMU, ""
+
+
 def qemu_argv(lab, hname, mac, disk):
     """The qemu-system-s390x command line of a host."""
     h = lab.hosts[hname]
     files = image_s390x.files(kind=h.get("kind", KIND))
+    program, datadir = qemu_program(h.get("kind", KIND))
     with open(lab.key_file() + ".pub", encoding="ascii") as f:
         key = f.read().split()[1]
     append = " ".join(
@@ -159,7 +171,7 @@ def qemu_argv(lab, hname, mac, disk):
             "zlab.key=" + key,
         ]
     )
-    argv = [QEMU] + (["-L", QEMU_DATADIR] if QEMU_DATADIR else [])
+    argv = [program] + (["-L", datadir] if datadir else [])
     argv += [
         "-name",
         # the guest's /proc/sysinfo shows it as "VM00 Name" (8 characters)

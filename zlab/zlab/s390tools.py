@@ -76,8 +76,8 @@ def tree_path(cache_dir):
     return os.path.join(cache_dir, "s390-tools", "tree-" + spec_key())
 
 
-def _apt_options(workdir, sources):
-    """apt-get options for a private s390x package index under ``workdir``: the machine's own
+def _apt_options(workdir, sources, arch="s390x"):
+    """apt-get options for a private package index of ``arch`` under ``workdir``: the machine's own
     apt configuration (proxies) stays, its sources, status and architecture do not apply."""
     for d in ("state/lists/partial", "cache/archives/partial", "parts"):
         os.makedirs(os.path.join(workdir, d), exist_ok=True)
@@ -98,9 +98,9 @@ def _apt_options(workdir, sources):
         "-o",
         "Dir::Etc::SourceParts=" + os.path.join(workdir, "parts"),
         "-o",
-        "APT::Architecture=s390x",
+        "APT::Architecture=" + arch,
         "-o",
-        "APT::Architectures::=s390x",
+        "APT::Architectures::=" + arch,
         "-o",
         "Acquire::Languages=none",
         "-o",

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from zlab import image_s390x, model, qemu_s390x, smc_dibs_kernel
+from zlab import image_s390x, model, qemu_newer, qemu_s390x, smc_dibs_kernel
 
 # lines of Debian's .config for 7.2.11+deb13-s390x (linux-headers package)
 DEBIAN = [
@@ -25,10 +25,11 @@ DEBIAN = [
 ]
 
 
-def test_each_kind_has_its_image_and_the_612_key_is_unchanged():
+def test_the_two_linux7_kinds_share_one_image_and_the_612_key_is_unchanged():
     assert model.HOST_KINDS == ("namespace",) + tuple(image_s390x.KINDS)
     keys = [image_s390x.image_key(k) for k in image_s390x.KINDS]
-    assert [k.rsplit("-", 1)[0] for k in keys] == list(image_s390x.KINDS)
+    assert [k.rsplit("-", 1)[0] for k in keys] == [image_s390x.KIND, image_s390x.LINUX7_SMC, image_s390x.LINUX7_SMC]
+    assert image_s390x.image_path(kind=image_s390x.LINUX7) == image_s390x.image_path(kind=image_s390x.LINUX7_SMC)
     # the 6.12 image: Debian's kernel of the suite, its key as before the Linux 7.x kinds
     assert image_s390x.packages() == image_s390x.PACKAGES
     assert image_s390x.image_key() == "debian13-s390x-5be9611b49fb"
@@ -105,7 +106,11 @@ def test_prune_keeps_the_recipe_and_builds_under_way(tmp_path):
 
 
 @pytest.mark.parametrize("kind", [image_s390x.LINUX7, image_s390x.LINUX7_SMC])
-def test_qemu_command_line_of_the_linux7_kinds(tmp_path, kind):
+def test_qemu_command_line_of_the_linux7_kinds(tmp_path, kind, monkeypatch):
+    newer = ("/cache/qemu/10/usr/bin/qemu-system-s390x", "/cache/qemu/10/usr/share/qemu")
+    monkeypatch.setattr(qemu_s390x, "QEMU", "")
+    monkeypatch.setattr(qemu_newer, "ensure", lambda: newer)
+
     class StubLab:  # what qemu_argv reads of a Lab
         name = "x"
         hosts = {"solo": {"ip": "10.209.7.10", "kind": kind, "spec": {}}}
@@ -123,8 +128,37 @@ def test_qemu_command_line_of_the_linux7_kinds(tmp_path, kind):
     append = argv[argv.index("-append") + 1].split()
     kernel = argv[argv.index("-kernel") + 1]
     assert qemu_s390x.is_real(StubLab.hosts["solo"])
+    assert argv[0] == newer[0] and argv[1:3] == ["-L", newer[1]]  # Debian 12's QEMU 7.2 panics there
     assert os.path.basename(os.path.dirname(kernel)) == image_s390x.image_key(kind)
     if kind == image_s390x.LINUX7_SMC:
         assert os.path.basename(kernel) == "vmlinuz-smc" and "-initrd" not in argv and "rootwait" in append
     else:
         assert os.path.basename(kernel) == "vmlinuz" and "-initrd" in argv and "rootwait" not in append
+
+
+def test_the_612_kind_runs_under_the_machines_qemu_unless_one_is_named(monkeypatch):
+    monkeypatch.setattr(qemu_s390x, "QEMU", "")
+    monkeypatch.setattr(qemu_newer, "ensure", lambda: pytest.fail("the 6.12 kind fetched the newer QEMU"))
+    assert qemu_s390x.qemu_program(image_s390x.KIND) == ("qemu-system-s390x", "")
+    monkeypatch.setattr(qemu_s390x, "QEMU", "/opt/q/bin/qemu-system-s390x")
+    monkeypatch.setattr(qemu_s390x, "QEMU_DATADIR", "/opt/q/share")
+    for kind in image_s390x.KINDS:
+        assert qemu_s390x.qemu_program(kind) == ("/opt/q/bin/qemu-system-s390x", "/opt/q/share")
+
+
+def test_the_newer_qemu_is_a_pinned_backport_cached_by_version(tmp_path):
+    program, datadir = qemu_newer.paths(str(tmp_path))
+    assert program == str(tmp_path / "qemu" / "10.0.2+ds-2+deb13u1_bpo12+1" / "usr" / "bin" / "qemu-system-s390x")
+    assert datadir == str(tmp_path / "qemu" / "10.0.2+ds-2+deb13u1_bpo12+1" / "usr" / "share" / "qemu")
+    assert qemu_newer.SUITE == "bookworm-backports" and qemu_newer.VERSION.startswith("1:10.")
+
+
+def test_a_library_the_machine_lacks_is_named():
+    ldd = (
+        "\tlinux-vdso.so.1 (0x00007ffd)\n"
+        "\tliburing.so.2 => not found\n"
+        "\tlibslirp.so.0 => /lib/x86_64-linux-gnu/libslirp.so.0 (0x00007f1)\n"
+        "\tlibpmem.so.1 => not found\n"
+    )
+    assert qemu_newer.not_found(ldd) == ["liburing.so.2", "libpmem.so.1"][::-1]
+    assert qemu_newer.unresolved_libraries("/bin/true") == []
