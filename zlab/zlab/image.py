@@ -8,6 +8,8 @@ the hash covers the package list and the build recipe, so it is rebuilt only whe
 Hosts run on an overlayfs whose lower layer is the image (read-only, shared by all hosts).
 """
 
+import contextlib
+import fcntl
 import glob
 import hashlib
 import os
@@ -86,6 +88,18 @@ CUSTOMIZE_HOOKS = [
     # the real s390-tools (s390x, run through qemu-user) and their C library (zlab.s390tools)
     'cp -a @S390TOOLS@/usr @S390TOOLS@/opt "$1"/',
 ]
+
+
+@contextlib.contextmanager
+def locked(path):
+    """Hold ``path``.lock: a second build of the same cached thing waits for the first, then finds it."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".lock", "w", encoding="ascii") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def run_step(cmd, what, log, **kw):

@@ -395,6 +395,15 @@ def build(cache_dir=None, force=False, log=sys.stderr, kind=KIND):
     path = image_path(cache_dir, kind)
     if is_built(cache_dir, kind) and not force:
         return path
+    # a second build of the same image (make test's background build and a test) waits for the
+    # first, then finds it
+    with image.locked(path):
+        if is_built(cache_dir, kind) and not force:
+            return path
+        return _build(cache_dir, path, kind, log)
+
+
+def _build(cache_dir, path, kind, log):
     missing = missing_tools()
     if missing:
         raise RuntimeError("building the %s image needs %s (make zlab-deps)" % (kind, ", ".join(missing)))

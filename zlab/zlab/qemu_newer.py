@@ -10,8 +10,6 @@ hosts), so its two packages (the program and its firmware, ``s390-ccw.img``) are
 backport links only libraries of Debian 12; a library it misses is reported, not worked around.
 """
 
-import contextlib
-import fcntl
 import glob
 import os
 import shutil
@@ -39,17 +37,6 @@ def paths(cache_dir=None):
 
 def _ready(path):
     return os.path.isfile(os.path.join(path, ".zlab-qemu"))
-
-
-@contextlib.contextmanager
-def _locked(path):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".lock", "w", encoding="ascii") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _download(workdir, mirror, log):
@@ -95,7 +82,7 @@ def ensure(cache_dir=None, log=sys.stderr):
     """The unpacked QEMU's (program, firmware directory), fetched on first use."""
     path = cache_path(cache_dir)
     if not _ready(path):
-        with _locked(path):
+        with image.locked(path):
             if not _ready(path):
                 _fetch(path, log)
     return paths(cache_dir)

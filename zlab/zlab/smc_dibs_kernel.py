@@ -27,8 +27,6 @@ for ``/usr/lib/modules``, ``config``, ``build.json`` with release, compiler, the
 lines that differ from Debian's and the build time).
 """
 
-import contextlib
-import fcntl
 import glob
 import hashlib
 import json
@@ -142,18 +140,6 @@ def _run(cmd, what, log, **kw):
     return image.run_step(cmd, "SMC kernel: " + what, log, **kw)
 
 
-@contextlib.contextmanager
-def _locked(path):
-    """Hold ``path``.lock: a second build of the same kernel waits for the first, then finds it."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".lock", "w", encoding="ascii") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
 def _is_built(path):
     return os.path.isfile(os.path.join(path, "build.json")) and os.path.isfile(os.path.join(path, "vmlinuz"))
 
@@ -185,7 +171,7 @@ def build(release, version, mirror, sources, cache_dir=None, log=sys.stderr):
     path = cache_path(version, cache_dir)
     if _is_built(path):
         return path
-    with _locked(path):
+    with image.locked(path):
         if not _is_built(path):
             _build(path, release, version, mirror, sources, log)
     prune(cache_dir)
