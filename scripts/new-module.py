@@ -540,8 +540,8 @@ def test_each_state_makes_its_target_of_the_host():
 
 FRAGMENT = '''---
 minor_changes:
-  - __NAME__ - new module that keeps named values in files below /etc/s390x-network/__NAME__ (__MARK__
-    __NAME__; say here what the module manages and which role calls it).
+  - __NAME__ - new module (the __MARK__ __NAME__; say here what the module manages and which
+    role calls it).
 '''
 
 
@@ -570,12 +570,14 @@ def problems(domain, name):
     """Why ``domain``/``name`` cannot be scaffolded (empty: it can)."""
     found = []
     for what, value in (("DOMAIN", domain), ("NAME", name)):
-        if not IDENTIFIER.fullmatch(value) or keyword.iskeyword(value):
+        if not IDENTIFIER.fullmatch(value):
             found.append("%s %r is not a lower-case Python identifier (a-z, then a-z, 0-9, _)" % (what, value))
+        elif keyword.iskeyword(value):
+            found.append("%s %r is a Python keyword" % (what, value))
     if found:
         return found
     if os.path.exists(os.path.join(REPO, "plugins", "modules", name + ".py")):
-        found.append("NAME %r: plugins/modules/%s.py is a module already" % (name, name))
+        return ["NAME %r: plugins/modules/%s.py is a module already" % (name, name)]
     if domain == "engine":
         found.append("DOMAIN 'engine' is the resource engine, not a domain")
     for rel, _template in files_of(domain, name)[1]:

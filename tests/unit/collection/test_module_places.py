@@ -101,7 +101,9 @@ OWED = {
         "bad_input": "refusals tested with the module's own guard in test_smc_check.py, not with HostGuard",
         "security": "address and port of the test connection; no row yet",
     },
-    "smc_plan": {"bad_input": "an action on the controller: its refusals are in tests/unit/plugins/action, no HostGuard"},
+    "smc_plan": {
+        "bad_input": "an action on the controller: its refusals are in tests/unit/plugins/action, no HostGuard"
+    },
     "qeth_info": {"security": "attributes names reach sysfs paths; no row yet"},
     "smc_rnics_info": {"security": "fid reaches the smc_rnics argv; no row yet"},
 }
@@ -153,7 +155,9 @@ def drift_kinds(name):
 
 def _kinds(values):
     return set(
-        v.drift_kind for v in values if isinstance(v, type) and issubclass(v, Resource) and v is not Resource and v.drift_kind
+        v.drift_kind
+        for v in values
+        if isinstance(v, type) and issubclass(v, Resource) and v is not Resource and v.drift_kind
     )
 
 
@@ -178,7 +182,9 @@ def _named(name, text):
 def counted_calls():
     """``COUNTED_CALLS`` of the task budget test, read without importing the lab test."""
     for node in ast.parse(_read(BUDGET_TEST)).body:
-        if isinstance(node, ast.Assign) and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["COUNTED_CALLS"]:
+        if isinstance(node, ast.Assign) and [t.id for t in node.targets if isinstance(t, ast.Name)] == [
+            "COUNTED_CALLS"
+        ]:
             return ast.literal_eval(node.value)
     raise AssertionError("%s has no COUNTED_CALLS" % BUDGET_TEST)
 
@@ -306,14 +312,18 @@ def lacking(tree, name):
         "readme": None if _named(name, tree.readme) else "no row of the README's module table names it",
         "architecture": None if _named(name, tree.architecture) else "docs/architecture.md does not name it",
         "security": None if _named(name, tree.security) else "no row of docs/security.md's input table names it",
-        "bad_input": None
-        if name in tree.batteries
-        else "no test in tests/unit/plugins/modules runs it against host_guard.HostGuard",
+        "bad_input": (
+            None
+            if name in tree.batteries
+            else "no test in tests/unit/plugins/modules runs it against host_guard.HostGuard"
+        ),
         "task_budget": _task_budget(tree, name),
         "changelog": _changelog(tree, name),
-        "scaffold_example": "still the example of scripts/new-module.py: %s" % ", ".join(tree.examples[name])
-        if name in tree.examples
-        else None,
+        "scaffold_example": (
+            "still the example of scripts/new-module.py: %s" % ", ".join(tree.examples[name])
+            if name in tree.examples
+            else None
+        ),
     }
     return dict((place, text) for place, text in found.items() if text)
 
