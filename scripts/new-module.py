@@ -119,7 +119,8 @@ EXAMPLES = r"""
 
 RETURN = r"""
 before:
-  description: Each value of the run before it, C({"persistent": {"value": ...}}), C(persistent) null where it was not set.
+  description:
+    - Each value of the run before it, with its C(value) under C(persistent), or C(persistent) null where it was not set.
   returned: when O(state) is not V(gathered) or V(rendered)
   type: list
   elements: dict
