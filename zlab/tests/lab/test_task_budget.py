@@ -38,7 +38,16 @@ COUNTED_CALLS = {
     "network_express": ("zpci_function",),
     "nic_tuning": ("nic_tuning",),
     "qeth": ("qeth_device",),
-    "smc": ("smc_plan", "smc_sysctl", "zpci_function", "smc_services", "smc_pnet", "smc_ueid", "smcd_info", "smc_stats_reset"),
+    "smc": (
+        "smc_plan",
+        "smc_sysctl",
+        "zpci_function",
+        "smc_services",
+        "smc_pnet",
+        "smc_ueid",
+        "smcd_info",
+        "smc_stats_reset",
+    ),
 }
 KEYS = ("tasks", "remote", "controller", "skipped")
 CALLBACKS = os.path.join(REPO, "benchmarks", "fleet", "callback_plugins")
