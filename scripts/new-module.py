@@ -23,11 +23,11 @@ import argparse
 import keyword
 import os
 import re
-import subprocess
 import sys
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
+#: a lower-case Python identifier, short enough for every generated line to stay within 160 characters
+IDENTIFIER = re.compile(r"[a-z][a-z0-9_]{0,39}")
 MARK = "scaffold example for module"
 
 
@@ -52,11 +52,12 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 ---
 module: __NAME__
-short_description: Manage named values of __NAME__ (__MARK__ __NAME__)
+short_description: Manage named values (the scaffold's example, to be replaced)
 version_added: __VERSION__
 description:
-  - The __MARK__ __NAME__ - it keeps named values in files below C(/etc/s390x-network/__NAME__/), one file per
-    value. Replace this text with what the module manages on the host and how.
+  - This is the __MARK__ __NAME__.
+  - It keeps named values in files below C(/etc/s390x-network/__NAME__/),
+    one file per value. Replace this text with what the module manages on the host and how.
   - Resource-module style, O(config) lists the values and O(state) says what to do with them. The module reads the
     host first and changes only what differs.
 author:
@@ -139,8 +140,9 @@ commands:
   sample: ["write /etc/s390x-network/__NAME__/mode"]
 drift:
   description:
-    - What differs between the parameters and the host, one row per value (C(kind) V(__NAME__), C(object) the name,
-      C(scope) V(persistent), C(difference) such as C(missing) or C(value slow -> fast)); after a run, what it changed.
+    - What differs between the parameters and the host, one row per value (C(kind) V(__NAME__),
+      C(object) the name, C(scope) V(persistent), C(difference) such as C(missing) or C(value slow -> fast)); after a
+      run, what it changed.
   returned: always
   type: list
   elements: dict
@@ -192,9 +194,11 @@ if __name__ == "__main__":
 RESOURCE = '''# -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""__NAME__ on the resource engine (__MARK__ __NAME__): named values, one file each in
-DIRECTORY. Replace the example with the real object: what ``read`` finds on the host, the steps
-``plan`` gives, and the rules (with their source) that the checks of ``normalize_config`` follow.
+"""__NAME__ on the resource engine: named values, one file each in DIRECTORY.
+
+This is the __MARK__ __NAME__. Replace it with the real object: what ``read``
+finds on the host, the steps ``plan`` gives, and the rules (with their source) that the checks of
+``normalize_config`` follow.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -337,8 +341,8 @@ class __CLASS__(Resource):
 '''
 
 CASES = '''---
-# __NAME__ (__MARK__ __NAME__): what each state does to the host's files, exact commands, and a
-# second run that changes nothing. Run by tests/unit/plugins/modules/yaml_cases.py.
+# __NAME__: what each state does to the host's files, exact commands, and a second run that
+# changes nothing (the __MARK__ __NAME__). Run by tests/unit/plugins/modules/yaml_cases.py.
 cases:
   - name: merged writes the values that differ and keeps the others
     host:
@@ -426,8 +430,9 @@ cases:
 MODULE_TEST = '''# -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""__NAME__ on a fake host (__MARK__ __NAME__): the YAML cases of fixtures/__NAME___*.yml,
-and a failure half way, which leaves each value in its old or its new state."""
+"""__NAME__ on a fake host: the YAML cases of fixtures/__NAME___*.yml,
+and a failure half way, which leaves each value in its old or its new state
+(the __MARK__ __NAME__)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -444,8 +449,9 @@ def test_yaml_case(run_module, host_root, case):
 
 
 def test_a_failed_write_leaves_each_value_old_or_new(run_module, host_root, monkeypatch):
-    (host_root / "etc" / "s390x-network" / "__NAME__").mkdir(parents=True)
-    (host_root / "etc" / "s390x-network" / "__NAME__" / "beta").write_text("old\\n")
+    directory = host_root / "etc" / "s390x-network" / "__NAME__"
+    directory.mkdir(parents=True)
+    (directory / "beta").write_text("old\\n")
     write = host_files.write_atomic
 
     def fail_on_beta(p, content, module=None, mode=host_files.FILE_MODE):
@@ -454,23 +460,23 @@ def test_a_failed_write_leaves_each_value_old_or_new(run_module, host_root, monk
         return write(p, content, module, mode)
 
     monkeypatch.setattr(host_files, "write_atomic", fail_on_beta)
-    result = run_module(
-        __NAME__.main, {"config": [{"name": "alpha", "value": "new"}, {"name": "beta", "value": "new"}]}
-    ).result
+    config = [{"name": "alpha", "value": "new"}, {"name": "beta", "value": "new"}]
+    result = run_module(__NAME__.main, {"config": config}).result
+    host_path = "/etc/s390x-network/__NAME__/"
     assert result["failed"] and result["changed"]
-    assert "beta: write /etc/s390x-network/__NAME__/beta failed" in result["msg"]
+    assert "beta: write " + host_path + "beta failed" in result["msg"]
     assert "No space left on device" in result["msg"]
-    assert result["commands"] == ["write /etc/s390x-network/__NAME__/alpha", "write /etc/s390x-network/__NAME__/beta"]
+    assert result["commands"] == ["write " + host_path + "alpha", "write " + host_path + "beta"]
     assert result["rollback"] == {"commands": [], "ok": True, "errors": []}
-    assert (host_root / "etc" / "s390x-network" / "__NAME__" / "alpha").read_text() == "new\\n"
-    assert (host_root / "etc" / "s390x-network" / "__NAME__" / "beta").read_text() == "old\\n"
+    assert (directory / "alpha").read_text() == "new\\n"
+    assert (directory / "beta").read_text() == "old\\n"
 '''
 
 BAD_INPUT_TEST = '''# -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""__NAME__, bad input (__MARK__ __NAME__): refused with a message that names the field and
-what is allowed, before anything of the host is read."""
+"""__NAME__, bad input: refused with a message that names the field and what is allowed,
+before anything of the host is read (the __MARK__ __NAME__)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -506,7 +512,8 @@ def test_bad_input_is_refused_before_the_host_is_read(monkeypatch, run_module, w
 RESOURCE_TEST = '''# -*- coding: utf-8 -*-
 # Copyright: (c) 2026, s390x.network contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The pure parts of __DOMAIN__/__STEM___resource.py (__MARK__ __NAME__)."""
+"""The pure parts of __DOMAIN__/__STEM___resource.py,
+the __MARK__ __NAME__."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -541,8 +548,8 @@ def test_each_state_makes_its_target_of_the_host():
 
 FRAGMENT = '''---
 minor_changes:
-  - __NAME__ - new module (the __MARK__ __NAME__; say here what the module manages and which
-    role calls it).
+  - __NAME__ - new module (the __MARK__
+    __NAME__; say here what the module manages and which role calls it).
 '''
 
 
@@ -572,7 +579,10 @@ def problems(domain, name):
     found = []
     for what, value in (("DOMAIN", domain), ("NAME", name)):
         if not IDENTIFIER.fullmatch(value):
-            found.append("%s %r is not a lower-case Python identifier (a-z, then a-z, 0-9, _)" % (what, value))
+            found.append(
+                "%s %r is not a lower-case Python identifier of 1 to 40 characters (a-z, then a-z, 0-9, _)"
+                % (what, value)
+            )
         elif keyword.iskeyword(value):
             found.append("%s %r is a Python keyword" % (what, value))
     if found:
@@ -587,7 +597,8 @@ def problems(domain, name):
     return found
 
 
-def write(domain, name):
+def render(domain, name):
+    """(relative path, text) of every file of the new module."""
     stem, files = files_of(domain, name)
     words = {
         "__MARK__": MARK,
@@ -597,19 +608,34 @@ def write(domain, name):
         "__CLASS__": class_name(name),
         "__VERSION__": _version(),
     }
-    written = []
+    out = []
     for rel, template in files:
         text = template
         for word, value in words.items():
             text = text.replace(word, value)
+        out.append((rel, _black(text) if rel.endswith(".py") and text else text))
+    return out
+
+
+def _black(text):
+    """``text`` laid out by black with the tree's settings (what depends on the length of the names)."""
+    import black  # the development venv's formatter, the one `make lint` checks with
+
+    config = black.parse_pyproject_toml(os.path.join(REPO, "pyproject.toml"))
+    mode = black.Mode(
+        line_length=config["line_length"], string_normalization=not config.get("skip_string_normalization", False)
+    )
+    return black.format_str(text, mode=mode)
+
+
+def write(domain, name):
+    written = []
+    for rel, text in render(domain, name):
         path = os.path.join(REPO, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "x", encoding="utf-8") as handle:
             handle.write(text)
         written.append(rel)
-    # black lays out what depends on the length of the names (line length of pyproject.toml)
-    python_files = [os.path.join(REPO, rel) for rel in written if rel.endswith(".py")]
-    subprocess.run([sys.executable, "-m", "black", "-q"] + python_files, cwd=REPO, check=True)
     return written
 
 

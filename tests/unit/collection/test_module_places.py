@@ -33,8 +33,8 @@ from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import 
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 FQCN = "s390x.network."
-#: the text scripts/new-module.py writes into every file it generates, followed by the module name
-SCAFFOLD_MARK = re.compile(r"scaffold example for module ([a-z][a-z0-9_]*)")
+#: the text scripts/new-module.py writes into every file it generates (a line may break it), then the module name
+SCAFFOLD_MARK = re.compile(r"scaffold\s+example\s+for\s+module\s+([a-z][a-z0-9_]*)")
 BUDGET_TEST = os.path.join("zlab", "tests", "lab", "test_task_budget.py")
 
 PLACES = (
@@ -278,6 +278,8 @@ def _verify(tree, name, kinds):
     names = set(tree.registers_of(name))
     for role in roles:
         names.update(result for result, kind in ROLE_RESULTS[role] if kind in kinds)
+    if not names:
+        return "%s registers no result of it for playbooks/verify.yml to check" % ", ".join(roles)
     if not any(re.search(r"\b%s\b" % re.escape(result), tree.verify) for result in names):
         return "playbooks/verify.yml reads none of its results (%s)" % ", ".join(sorted(names))
     return None
