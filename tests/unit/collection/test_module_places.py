@@ -71,6 +71,7 @@ EXEMPT = {
     },
     "smc_plan": {
         "security": "an action on the controller over the smc role's variables, whose rows the table has",
+        "bad_input": "an action on the controller reaches no host: its refusals are tested in tests/unit/plugins/action",
     },
     "smc_stats_reset": {
         "drift": "resets the SMC statistics counters, which are no configured state",
@@ -92,20 +93,11 @@ OWED = {
         "bad_input": "refusals tested with the module's own guard in test_smc_services.py, not with HostGuard",
     },
     "ip_interfaces": {"bad_input": "no HostGuard battery"},
-    "ip_promisc": {
-        "bad_input": "no HostGuard battery",
-        "security": "interface names reach ip argv and a systemd unit; no row yet",
-    },
+    "ip_promisc": {"bad_input": "no HostGuard battery"},
     "smcd_info": {"bad_input": "no HostGuard battery"},
     "smc_check": {
         "bad_input": "refusals tested with the module's own guard in test_smc_check.py, not with HostGuard",
-        "security": "address and port of the test connection; no row yet",
     },
-    "smc_plan": {
-        "bad_input": "an action on the controller: its refusals are in tests/unit/plugins/action, no HostGuard"
-    },
-    "qeth_info": {"security": "attributes names reach sysfs paths; no row yet"},
-    "smc_rnics_info": {"security": "fid reaches the smc_rnics argv; no row yet"},
 }
 
 
