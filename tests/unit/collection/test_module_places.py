@@ -93,8 +93,6 @@ OWED = {
         "bad_input": "refusals tested with the module's own guard in test_smc_services.py, not with HostGuard",
     },
     "ip_interfaces": {"bad_input": "no HostGuard battery"},
-    "ip_promisc": {"bad_input": "no HostGuard battery"},
-    "smcd_info": {"bad_input": "no HostGuard battery"},
     "smc_check": {
         "bad_input": "refusals tested with the module's own guard in test_smc_check.py, not with HostGuard",
     },
