@@ -23,7 +23,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 .PHONY: get-pip-cache help setup venv apt-deps collection-link env sanity lint lint-dev units test test-zlab test-molecule \
 	test-molecule-emulated test-real-kernel \
-        build install demo clean changelog-lint
+        build install demo clean changelog-lint new-module
 
 help:
 	@echo "make demo    - set up and run the main job against the built-in emulated lab"
@@ -33,6 +33,7 @@ help:
 	@echo "make install - install the built artifact into build/collections"
 	@echo "make lab-up / lab-down - start / remove the built-in emulated lab"
 	@echo "make test-ee - build the execution environment and run site.yml in it against a lab"
+	@echo "make new-module DOMAIN=d NAME=n - write the files of a new module (docs/contributing.md)"
 
 $(STAMPS):
 	mkdir -p $@
@@ -137,6 +138,10 @@ install: build
 	  ansible-galaxy collection install --offline --force -p build/collections $(ARTIFACT)
 	ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/build/collections ansible-galaxy collection list s390x.network
 	@echo "installed into build/collections; use ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/build/collections"
+
+# The files of a new module in the collection's shape; the completeness test then names what is left.
+new-module: venv
+	$(PY) scripts/new-module.py "$(DOMAIN)" "$(NAME)"
 
 changelog-lint: setup
 	antsibull-changelog lint

@@ -22,6 +22,8 @@ from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import 
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DRIFT_ROLES = ("qeth", "network_express", "ism_passthrough", "kvm_guest_network", "interfaces", "nic_tuning", "smc")
+# the smc role's results in the order it registers them (a module added to the role adds one)
+SMC_RESULTS = ROLE_RESULTS["smc"]
 with open(os.path.join(ROOT, "playbooks", "vars", "plays.yml")) as _handle:
     PLAYS = yaml.safe_load(_handle)["s390x_network_plays"]
 
@@ -96,32 +98,30 @@ def test_a_role_that_stopped_half_way_names_the_results_it_did_not_reach():
         "smc_sysctl_result": {"failed": True, "msg": "net.smc.rmem: Permission denied"},
     }
     rows = role_drift(variables, "smc")
-    assert [(r["kind"], r["object"], r["scope"]) for r in rows] == [
-        ("sysctl", "sysctl", "error"),
-        ("pnet", "smc_pnet_result", "error"),
-        ("ueid", "smc_ueid_result", "error"),
-        ("dropin", "smc_services_result", "error"),
-    ]
+    not_reached = [(kind, name, "error") for name, kind in SMC_RESULTS[2:]]
+    assert [(r["kind"], r["object"], r["scope"]) for r in rows] == [("sysctl", "sysctl", "error")] + not_reached
+    assert [name for name, _kind in SMC_RESULTS[2:4]] == ["smc_pnet_result", "smc_ueid_result"]
     assert "Permission denied" in rows[0]["difference"]
     assert all("stopped before" in r["difference"] for r in rows[1:])
 
 
 def test_a_step_the_host_did_not_need_is_no_row_when_a_later_one_ran():
     # the smc role registers smc_pnet_result and smc_ueid_result only on a host that needs them
-    variables = {
-        "smc_ism_result": {"skipped": True},
-        "smc_sysctl_result": {"changed": False, "drift": []},
-        "smc_services_result": {"changed": True, "drift": [{"object": "db2.service", "difference": "d"}]},
-    }
+    # (and the results after them in ROLE_RESULTS, which every host registers)
+    later = dict((name, {"changed": False, "drift": []}) for name, _kind in SMC_RESULTS[5:])
+    variables = dict(
+        later,
+        smc_ism_result={"skipped": True},
+        smc_sysctl_result={"changed": False, "drift": []},
+        smc_services_result={"changed": True, "drift": [{"object": "db2.service", "difference": "d"}]},
+    )
     rows = role_drift(variables, "smc")
     assert [(r["kind"], r["object"]) for r in rows] == [("dropin", "db2.service")]
-    del variables["smc_services_result"]
+    for name in list(later) + ["smc_services_result"]:
+        del variables[name]
     rows = role_drift(variables, "smc")
-    assert [(r["object"], r["scope"]) for r in rows] == [
-        ("smc_pnet_result", "error"),
-        ("smc_ueid_result", "error"),
-        ("smc_services_result", "error"),
-    ]
+    assert [(r["object"], r["scope"]) for r in rows] == [(name, "error") for name, _kind in SMC_RESULTS[2:]]
+    assert [name for name, _kind in SMC_RESULTS[2:5]] == ["smc_pnet_result", "smc_ueid_result", "smc_services_result"]
 
 
 def test_a_role_of_the_shop_reports_through_its_own_variable():
@@ -135,12 +135,11 @@ def test_a_role_of_the_shop_reports_through_its_own_variable():
 
 
 def test_the_report_of_a_clean_run_is_empty_and_complete():
-    variables = {
-        "smc_ism_result": {"skipped": True},
-        "smc_sysctl_result": {"changed": False, "drift": []},
-        "smc_pnet_result": {"changed": False, "commands": [], "drift": []},
-        "smc_ueid_result": {"skipped": True},
-        "smc_services_result": {"changed": False, "drift": []},
-    }
+    variables = dict((name, {"changed": False, "drift": []}) for name, _kind in SMC_RESULTS)
+    variables.update(
+        smc_ism_result={"skipped": True},
+        smc_pnet_result={"changed": False, "commands": [], "drift": []},
+        smc_ueid_result={"skipped": True},
+    )
     assert role_drift(variables, "smc") == []
     assert drift_rows({"g1": variables}, plays=PLAYS, groups={"smc_hosts": ["g1"]}) == []

@@ -19,6 +19,7 @@ import os
 import yaml
 
 from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import result_drift, role_drift
+from ansible_collections.s390x.network.tests.unit.role_results import clean_results
 
 ROLE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "roles", "smc")
 DROPIN = "50-s390x-network-smc.conf"
@@ -104,14 +105,11 @@ def test_the_boot_unit_rows_reach_the_roles_drift_report():
         },
     ]
     assert result_drift({"changed": True, "drift": rows}, "pnet") == rows
+    skipped = {"skipped": True}
     report = role_drift(
-        {
-            "smc_ism_result": {"skipped": True},
-            "smc_sysctl_result": {"changed": False, "drift": []},
-            "smc_pnet_result": {"changed": True, "drift": rows},
-            "smc_ueid_result": {"skipped": True},
-            "smc_services_result": {"changed": False, "drift": []},
-        },
+        clean_results(
+            "smc", smc_ism_result=skipped, smc_pnet_result={"changed": True, "drift": rows}, smc_ueid_result=skipped
+        ),
         "smc",
     )
     assert report == rows

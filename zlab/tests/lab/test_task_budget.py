@@ -27,6 +27,28 @@ BUDGET = {
     "g1": {"tasks": 24, "remote": 10, "controller": 14, "skipped": 22},
     "localhost": {"tasks": 10, "remote": 8, "controller": 2, "skipped": 8},
 }
+# the module calls of the roles (roles/*/tasks) when BUDGET was counted: a role that calls another
+# module runs other tasks, so tests/unit/collection/test_module_places.py names the module until the
+# budget is counted again and the call added here
+COUNTED_CALLS = {
+    "interfaces": ("ip_interfaces",),
+    "iocds": ("iocp",),
+    "ism_passthrough": ("zpci_function",),
+    "kvm_guest_network": ("ip_promisc", "libvirt_device"),
+    "network_express": ("zpci_function",),
+    "nic_tuning": ("nic_tuning",),
+    "qeth": ("qeth_device",),
+    "smc": (
+        "smc_plan",
+        "smc_sysctl",
+        "zpci_function",
+        "smc_services",
+        "smc_pnet",
+        "smc_ueid",
+        "smcd_info",
+        "smc_stats_reset",
+    ),
+}
 KEYS = ("tasks", "remote", "controller", "skipped")
 CALLBACKS = os.path.join(REPO, "benchmarks", "fleet", "callback_plugins")
 

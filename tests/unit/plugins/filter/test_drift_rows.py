@@ -12,6 +12,7 @@ from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import 
     result_drift,
     role_drift,
 )
+from ansible_collections.s390x.network.tests.unit.role_results import clean_results, results_after
 
 # which kind each result name of the old tests is
 KINDS = {
@@ -150,13 +151,8 @@ def test_unknown_kind_is_refused():
         result_drift({}, None)
 
 
-SMC_CLEAN = {
-    "smc_ism_result": {"skipped": True},
-    "smc_sysctl_result": {"changed": False, "drift": []},
-    "smc_pnet_result": {"skipped": True},
-    "smc_ueid_result": {"skipped": True},
-    "smc_services_result": {"changed": False, "drift": []},
-}
+SKIPPED = {"skipped": True}
+SMC_CLEAN = clean_results("smc", smc_ism_result=SKIPPED, smc_pnet_result=SKIPPED, smc_ueid_result=SKIPPED)
 
 
 def _smc(rows):
@@ -369,15 +365,14 @@ def test_a_host_lost_in_the_middle_of_an_entry_owes_the_rest():
     ]
     # lpar-b went away in the smc role, at smc_sysctl
     lost = dict(_lab()["lpar-b"], smc_sysctl_result={"unreachable": True, "msg": "Shared connection closed"})
-    for name in ("smc_pnet_result", "smc_ueid_result", "smc_services_result"):
+    not_reached = results_after("smc", "smc_sysctl_result")
+    assert [name for name, _kind in not_reached[:3]] == ["smc_pnet_result", "smc_ueid_result", "smc_services_result"]
+    for name, _kind in not_reached:
         del lost[name]
     rows = drift_rows(_lab(**{"lpar-b": lost}), ["lpar-a", "lpar-b", "g1"], plays=PLAYS, groups=GROUPS)
     assert [(r["host"], r["kind"], r["object"], r["difference"]) for r in rows] == [
-        ("lpar-b", "sysctl", "sysctl", "host unreachable: Shared connection closed"),
-        ("lpar-b", "pnet", "smc_pnet_result", "no result: the role stopped before this step"),
-        ("lpar-b", "ueid", "smc_ueid_result", "no result: the role stopped before this step"),
-        ("lpar-b", "dropin", "smc_services_result", "no result: the role stopped before this step"),
-    ]
+        ("lpar-b", "sysctl", "sysctl", "host unreachable: Shared connection closed")
+    ] + [("lpar-b", kind, name, "no result: the role stopped before this step") for name, kind in not_reached]
 
 
 def test_a_role_that_failed_before_its_module_names_the_cause():

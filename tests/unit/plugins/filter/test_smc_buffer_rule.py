@@ -26,6 +26,7 @@ from ansible_collections.s390x.network.plugins.plugin_utils.drift_report import 
     wanted_buffer_sizes,
 )
 from ansible_collections.s390x.network.tests.unit.plugins.modules.test_smc_sysctl import FakeHost
+from ansible_collections.s390x.network.tests.unit.role_results import clean_results
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 
@@ -53,15 +54,9 @@ def judged(sysctl_result, inventory):
 
     drift.yml reads the results the role registered (role_drift); verify.yml reads the inventory's
     variables after the role (whose defaults it does not see)."""
+    skipped = {"skipped": True}
     drift = role_drift(
-        {
-            "smc_sysctl_result": sysctl_result,
-            "smc_ism_result": {"skipped": True},
-            "smc_pnet_result": {"changed": False, "drift": []},
-            "smc_ueid_result": {"skipped": True},
-            "smc_services_result": {"changed": False, "drift": []},
-        },
-        "smc",
+        clean_results("smc", smc_sysctl_result=sysctl_result, smc_ism_result=skipped, smc_ueid_result=skipped), "smc"
     )
     verify = render(verify_expression(), dict(inventory, smc_sysctl_result=sysctl_result))
     return drift, verify
