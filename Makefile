@@ -115,12 +115,14 @@ test-molecule: setup zlab-image
 test-molecule-emulated: setup zlab-image
 	MOLECULE_BACKGROUND= scripts/molecule-tier.sh $(filter-out $(REAL_KERNEL_SCENARIOS),$(MOLECULE_SCENARIOS))
 
-# Everything on real s390x kernels, one after the other (one or two TCG guests at a time): the
-# real-kernel lab tests, then the real-kernel scenarios. `make test` runs it in the background
-# while the emulated lab tests and scenarios run (scripts/test-tiers.sh).
+# Everything on real s390x kernels, one after the other (one to three TCG guests at a time): 6.12's
+# lab tests and scenarios, then the Linux 7.x lab tests (last: make test builds their kernel in the
+# background meanwhile). `make test` runs it in the background while the emulated lab tests and
+# scenarios run (scripts/test-tiers.sh).
 test-real-kernel: setup zlab-image
-	$(PY) -m pytest -q --durations=10 $(REAL_KERNEL_LAB_TESTS)
+	$(PY) -m pytest -q --durations=10 $(filter-out $(LINUX7_LAB_TESTS),$(REAL_KERNEL_TIER_TESTS))
 	MOLECULE_BACKGROUND= MOLECULE_ANSIBLE_HOME=$(CURDIR)/.cache/ansible-home-real-kernel scripts/molecule-tier.sh $(REAL_KERNEL_SCENARIOS)
+	$(PY) -m pytest -q --durations=10 $(LINUX7_LAB_TESTS)
 
 # Every tier that exists, cheapest first, with each tier's wall time (scripts/test-tiers.sh).
 test: setup
