@@ -252,9 +252,11 @@ def inventory_pairs(hostvars, hosts):
             continue
         index = CpcIndex.find(cpc, indexes)
         model = index.model
-        if index.errors or model.get("name") in seen_models:
+        # one model per channel subsystem: a CPC of more than 15 partitions has several of one name
+        key = (model.get("name"), model.get("css"))
+        if index.errors or key in seen_models:
             continue
-        seen_models.add(model.get("name"))
+        seen_models.add(key)
         host_of = dict((p["name"], p["host"]) for p in model["partitions"] if p.get("host"))
         for group in model.get("smcd_peers") or []:
             names = []
