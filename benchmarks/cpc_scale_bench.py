@@ -114,7 +114,10 @@ def main(argv=None):
     parser.add_argument("--sizes", default=SIZES, help="LPARSxGUESTS,... (default %s)" % SIZES)
     args = parser.parse_args(argv)
     sizes = [tuple(int(n) for n in item.split("x")) for item in args.sizes.split(",")]
-    print("%6s %6s %6s  %-22s %8s %9s %10s %8s" % ("LPARs", "guests", "hosts", "phase", "pairs", "seconds", "us/pair", "judged"))
+    print(
+        "%6s %6s %6s  %-22s %8s %9s %10s %8s"
+        % ("LPARs", "guests", "hosts", "phase", "pairs", "seconds", "us/pair", "judged")
+    )
     for partitions, guests in sizes:
         for phase, pairs, seconds, judged in measure(partitions, guests):
             per_pair = "%.1f" % (seconds * 1e6 / pairs) if pairs else "-"
