@@ -126,10 +126,12 @@ def smc_preflight(hostvars, hosts, pairs=None, assume=None):
     pairs = plain(pairs)
     facts = {}
     warnings = []
+    indexes = []  # the cpc models, each read once for all hosts
     try:
         for host in hosts:
             hv = variables[host]
-            facts[host] = _pf.inventory_host_facts(host, hv, live=hv.get("smc_preflight_live"), assume=assume)
+            live = hv.get("smc_preflight_live")
+            facts[host] = _pf.inventory_host_facts(host, hv, live=live, assume=assume, indexes=indexes)
             warnings.extend(_pf.service_warnings(host, hv, facts[host].get("kernel")))
         rows = _pf.predict(facts, pairs)
     except _pf.PreflightError as exc:

@@ -87,7 +87,67 @@ def fid_owner_errors(model, guests_by_host):
     return errors
 
 
-def host_view(cpc, host, partition=None, guests_by_host=None):
+class CpcIndex(object):
+    """A ``cpc`` model normalised once, with its functions by partition and by guest, so that the
+    views of every host of a large CPC cost the model once and then each host its own share.
+
+    ``find(cpc)`` returns the index of an equal model given before (``indexes``: a list this
+    function keeps, one per caller and run)."""
+
+    def __init__(self, cpc):
+        self.model, self.errors, self.warnings = normalize_cpc(cpc)
+        self.ism_uids = []
+        self.ism_by_partition = {}
+        self.guest_items = {}  # guest -> [(partition, item)]
+        self.smcr_by_partition = {}
+        self.iqd_by_partition = {}
+        self._owner_errors = None
+        self.host_partitions = set()
+        if self.errors:
+            return
+        for vchid in self.model["ism"]:
+            for func in vchid["functions"]:
+                self.ism_uids.append({"fid": func["fid"], "uid": func["uid"]})
+                item = {
+                    "fid": func["fid"],
+                    "uid": func["uid"],
+                    "vchid": vchid["vchid"],
+                    "type": "ism",
+                    "pnet_id": func["pnet_id"],
+                    "guest": func["guest"],
+                }
+                self.ism_by_partition.setdefault(func["partition"], []).append(item)
+                if func["guest"]:
+                    self.guest_items.setdefault(func["guest"], []).append((func["partition"], item))
+        for func in smcr_functions(self.model):
+            self.smcr_by_partition.setdefault(func["partition"], []).append(func)
+        for dev in iqd_devices(self.model):
+            for part in set(dev["partitions"]):
+                self.iqd_by_partition.setdefault(part, []).append(dev)
+        self.host_partitions = set(p["host"] for p in self.model["partitions"] if p.get("host"))
+
+    def guest_functions(self, guest):
+        """The ISM functions the model gives ``guest`` (fresh dicts), of every partition."""
+        return [dict(item) for dummy, item in self.guest_items.get(guest, [])]
+
+    @staticmethod
+    def find(cpc, indexes):
+        for raw, index in indexes:
+            if raw is cpc or raw == cpc:
+                return index
+        index = CpcIndex(cpc)
+        indexes.append((cpc, index))
+        return index
+
+    def owner_errors(self, guests_by_host):
+        if guests_by_host:
+            return fid_owner_errors(self.model, guests_by_host)
+        if self._owner_errors is None:
+            self._owner_errors = fid_owner_errors(self.model, None)
+        return list(self._owner_errors)
+
+
+def host_view(cpc, host, partition=None, guests_by_host=None, index=None):
     """What inventory host ``host`` owns in the model ``cpc`` (the raw inventory dict).
 
     ``partition`` overrides the partition found through ``cpc.partitions[].host``. Returns a dict:
@@ -98,7 +158,8 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     ISM functions given to guests), ``own_ism_fids`` (its ISM FIDs no guest has), ``guests``
     (guest name -> its ISM functions in the model, of this partition when the host is one) and
     ``hipersockets`` (the partition's HiperSockets devices with frame size and MTU); ``ism_uids``
-    lists ``{fid, uid}`` of every ISM function of the CPC.
+    lists ``{fid, uid}`` of every ISM function of the CPC. ``index`` is ``cpc``'s ``CpcIndex``
+    when the caller keeps one.
     """
     view = {
         "defined": cpc is not None,
@@ -115,10 +176,11 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
     }
     if cpc is None:
         return view
-    model, errors, warnings = normalize_cpc(cpc)
-    view["errors"].extend(errors)
-    view["warnings"].extend(warnings)
-    if errors:
+    index = index or CpcIndex(cpc)
+    model = index.model
+    view["errors"].extend(index.errors)
+    view["warnings"].extend(index.warnings)
+    if index.errors:
         return view
     view["machine"] = model["machine"]
     names = [p["name"] for p in model["partitions"]]
@@ -132,44 +194,39 @@ def host_view(cpc, host, partition=None, guests_by_host=None):
         for part in model["partitions"]:
             if part.get("host") == host:
                 view["partition"] = part["name"]
-    view["errors"].extend(fid_owner_errors(model, guests_by_host))
-    _add_ism(view, model)
+    view["errors"].extend(index.owner_errors(guests_by_host))
+    _add_ism(view, index)
     if view["partition"] is not None:
-        _add_smcr(view, model)
-        _add_hipersockets(view, model)
+        _add_smcr(view, index)
+        _add_hipersockets(view, index)
     view["own_ism_fids"] = sorted(set(view["own_ism_fids"]))
     return view
 
 
-def _add_ism(view, model):
+def _add_ism(view, index):
     """Every ISM function's UID, the guests' functions and the partition's own (``view["partition"]``)."""
     part = view["partition"]
-    for vchid in model["ism"]:
-        for func in vchid["functions"]:
-            view["ism_uids"].append({"fid": func["fid"], "uid": func["uid"]})
-            item = {
-                "fid": func["fid"],
-                "uid": func["uid"],
-                "vchid": vchid["vchid"],
-                "type": "ism",
-                "pnet_id": func["pnet_id"],
-                "guest": func["guest"],
-            }
-            if func["guest"] and (part is None or func["partition"] == part):
-                view["guests"].setdefault(func["guest"], []).append(item)
-            if part is None or func["partition"] != part:
-                continue
-            view["functions"].append(item)
-            if func["guest"]:
-                view["passthrough"].append(item)
-            else:
-                view["own_ism_fids"].append(func["fid"])
+    # the index's {fid, uid} entries (read only): an index is one caller's
+    view["ism_uids"] = list(index.ism_uids)
+    if part is None:
+        for guest in index.guest_items:
+            view["guests"][guest] = index.guest_functions(guest)
+        return
+    for item in index.ism_by_partition.get(part, []):
+        item = dict(item)
+        if item["guest"]:
+            view["guests"].setdefault(item["guest"], []).append(item)
+        view["functions"].append(item)
+        if item["guest"]:
+            view["passthrough"].append(item)
+        else:
+            view["own_ism_fids"].append(item["fid"])
 
 
-def _add_smcr(view, model):
+def _add_smcr(view, index):
     """The partition's RoCE Express and Network Express functions (``type`` the IOCP type in lower
     case: ``roce``, ``roc2``, ``neth``, ``netd``; ``port`` the card port of a ROC2 function, else None)."""
-    for func in smcr_functions(model, view["partition"]):
+    for func in index.smcr_by_partition.get(view["partition"], []):
         view["functions"].append(
             {
                 "fid": func["fid"],
@@ -184,17 +241,16 @@ def _add_smcr(view, model):
         )
 
 
-def _add_hipersockets(view, model):
-    for dev in iqd_devices(model):
-        if view["partition"] in dev["partitions"]:
-            view["hipersockets"].append(
-                {
-                    "busid": dev["busid"],
-                    "chpid": dev["chpid"],
-                    "frame_size": dev["frame_size"],
-                    "mtu": FRAME_SIZE_MTU.get(dev["frame_size"]),
-                }
-            )
+def _add_hipersockets(view, index):
+    for dev in index.iqd_by_partition.get(view["partition"], []):
+        view["hipersockets"].append(
+            {
+                "busid": dev["busid"],
+                "chpid": dev["chpid"],
+                "frame_size": dev["frame_size"],
+                "mtu": FRAME_SIZE_MTU.get(dev["frame_size"]),
+            }
+        )
 
 
 def guest_device_args(kvm_guests, view, default_state="merged", managed=True):

@@ -163,15 +163,26 @@ def _host_addresses(host):
     return result
 
 
-def _pair_pnet(model, first, second):
-    """The PNET ID of the native ISM functions two partitions or guests share on one VCHID (the PNET
-    ID SMC-D v1 pairs their rendezvous interface with), None when they share none."""
+def _member_pnets(model):
+    """Per ISM VCHID (in the model's order), partition or guest name -> the PNET IDs of its native
+    functions there: what ``_pair_pnet`` compares, read once per model."""
+    result = []
     for vchid in model.get("ism") or []:
         ids = {}
         for func in vchid.get("functions") or []:
-            for member in (first, second):
-                if member in (func.get("partition"), func.get("guest")) and func.get("pnet_id"):
+            if not func.get("pnet_id"):
+                continue
+            for member in set((func.get("partition"), func.get("guest"))):
+                if member is not None:
                     ids.setdefault(member, set()).add(str(func["pnet_id"]).upper())
+        result.append(ids)
+    return result
+
+
+def _pair_pnet(member_pnets, first, second):
+    """The PNET ID of the native ISM functions two partitions or guests share on one VCHID (the PNET
+    ID SMC-D v1 pairs their rendezvous interface with), None when they share none."""
+    for ids in member_pnets:
         common = ids.get(first, set()) & ids.get(second, set())
         if common:
             return sorted(common)[0]
@@ -193,11 +204,19 @@ def _rendezvous(model, a, b, common, pnet):
 
 def _check_peers(info, errors, warnings, pairs):
     done = set()
+    addresses = {}  # host -> its addresses, read once
+
+    def host_addresses(host):
+        if host.name not in addresses:
+            addresses[host.name] = _host_addresses(host)
+        return addresses[host.name]
+
     for name, host in sorted(info.items()):
         model = host.model
         if not model or id(model) in done:
             continue
         done.add(id(model))
+        member_pnets = _member_pnets(model)
         by_partition = dict((p["name"], p["host"]) for p in model.get("partitions") or [] if p.get("host"))
         for group in model.get("smcd_peers") or []:
             members = [by_partition.get(n, n) for n in group]
@@ -207,12 +226,12 @@ def _check_peers(info, errors, warnings, pairs):
                     a, b = info.get(first), info.get(second)
                     if a is None or b is None:
                         continue
-                    addr_a, addr_b = _host_addresses(a), _host_addresses(b)
+                    addr_a, addr_b = host_addresses(a), host_addresses(b)
                     if not addr_a or not addr_b:
                         continue
                     common = [(x, y) for x in addr_a for y in addr_b if x.network == y.network]
                     if common:
-                        x, y = _rendezvous(model, a, b, common, _pair_pnet(model, names[first], names[second]))
+                        x, y = _rendezvous(model, a, b, common, _pair_pnet(member_pnets, names[first], names[second]))
                         pairs.append(
                             {"client": first, "server": second, "address": str(y.ip), "network": str(y.network)}
                         )

@@ -16,7 +16,11 @@ from collections.abc import Mapping
 def plain(value):
     """``value`` with every mapping as a dict, every list or tuple as a list and every string or
     number of a subclass (a tagged one) as its plain type, recursively."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        # the plain leaves first: a model holds thousands, and the Mapping check is an ABC lookup
+        return value
+    if isinstance(value, dict) or isinstance(value, Mapping):
         return dict((plain(k), plain(v)) for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]

@@ -83,15 +83,26 @@ def _smcr(hvars):
     return isinstance(roce, dict) and bool(roce.get("enabled"))
 
 
-def _common_subnet(variables, first, second):
-    """The server's (``second``'s) address and the network of the first subnet both hosts have."""
-    a = ip_inventory_check._Host(first, variables)
-    b = ip_inventory_check._Host(second, variables)
-    for x in ip_inventory_check._host_addresses(a):
-        for y in ip_inventory_check._host_addresses(b):
+def _common_subnet(addresses, first, second):
+    """The server's (``second``'s) address and the network of the first subnet both hosts have
+    (``addresses``: host -> its addresses)."""
+    for x in addresses(first):
+        for y in addresses(second):
             if x.network == y.network:
                 return str(y.ip), str(y.network)
     return None, None
+
+
+def _address_reader(variables):
+    """host -> its addresses in interfaces_config (the interfaces check's reading), read once per host."""
+    known = {}
+
+    def addresses(host):
+        if host not in known:
+            known[host] = ip_inventory_check._host_addresses(ip_inventory_check._Host(host, variables))
+        return known[host]
+
+    return addresses
 
 
 def _peer_pairs(variables, hosts):
@@ -106,7 +117,7 @@ def live_pairs(variables, hosts):
     """The pairs: ``client``, ``server``, ``address`` and ``network`` (None when the peers share no
     subnet) and ``kind`` (``smcd_peers`` or ``smcr``)."""
     findings = dict((frozenset((p.get("client"), p.get("server"))), p) for p in _findings_pairs(variables, hosts))
-    pairs, seen = [], set()
+    pairs, seen, members, addresses = [], set(), set(hosts), _address_reader(variables)
     candidates = [(p.get("client"), p.get("server"), "smcd_peers") for p in findings.values()]
     candidates += [(a, b, "smcd_peers") for a, b in _peer_pairs(variables, hosts)]
     smcr_hosts = [h for h in hosts if _smcr(variables.get(h, {}))]
@@ -119,8 +130,8 @@ def live_pairs(variables, hosts):
         pair = {"client": client, "server": server, "address": None, "network": None, "kind": kind}
         if key in findings:
             pair.update(findings[key], kind=kind)
-        elif client in hosts and server in hosts:
-            pair["address"], pair["network"] = _common_subnet(variables, client, server)
+        elif client in members and server in members:
+            pair["address"], pair["network"] = _common_subnet(addresses, client, server)
         pairs.append(pair)
     return pairs
 
@@ -148,9 +159,9 @@ def plan(variables, hosts, timeout=DEFAULT_TIMEOUT):
     ``timeout``), ``connect`` (host -> list of ``server``, ``address``). Pairs with a host outside
     ``hosts`` (the play) or without a loaded smc module are ``unplanned``, with the reason."""
     timeout = int(timeout)
-    planned, unplanned = [], []
+    planned, unplanned, members = [], [], set(hosts)
     for pair in live_pairs(variables, hosts):
-        outside = [h for h in (pair["client"], pair["server"]) if h not in hosts]
+        outside = [h for h in (pair["client"], pair["server"]) if h not in members]
         missing = [no_smc(h, variables.get(h, {})) for h in (pair["server"], pair["client"])]
         if outside:
             unplanned.append(dict(pair, reason="%s: not in this play (smc_hosts)" % ", ".join(outside)))
@@ -181,12 +192,41 @@ def plan(variables, hosts, timeout=DEFAULT_TIMEOUT):
 
 
 # -- the results of one pair --------------------------------------------------------------------
-def _client_result(variables, client, server):
-    loop = variables.get(client, {}).get(CLIENT_RESULTS)
-    for item in (loop or {}).get("results") or []:
-        if isinstance(item, dict) and (item.get("item") or {}).get("server") == server:
-            return item
-    return None
+class _Results(object):
+    """The registered results of the hosts, each host's read once: a client's result per server
+    (its loop's first item for that server) and a listener's connections by peer address and port
+    (the first of each)."""
+
+    def __init__(self, variables):
+        self.variables = variables
+        self._clients = {}
+        self._servers = {}
+
+    def client(self, client, server):
+        if client not in self._clients:
+            by_server = {}
+            loop = self.variables.get(client, {}).get(CLIENT_RESULTS)
+            for item in (loop or {}).get("results") or []:
+                if isinstance(item, dict):
+                    by_server.setdefault((item.get("item") or {}).get("server"), item)
+            self._clients[client] = by_server
+        return self._clients[client].get(server)
+
+    def server(self, server, client_result):
+        """``(result, connection)``: the listener's result and its connection from this client."""
+        result = self.variables.get(server, {}).get(SERVER_RESULT)
+        local = (client_result or {}).get("local") or {}
+        if not isinstance(result, dict):
+            return None, None
+        if server not in self._servers:
+            by_peer = {}
+            for conn in result.get("connections") or []:
+                peer = (conn or {}).get("peer") or {}
+                by_peer.setdefault((peer.get("address"), peer.get("port")), conn)
+            self._servers[server] = by_peer
+        if not local:
+            return result, None
+        return result, self._servers[server].get((local.get("address"), local.get("port")))
 
 
 def _not_run(host, result, role):
@@ -200,19 +240,6 @@ def _not_run(host, result, role):
     if result.get("smc_available") is False:
         return "%s: %s" % (host, result.get("reason") or "no SMC")
     return None
-
-
-def _server_record(variables, server, client_result):
-    """``(result, connection)``: the listener's result and its connection from this client."""
-    result = variables.get(server, {}).get(SERVER_RESULT)
-    local = (client_result or {}).get("local") or {}
-    if not isinstance(result, dict):
-        return None, None
-    for conn in result.get("connections") or []:
-        peer = (conn or {}).get("peer") or {}
-        if local and peer.get("address") == local.get("address") and peer.get("port") == local.get("port"):
-            return result, conn
-    return result, None
 
 
 def _size_class(size):
@@ -358,12 +385,14 @@ def _failed(row, text):
     return row
 
 
-def pair_row(pair, variables, prediction=None, defaults=None):
-    """The row of one pair: what the client and the listener read, and the findings."""
+def pair_row(pair, variables, prediction=None, defaults=None, results=None):
+    """The row of one pair: what the client and the listener read, and the findings (``results``:
+    the hosts' results as ``_Results`` reads them, kept by the caller for all pairs)."""
     defaults = defaults or {}
+    results_of = results or _Results(variables)
     row = _new_row(pair, prediction)
     client, server = pair["client"], pair["server"]
-    client_result = _client_result(variables, client, server)
+    client_result = results_of.client(client, server)
     server_result = variables.get(server, {}).get(SERVER_RESULT)
     results = ((server, "listener", server_result), (client, "client", client_result))
     # a host without SMC sockets first: its peer's result then says nothing more
@@ -377,7 +406,7 @@ def pair_row(pair, variables, prediction=None, defaults=None):
         text = _failure(host, role, result)
         if text and not (role == "listener" and result.get("connections")):
             return _failed(row, text)
-    dummy, conn = _server_record(variables, server, client_result)
+    dummy, conn = results_of.server(server, client_result)
     if conn is None:
         return _failed(
             row, "%s: the listener has no connection from %s (%s)" % (server, client, client_result.get("local"))
@@ -475,7 +504,11 @@ def compare(plan_result, variables, preflight_rows=None, defaults=None):
     for row in preflight_rows or []:
         if isinstance(row, dict):
             predictions[(row.get("client"), row.get("server"))] = row
-    rows = [pair_row(p, variables, predictions.get((p["client"], p["server"])), defaults) for p in plan_result["pairs"]]
+    results = _Results(variables)
+    rows = [
+        pair_row(p, variables, predictions.get((p["client"], p["server"])), defaults, results)
+        for p in plan_result["pairs"]
+    ]
     for pair in plan_result["unplanned"]:
         rows.append(_unchecked(_new_row(pair, predictions.get((pair["client"], pair["server"]))), pair["reason"]))
     summary = dict((status, 0) for status in ("agree", "disagree", "failed", "not_checked"))

@@ -15,11 +15,9 @@ from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model impor
     SMCR_TYPES,
     SMCR_V2_TYPES,
     channel_devnos,
-    iqd_devices,
-    normalize_cpc,
 )
 from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import QethIdError, parse_ccw_id
-from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import host_view
+from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import CpcIndex, host_view
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common import MACHINES_ISMV2
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.facts import parse_id
 
@@ -50,13 +48,13 @@ def qeth_ifname(cssid, ssid, devno):
     return "enc%x" % devno if (cssid, ssid) == (0, 0) else None
 
 
-def _partition_interfaces(model, partition, qeth_devices):
+def _partition_interfaces(index, partition, qeth_devices):
     """Interfaces of a partition's qeth devices: ``[{interface, pnet_id, kind, chpid}]``, the
     HiperSockets ones first; the name is the one udev gives a qeth device (``enc<devno>``)."""
+    model = index.model
     iqd = {}
-    for dev in iqd_devices(model):
-        if partition in dev["partitions"]:
-            iqd[int(dev["devno"], 16)] = dev["chpid"]
+    for dev in index.iqd_by_partition.get(partition, []):
+        iqd[int(dev["devno"], 16)] = dev["chpid"]
     iqd_pnet = dict((c["chpid"], c["pnet_id"] or "") for c in model.get("hipersockets") or [])
     osa = dict((devno, chp) for devno, chp in _osa_devices(model, partition))
     result = []
@@ -94,69 +92,54 @@ def _rdma_ports(functions):
     ]
 
 
-def _guest_names(model):
-    return set(f["guest"] for v in model.get("ism") or [] for f in v["functions"] if f.get("guest"))
-
-
-def model_facts(host, cpc, facts, inputs):
+def model_facts(host, cpc, facts, inputs, indexes=None):
     """Facts from the cpc model (cpc_host view) into ``facts``; returns the partition's interfaces.
 
     ``inputs`` holds what the roles say of the host (``role_input``): ``partition``
     (``smc_ism_partition``), ``ism_fids`` (``smc_ism_fids``), ``qeth_devices``, ``pnet_config``
-    (``smc_pnet_config``) and ``guest`` (a member of ``kvm_guests``)."""
+    (``smc_pnet_config``) and ``guest`` (a member of ``kvm_guests``). ``indexes`` keeps the models
+    read so far (``CpcIndex.find``), so that each model is read once for every host."""
     if not isinstance(cpc, dict):
         return []
-    model, errors, _warnings = normalize_cpc(cpc)
-    if errors:
+    index = CpcIndex.find(cpc, indexes if indexes is not None else [])
+    model = index.model
+    if index.errors:
         # the model's own messages, each naming the function or keyword it refuses, on one line
-        messages = "; ".join(" ".join(str(e).split()) for e in errors)
+        messages = "; ".join(" ".join(str(e).split()) for e in index.errors)
         facts["sources"].append("cpc model of %s not used: %s" % (host, messages))
         return []
-    view = host_view(cpc, host, partition=inputs["partition"] or None)
-    if view["errors"]:
-        facts["sources"].append("cpc view of %s: %s" % (host, "; ".join(view["errors"])))
+    if inputs["partition"] or host in index.host_partitions:
+        view = host_view(cpc, host, partition=inputs["partition"] or None, index=index)
+        errors = view["errors"]
+    else:
+        # no partition: what host_view would say of it, without the every-guest map
+        view, errors = None, index.owner_errors(None)
+    if errors:
+        facts["sources"].append("cpc view of %s: %s" % (host, "; ".join(errors)))
         return []
-    part = view["partition"]
+    part = view["partition"] if view else None
     machine = model.get("machine")
     v2 = True if machine in MACHINES_ISMV2 else None
     if part:
-        uid_checking = part in (model.get("uid_checking") or [])
-        fids = inputs["ism_fids"]
-        wanted = None
-        if isinstance(fids, list):
-            wanted = set(parse_id(f, "smc_ism_fids") for f in fids)
-        isms = []
-        for func in view["functions"]:
-            # the host's own functions; those given to guests are bound to vfio-pci (smc_ism_fids wins)
-            own = func["fid"] in wanted if wanted is not None else not func["guest"]
-            if func["type"] != "ism" or not own:
-                continue
-            isms.append(
-                {
-                    "name": "%04x:00:00.0" % func["uid"] if uid_checking and func["uid"] else None,
-                    "fid": func["fid"],
-                    "vchid": func["vchid"],
-                    "pnet_id": func["pnet_id"] or "",
-                    "v2": v2,
-                }
-            )
-        roces = _rdma_ports(view["functions"])
-        interfaces = _partition_interfaces(model, part, inputs["qeth_devices"])
-        facts.update(cpc=model["name"], machine=machine, partition=part, ism=isms, roce=roces)
+        _partition_facts(index, part, view, facts, inputs, v2)
+        interfaces = _partition_interfaces(index, part, inputs["qeth_devices"])
         facts["netdev_pnet_ids"] = sorted(
-            set([i["pnet_id"] for i in interfaces if i["pnet_id"]] + [r["pnet_id"] for r in roces if r["pnet_id"]])
+            set(
+                [i["pnet_id"] for i in interfaces if i["pnet_id"]]
+                + [r["pnet_id"] for r in facts["roce"] if r["pnet_id"]]
+            )
         )
         if interfaces:
             first = interfaces[0]
             facts["rendezvous"] = {"interface": first["interface"], "pnet_id": first["pnet_id"], "kind": first["kind"]}
         facts["sources"].append("cpc %s partition %s" % (model["name"], part))
         return interfaces
-    if host in _guest_names(model) or inputs["guest"]:
+    if host in index.guest_items or inputs["guest"]:
         # the model's cpc.ism[].functions[].guest is the one place that gives a guest an ISM function
         # (cpc_host), so a guest it gives none has none, and no RoCE function either
         isms = [
             {"fid": f["fid"], "vchid": f["vchid"], "pnet_id": f["pnet_id"] or "", "v2": v2}
-            for f in view["guests"].get(host, [])
+            for f in index.guest_functions(host)
         ]
         facts.update(cpc=model["name"], machine=machine, ism=isms, roce=[], netdev_pnet_ids=[])
         # a KVM guest's virtio-net (MacVTap) interface has no PNET ID from the IOCDS
@@ -164,3 +147,29 @@ def model_facts(host, cpc, facts, inputs):
         facts["rendezvous"] = {"interface": names[0] if len(names) == 1 else None, "pnet_id": "", "kind": "virtio"}
         facts["sources"].append("cpc %s guest %s%s" % (model["name"], host, "" if isms else " (no ISM function)"))
     return []
+
+
+def _partition_facts(index, part, view, facts, inputs, v2):
+    """A partition's ISM functions (its own; with ``smc_ism_fids`` those) and RDMA ports."""
+    uid_checking = part in (index.model.get("uid_checking") or [])
+    fids = inputs["ism_fids"]
+    wanted = None
+    if isinstance(fids, list):
+        wanted = set(parse_id(f, "smc_ism_fids") for f in fids)
+    isms = []
+    for func in view["functions"]:
+        # the host's own functions; those given to guests are bound to vfio-pci (smc_ism_fids wins)
+        own = func["fid"] in wanted if wanted is not None else not func["guest"]
+        if func["type"] != "ism" or not own:
+            continue
+        isms.append(
+            {
+                "name": "%04x:00:00.0" % func["uid"] if uid_checking and func["uid"] else None,
+                "fid": func["fid"],
+                "vchid": func["vchid"],
+                "pnet_id": func["pnet_id"] or "",
+                "v2": v2,
+            }
+        )
+    facts.update(cpc=index.model["name"], machine=index.model.get("machine"), partition=part, ism=isms)
+    facts["roce"] = _rdma_ports(view["functions"])

@@ -23,6 +23,7 @@ from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common
 )
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.facts import normalize_facts
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.replay import Blocked, Need, Run, make_outcome
+from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.signature import Signatures, template
 
 MAX_RUNS = 512
 
@@ -194,9 +195,11 @@ def predict_pair(client, server):
 def predict(facts, pairs):
     """Rows for ``pairs`` (a list of ``{client, server}`` or ``[client, server]``) from ``facts``
     (host name -> fact dict, normalised here). A pair naming a host without facts gives an
-    ``unknown`` row that says so."""
+    ``unknown`` row that says so. Pairs of one signature (``signature``) are judged once."""
     normalised = {}
     rows = []
+    signatures = Signatures()
+    judged = {}
     for index, pair in enumerate(_pair_list(pairs)):
         client, server = pair
         missing = [h for h in (client, server) if h not in facts]
@@ -214,8 +217,21 @@ def predict(facts, pairs):
         for name in (client, server):
             if name not in normalised:
                 normalised[name] = normalize_facts(name, facts[name])
-        rows.append(predict_pair(normalised[client], normalised[server]))
+        rows.append(_judge(signatures, judged, (client, normalised[client]), (server, normalised[server])))
     return rows
+
+
+def _judge(signatures, judged, client, server):
+    """The row of one pair: rendered from the row of its signature, judged the first time it is seen."""
+    shapes = signatures.shape(client[0], client[1], "c"), signatures.shape(server[0], server[1], "s")
+    key = signatures.pair(*shapes)
+    if key is None:
+        return predict_pair(client[1], server[1])
+    if key not in judged:
+        judged[key] = template(predict_pair(*signatures.facts(shapes[0], shapes[1], key)))
+    back = dict(shapes[0].back)
+    back.update(shapes[1].back)
+    return judged[key](back)
 
 
 def _pair_list(pairs):

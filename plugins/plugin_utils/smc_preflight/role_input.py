@@ -16,8 +16,8 @@ import os
 import yaml
 
 from ansible_collections.s390x.network.plugins.module_utils.smc.sizing import SizingError, service_size_warnings
-from ansible_collections.s390x.network.plugins.module_utils.iocp.cpc_model import normalize_cpc
 from ansible_collections.s390x.network.plugins.module_utils.qeth.ids import QethIdError, parse_ccw_id
+from ansible_collections.s390x.network.plugins.plugin_utils.cpc_host import CpcIndex
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.common import PreflightError
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.live import live_facts
 from ansible_collections.s390x.network.plugins.plugin_utils.smc_preflight.model import model_facts, qeth_ifname
@@ -154,7 +154,7 @@ def _interfaces_role_facts(config, facts):
         facts["sources"].append("interfaces_config: rendezvous addresses")
 
 
-def inventory_host_facts(host, hvars, live=None, assume=None):
+def inventory_host_facts(host, hvars, live=None, assume=None, indexes=None):
     """Fact dict of one host from its inventory variables, then its live facts.
 
     ``hvars`` holds the host's variables (plain data): ``cpc``, ``group_names``, the roles'
@@ -165,6 +165,7 @@ def inventory_host_facts(host, hvars, live=None, assume=None):
     ``smcd_info_smcr``, ``smc_pnet`` (gathered), ``smc_ueid`` and the host's ``ansible_facts``;
     what they report wins over the inventory. ``assume`` fills facts that are still not known
     (``{"kernel": "5.14.0-427.el9.s390x", "seid": {"enabled": true}}``). Nothing else is guessed.
+    ``indexes`` keeps the ``cpc`` models read for other hosts (``model_facts``).
     """
     facts = {
         "cpc": None,
@@ -183,7 +184,7 @@ def inventory_host_facts(host, hvars, live=None, assume=None):
     }
     hvars = hvars or {}
     rvars = role_vars(hvars)
-    interfaces = model_facts(host, hvars.get("cpc"), facts, _model_inputs(hvars, rvars))
+    interfaces = model_facts(host, hvars.get("cpc"), facts, _model_inputs(hvars, rvars), indexes)
     _smc_role_facts(hvars, rvars, facts)
     interface = hvars.get("smc_preflight_interface")
     if isinstance(interface, (str, dict)) and interface:
@@ -235,32 +236,41 @@ def inventory_pairs(hostvars, hosts):
     """Pairs to predict when none are given: every ordered pair of each ``cpc.smcd_peers`` group
     (partition names mapped to their hosts, guest names to the inventory host of that name); when
     no model names peers, every ordered pair of the hosts in ``smc_hosts``. Returns ``(pairs,
-    unresolved)``: names that map to no inventory host are reported, not guessed."""
-    pairs, unresolved, seen_models = [], [], set()
+    unresolved)``: names that map to no inventory host are reported, not guessed. A model is read
+    once however many hosts carry it (``CpcIndex.find``)."""
+    pairs, seen_pairs, unresolved, seen_models, indexes = [], set(), [], set(), []
+    inventory = set(hosts)
+
+    def add(a, b):
+        if a != b and (a, b) not in seen_pairs:
+            seen_pairs.add((a, b))
+            pairs.append((a, b))
+
     for host in hosts:
         cpc = (hostvars.get(host) or {}).get("cpc")
         if not isinstance(cpc, dict):
             continue
-        model, errors, _warnings = normalize_cpc(cpc)
-        if errors or model.get("name") in seen_models:
+        index = CpcIndex.find(cpc, indexes)
+        model = index.model
+        # one model per channel subsystem: a CPC of more than 15 partitions has several of one name
+        key = (model.get("name"), model.get("css"))
+        if index.errors or key in seen_models:
             continue
-        seen_models.add(model.get("name"))
+        seen_models.add(key)
         host_of = dict((p["name"], p["host"]) for p in model["partitions"] if p.get("host"))
         for group in model.get("smcd_peers") or []:
             names = []
             for name in group:
                 resolved = host_of.get(name, name)
-                if resolved not in hosts:
+                if resolved not in inventory:
                     unresolved.append(name)
                 names.append(resolved)
             for a in names:
                 for b in names:
-                    if a != b and (a, b) not in pairs:
-                        pairs.append((a, b))
+                    add(a, b)
     if not seen_models or not pairs:
         smc = [h for h in hosts if "smc_hosts" in ((hostvars.get(h) or {}).get("group_names") or [])]
         for a in smc:
             for b in smc:
-                if a != b and (a, b) not in pairs:
-                    pairs.append((a, b))
+                add(a, b)
     return [{"client": a, "server": b} for a, b in pairs], unresolved
