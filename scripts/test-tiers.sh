@@ -64,20 +64,11 @@ bg_wait() {
 # The real-kernel image (about 9 minutes on a fresh machine, most of it downloads) builds in the
 # background while the tiers before the lab run; the lab tier waits for it. No QEMU guest runs
 # before then, so nothing under TCG competes with it.
-# The Linux 7.x image (a whole kernel compiled, at the lowest priority) builds from the start too;
-# the real-kernel tier's Linux 7.x tests wait for it (the build holds a lock).
-BG_SHOW_ON_FAILURE_ONLY="image-s390x image-linux7"
+BG_SHOW_ON_FAILURE_ONLY="image-s390x"
 if ! m zlab-deps zlab-install; then finish 1; fi
-image_built() {
-  "$(pwd)/.venv/bin/python" -c 'import sys; from zlab import image_s390x; sys.exit(0 if image_s390x.is_built(kind=sys.argv[1]) else 1)' "$1"
-}
-if ! image_built debian13-s390x; then
+if ! "$(pwd)/.venv/bin/python" -c 'import sys; from zlab import image_s390x; sys.exit(0 if image_s390x.is_built() else 1)'; then
   echo "=== building the real-kernel image in the background (log: .cache/image-s390x.log)"
   bg image-s390x .cache/image-s390x.log .venv/bin/zlab image build --kind debian13-s390x
-fi
-if ! image_built debian13-linux7-smc-s390x; then
-  echo "=== building the Linux 7.x image in the background (log: .cache/image-linux7.log)"
-  bg image-linux7 .cache/image-linux7.log nice -n 19 .venv/bin/zlab image build --kind debian13-linux7-smc-s390x
 fi
 
 # The real-kernel tests and scenario (QEMU TCG guests, mostly one core) run in the background from
@@ -95,8 +86,7 @@ for t in lint lint-dev sanity galaxy-import units test-matrix test-zlab test-zla
     bg_wait image-s390x built || finish 1
     start_real_kernel || finish 1
   fi
-  tier "$t" m "$t" || { bg_wait image-s390x built; bg_wait test-real-kernel passed; bg_wait image-linux7 built; finish 1; }
+  tier "$t" m "$t" || { bg_wait image-s390x built; bg_wait test-real-kernel passed; finish 1; }
 done
-bg_wait test-real-kernel passed || { bg_wait image-linux7 built; finish 1; }
-bg_wait image-linux7 built || finish 1
+bg_wait test-real-kernel passed || finish 1
 finish 0
