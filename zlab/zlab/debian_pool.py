@@ -112,6 +112,27 @@ def pool_url(base_url, name, version, arch):
     return base_url + "/" + quoted
 
 
+def download_pinned(apt_options, pool_dir, packages, version, dest, log=sys.stderr):
+    """``packages`` (``[(name, arch)]``) of exactly ``version`` into ``dest``: apt-get download from
+    the signed index, else straight from the pool directory ``pool_dir`` (a version the index no
+    longer lists)."""
+    got = subprocess.run(
+        ["apt-get"] + apt_options + ["download"] + ["%s=%s" % (name, version) for name, _arch in packages],
+        cwd=dest,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if got.returncode == 0:
+        return
+    print("zlab: apt-get download failed, taking the files from the pool: %s" % got.stderr.strip(), file=log)
+    for name, arch in packages:
+        url = pool_url(pool_dir, name, version, arch)
+        if not exists(url):
+            raise RuntimeError("apt-get download %s failed and the pool has no %s:\n%s" % (name, url, got.stderr))
+        download(url, dest)
+
+
 def find_older(url, name, version, arch):
     """(url, name, version) of the newest older build the pool serves, or None. A name that carries
     the upstream version (``linux-image-6.12.117+deb13-s390x``) follows it."""

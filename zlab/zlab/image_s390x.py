@@ -223,7 +223,7 @@ def image_key(kind=KIND):
 
 
 def image_path(cache_dir=None, kind=KIND):
-    return os.path.join(cache_dir or image.CACHE_DIR, "images", image_key(image_kind(kind)))
+    return os.path.join(cache_dir or image.CACHE_DIR, "images", image_key(kind))
 
 
 def is_built(cache_dir=None, kind=KIND):

@@ -20,7 +20,7 @@ from . import debian_pool, image, s390tools
 
 SUITE = "bookworm-backports"
 VERSION = "1:10.0.2+ds-2+deb13u1~bpo12+1"
-PACKAGES = ("qemu-system-s390x", "qemu-system-data")
+PACKAGES = (("qemu-system-s390x", "amd64"), ("qemu-system-data", "all"))
 PROGRAM = "usr/bin/qemu-system-s390x"
 DATADIR = "usr/share/qemu"
 
@@ -49,20 +49,7 @@ def _download(workdir, mirror, log):
         os.path.join(workdir, "apt"), source, arch="amd64"
     )  # pylint: disable=protected-access
     image.run_step(["apt-get"] + opts + ["update"], "QEMU: apt-get update", log)
-    got = subprocess.run(
-        ["apt-get"] + opts + ["download"] + ["%s=%s" % (p, VERSION) for p in PACKAGES],
-        cwd=debs,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if got.returncode != 0:
-        print("zlab: apt-get download failed, taking QEMU from the pool: %s" % got.stderr.strip(), file=log)
-        for name, arch in zip(PACKAGES, ("amd64", "all")):
-            url = debian_pool.pool_url(mirror + "/pool/main/q/qemu", name, VERSION, arch)
-            if not debian_pool.exists(url):
-                raise RuntimeError("apt-get download %s failed and the pool has no %s:\n%s" % (name, url, got.stderr))
-            debian_pool.download(url, debs)
+    debian_pool.download_pinned(opts, mirror + "/pool/main/q/qemu", PACKAGES, VERSION, debs, log)
     return sorted(glob.glob(os.path.join(debs, "*.deb")))
 
 

@@ -144,27 +144,6 @@ def _is_built(path):
     return os.path.isfile(os.path.join(path, "build.json")) and os.path.isfile(os.path.join(path, "vmlinuz"))
 
 
-def _download(opts, mirror, release, version, debs, log):
-    """linux-source-<x.y> and linux-headers-<release> of ``version`` into ``debs``: from the index,
-    else straight from the pool (a version the index no longer lists)."""
-    packages = [(smc_lo_module.source_package(release), "all"), ("linux-headers-" + release, "s390x")]
-    got = subprocess.run(
-        ["apt-get"] + opts + ["download"] + ["%s=%s" % (p, version) for p, _a in packages],
-        cwd=debs,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if got.returncode == 0:
-        return
-    print("zlab: apt-get download failed, taking the files from the pool: %s" % got.stderr.strip(), file=log)
-    for name, arch in packages:
-        url = debian_pool.pool_url(mirror + "/pool/main/l/linux", name, version, arch)
-        if not debian_pool.exists(url):
-            raise RuntimeError("apt-get download %s failed and the pool has no %s:\n%s" % (name, url, got.stderr))
-        debian_pool.download(url, debs)
-
-
 def build(release, version, mirror, sources, cache_dir=None, log=sys.stderr):
     """The directory of the cached kernel for Debian's kernel ``release`` of package ``version``
     (built if needed). ``sources``: the apt sources lines that list that version."""
@@ -197,7 +176,9 @@ def _build(path, release, version, mirror, sources, log):
         opts = s390tools._apt_options(os.path.join(tmp, "apt"), sources)
         _run(["apt-get"] + opts + ["update"], "apt-get update", log)
         t0 = time.monotonic()
-        _download(opts, mirror, release, version, debs, log)
+        debian_pool.download_pinned(
+            opts, mirror + "/pool/main/l/linux", smc_lo_module.build_packages(release), version, debs, log
+        )
         download_seconds = time.monotonic() - t0
         download_bytes = sum(os.path.getsize(p) for p in glob.glob(os.path.join(debs, "*.deb")))
         headers = os.path.join(tmp, "headers")

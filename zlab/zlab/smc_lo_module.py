@@ -107,6 +107,12 @@ def source_package(release):
     return "linux-source-%s.%s" % m.groups()
 
 
+def build_packages(release):
+    """``[(name, arch)]`` of what a build from the source of kernel ``release`` downloads: its
+    linux-source and Debian's linux-headers (the configuration and Module.symvers)."""
+    return [(source_package(release), "all"), ("linux-headers-" + release, "s390x")]
+
+
 def vermagic(ko):
     """The vermagic= string of a module file (its .modinfo section)."""
     with open(ko, "rb") as f:
@@ -176,17 +182,8 @@ def build(release, version, mirror, suite, cache_dir=None, log=sys.stderr):
             "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n" % (mirror, suite),
         )
         _run(["apt-get"] + opts + ["update"], "apt-get update (%s s390x)" % suite, log)
-        packages = ["%s=%s" % (source_package(release), version), "linux-headers-%s=%s" % (release, version)]
-        got = subprocess.run(["apt-get"] + opts + ["download"] + packages, cwd=debs, capture_output=True, text=True)
-        if got.returncode != 0:
-            # a kernel older than the index lists (zlab.debian_pool): the same files from the pool
-            for name, arch in ((source_package(release), "all"), ("linux-headers-" + release, "s390x")):
-                url = debian_pool.pool_url(mirror + "/pool/main/l/linux", name, version, arch)
-                if not debian_pool.exists(url):
-                    raise RuntimeError(
-                        "apt-get download %s failed and the pool has no %s:\n%s" % (name, url, got.stderr)
-                    )
-                debian_pool.download(url, debs)
+        # a kernel older than the index lists (zlab.debian_pool): the same files from the pool
+        debian_pool.download_pinned(opts, mirror + "/pool/main/l/linux", build_packages(release), version, debs, log)
         headers = os.path.join(tmp, "headers")
         src_deb = glob.glob(os.path.join(debs, "linux-source-*.deb"))[0]
         hdr_deb = glob.glob(os.path.join(debs, "linux-headers-*.deb"))[0]
